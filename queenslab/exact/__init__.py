@@ -1,0 +1,1 @@
+"""Hand-written exact solvers: textbook backtracking and the bitmask counter."""
