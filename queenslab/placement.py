@@ -13,8 +13,16 @@ from typing import Any
 import numpy as np
 
 #: The 8 symmetries of the square (the dihedral group D4) by name.
-SYMMETRY_NAMES = ("identity", "rot90", "rot180", "rot270", "flip-h", "flip-v", "transpose",
-                  "anti-transpose")
+SYMMETRY_NAMES = (
+    "identity",
+    "rot90",
+    "rot180",
+    "rot270",
+    "flip-h",
+    "flip-v",
+    "transpose",
+    "anti-transpose",
+)
 
 
 class Placement:
@@ -125,9 +133,7 @@ class Placement:
             for s, e in zip(starts.tolist(), ends.tolist(), strict=True):
                 if e - s > 1:
                     group = sorted(order[s:e].tolist())
-                    pairs.update(
-                        (a, b) for i, a in enumerate(group) for b in group[i + 1 :]
-                    )
+                    pairs.update((a, b) for i, a in enumerate(group) for b in group[i + 1 :])
         return sorted(pairs)
 
     # -- symmetry -----------------------------------------------------------------------

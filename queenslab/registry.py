@@ -74,4 +74,3 @@ def get_backend(name: str, capability: Capability | None = None, **options: Any)
     if capability is not None and capability not in cls.capabilities:
         raise cls(**options)._lacks(capability)
     return cls(**options)
-

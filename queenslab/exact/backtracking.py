@@ -84,8 +84,13 @@ class BacktrackingBackend(Backend):
     name = "backtrack"
     family = Family.EXACT
     capabilities = frozenset(
-        {Capability.SOLVE, Capability.ENUMERATE, Capability.COUNT, Capability.UNIQUE,
-         Capability.GIVENS}
+        {
+            Capability.SOLVE,
+            Capability.ENUMERATE,
+            Capability.COUNT,
+            Capability.UNIQUE,
+            Capability.GIVENS,
+        }
     )
     summary = "textbook backtracking with O(1) column/diagonal lookups (reference)"
 
