@@ -5,6 +5,10 @@ from __future__ import annotations
 import time
 
 
+class LimitReached(Exception):
+    """A search stopped because its time limit passed (the CLI exits with code 3)."""
+
+
 class Deadline:
     """``expired()`` is cheap enough to call every few thousand nodes."""
 

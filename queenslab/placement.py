@@ -153,12 +153,11 @@ class Placement:
         inverse[cols] = np.arange(n, dtype=cols.dtype)
         flip_v = cols[::-1]  # rows upside down
         flip_h = (n - 1) - cols  # columns mirrored
-        rot90 = inverse[::-1]  # counter-clockwise: queen (r, c) -> (n-1-c, r)
         images = (
             cols,
-            rot90,
-            (n - 1) - flip_v,  # rot180
-            (n - 1) - inverse,  # rot270: (r, c) -> (c, n-1-r)
+            (n - 1) - inverse,  # rot90 clockwise: queen (r, c) -> (c, n-1-r)
+            (n - 1) - flip_v,  # rot180: (r, c) -> (n-1-r, n-1-c)
+            inverse[::-1],  # rot270: (r, c) -> (n-1-c, r)
             flip_h,
             flip_v,
             inverse,  # transpose

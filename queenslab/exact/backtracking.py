@@ -11,16 +11,12 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from queenslab.backend import Backend, Capability, Family, ProgressCallback
-from queenslab.deadline import Deadline
+from queenslab.deadline import Deadline, LimitReached
 from queenslab.placement import Placement
 from queenslab.problem import Problem
 from queenslab.result import CountResult, SolveResult, Status
 
 _CHECK_EVERY = 4096  # nodes between two looks at the clock
-
-
-class LimitReached(Exception):
-    """The deadline passed during the search."""
 
 
 def search(problem: Problem, stats: dict[str, int] | None = None) -> Iterator[tuple[int, ...]]:

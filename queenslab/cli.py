@@ -1,0 +1,367 @@
+"""The ``queens`` command: solve, count, enumerate and study N-queens from the shell.
+
+Exit codes: 0 success; 1 proven "no solution" (or a cross-check disagreement); 2 bad
+usage or input (one line on stderr); 3 a limit was reached before an answer.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import sys
+from collections.abc import Callable, Sequence
+from typing import Any, NoReturn
+
+from queenslab import __version__, api, progress, render
+from queenslab.backend import Capability
+from queenslab.deadline import LimitReached
+from queenslab.errors import QueensError, UsageError
+from queenslab.output import atomic_output, atomic_path
+from queenslab.problem import Problem, parse_given
+from queenslab.result import Status
+
+EXIT_OK, EXIT_NO_SOLUTION, EXIT_USAGE, EXIT_LIMIT = 0, 1, 2, 3
+
+#: Backend options offered on the command line; each reaches the backend only when set.
+BACKEND_OPTIONS: dict[str, dict[str, Any]] = {
+    "workers": {"type": int, "help": "parallel workers (threads or processes)"},
+    "scheduler": {"help": "Dask scheduler address, e.g. tcp://127.0.0.1:8786"},
+    "checkpoint": {"help": "SQLite file recording finished subproblems (resumable)"},
+    "formulation": {"help": "cpsat model: integer or boolean"},
+    "encoding": {"help": "sat cardinality encoding, e.g. pairwise, seqcounter, totalizer"},
+    "solver": {"help": "solver inside the backend (sat: cadical195, ...; milp: highs, ...)"},
+    "step": {"type": int, "help": "las-vegas: rows placed at random before backtracking"},
+}
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports bad usage in one line and exits 2."""
+
+    def error(self, message: str) -> NoReturn:
+        print(f"{self.prog}: error: {message}", file=sys.stderr)
+        raise SystemExit(EXIT_USAGE)
+
+
+def _board_size(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"N must be a positive integer, got {text!r}") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"N must be a positive integer, got {text!r}")
+    return n
+
+
+def _given(text: str) -> tuple[int, int]:
+    try:
+        return parse_given(text)
+    except UsageError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be a positive number of seconds, got {text!r}")
+    return value
+
+
+def _add_problem_arguments(parser: argparse.ArgumentParser, *, seed: bool = False) -> None:
+    parser.add_argument("n", type=_board_size, metavar="N", help="board size")
+    parser.add_argument("--backend", "-b", help="backend name (see `queens backends`)")
+    parser.add_argument(
+        "--given",
+        type=_given,
+        action="append",
+        default=[],
+        metavar="R:C",
+        help="a queen placed in advance at row R, column C (0-based); repeatable",
+    )
+    parser.add_argument("--time-limit", type=_positive_float, metavar="SEC")
+    if seed:
+        parser.add_argument("--seed", type=int, help="random seed (same seed, same answer)")
+
+
+def _add_backend_options(parser: argparse.ArgumentParser, names: Sequence[str]) -> None:
+    group = parser.add_argument_group("backend options")
+    for name in names:
+        group.add_argument(f"--{name}", **BACKEND_OPTIONS[name])
+
+
+def _backend_options(args: argparse.Namespace) -> dict[str, Any]:
+    return {k: getattr(args, k) for k in BACKEND_OPTIONS if getattr(args, k, None) is not None}
+
+
+def _problem(args: argparse.Namespace) -> Problem:
+    return Problem(args.n, tuple(args.given), getattr(args, "seed", None), args.time_limit)
+
+
+def _say(args: argparse.Namespace, message: str) -> None:
+    """Details for --verbose, on stderr so stdout stays the answer."""
+    if args.verbose:
+        print(message, file=sys.stderr)
+
+
+# -- commands ---------------------------------------------------------------------------
+
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    problem = _problem(args)
+    if args.format == "png" and not args.output:
+        raise UsageError("--format png needs --output FILE")
+    with _solve_output(args) as write:
+        result = api.solve(problem, args.backend, **_backend_options(args))
+        write(result)
+    _say(args, f"{result.backend}: {result.status} in {result.seconds:.3f} s")
+    if result.status is Status.INFEASIBLE:
+        print(f"no solution for n={problem.n} with these queens", file=sys.stderr)
+    elif result.placement is None:
+        print(f"no answer: {result.status} ({result.backend})", file=sys.stderr)
+    return result.status.exit_code
+
+
+def _solve_output(args: argparse.Namespace):  # type: ignore[no-untyped-def]
+    """A context manager yielding ``write(result)`` for the chosen format and target."""
+    from contextlib import contextmanager
+
+    @contextmanager
+    def png():  # type: ignore[no-untyped-def]
+        with atomic_path(args.output) as temp:
+
+            def write(result):  # type: ignore[no-untyped-def]
+                if result.placement is not None:
+                    render.write_png(result.placement, temp)
+                else:
+                    raise _NoOutput(result)
+
+            yield write
+
+    @contextmanager
+    def textual():  # type: ignore[no-untyped-def]
+        with atomic_output(args.output) as out:
+            yield lambda result: _write_solve(args.format, result, out)
+
+    return png() if args.format == "png" else textual()
+
+
+class _NoOutput(Exception):
+    """Nothing to draw: the run ended without a board; no file is written."""
+
+    def __init__(self, result: Any) -> None:
+        self.result = result
+
+
+def _write_solve(fmt: str, result: Any, out: Any) -> None:
+    placement = result.placement
+    if fmt == "json":
+        record = result.to_json()
+        cols = None if placement is None else placement.as_array()
+        render.write_json(record, out, cols)
+    elif placement is None:
+        return
+    elif fmt == "leetcode":
+        out.write(render.to_leetcode(placement) + "\n")
+    elif fmt == "svg":
+        out.write(render.to_svg(placement) + "\n")
+    else:
+        out.write(render.to_text(placement, unicode=fmt == "unicode") + "\n")
+
+
+def cmd_count(args: argparse.Namespace) -> int:
+    problem = _problem(args)
+    with progress.progress_bar(f"counting n={problem.n}") as bar:
+        result = api.count(
+            problem, args.backend, unique=args.unique, progress=bar, **_backend_options(args)
+        )
+    _say(args, f"{result.backend}: {result.seconds:.3f} s {result.stats or ''}")
+    if result.status is Status.LIMIT:
+        print(f"time limit reached before the count finished ({result.backend})", file=sys.stderr)
+        if args.format == "json":
+            print(json.dumps(result.to_json()))
+        return EXIT_LIMIT
+    if args.format == "json":
+        print(json.dumps(result.to_json()))
+    elif args.unique:
+        print(f"total  {result.total}\nunique {result.unique}")
+    else:
+        print(result.total)
+    return EXIT_OK
+
+
+def cmd_enumerate(args: argparse.Namespace) -> int:
+    problem = _problem(args)
+    if args.limit is not None and args.limit < 0:
+        raise UsageError(f"--limit must be >= 0, got {args.limit}")
+    solutions = api.enumerate_solutions(problem, args.backend, **_backend_options(args))
+    if args.limit is not None:
+        solutions = itertools.islice(solutions, args.limit)
+    found = 0
+    status = EXIT_OK
+    with atomic_output(args.output) as out:
+        try:
+            if args.format == "leetcode":
+                # LeetCode 51 lists solutions in lexicographic order of cols.
+                for placement in sorted(solutions):
+                    out.write(render.to_leetcode(placement) + "\n")
+                    found += 1
+            else:
+                for placement in solutions:
+                    if args.format == "jsonl":
+                        out.write(json.dumps({"cols": placement.to_list()}) + "\n")
+                    else:
+                        out.write(render.to_text(placement) + "\n\n")
+                    found += 1
+        except LimitReached:
+            status = EXIT_LIMIT
+            print(f"time limit reached after {found} solutions", file=sys.stderr)
+    if found == 0 and status == EXIT_OK and args.limit != 0:
+        print(f"no solution for n={problem.n} with these queens", file=sys.stderr)
+        return EXIT_NO_SOLUTION
+    return status
+
+
+def cmd_backends(args: argparse.Namespace) -> int:
+    from queenslab.registry import backends
+
+    rows = backends()
+    if args.format == "json":
+        print(
+            json.dumps(
+                [
+                    {
+                        "name": b.name,
+                        "family": str(b.family),
+                        "capabilities": sorted(str(c) for c in b.capabilities),
+                        "available": b.available,
+                        "missing": list(b.missing),
+                        "summary": b.summary,
+                    }
+                    for b in rows
+                ]
+            )
+        )
+        return EXIT_OK
+    order = list(Capability)
+    header = f"{'backend':<15} {'family':<10} {'capabilities':<44} available"
+    print(header)
+    print("-" * len(header))
+    for b in rows:
+        caps = ",".join(str(c) for c in order if c in b.capabilities)
+        state = "yes" if b.available else f"no (pip install {' '.join(b.missing)})"
+        print(f"{b.name:<15} {b.family!s:<10} {caps:<44} {state}")
+    return EXIT_OK
+
+
+def cmd_cnf(args: argparse.Namespace) -> int:
+    from queenslab.models.cnf import write_dimacs
+
+    problem = Problem(args.n, tuple(args.given))
+    write_dimacs(problem, args.encoding, sys.stdout)
+    return EXIT_OK
+
+
+# -- parser -----------------------------------------------------------------------------
+
+_EXAMPLES = {
+    "solve": """examples:
+  queens solve 8
+  queens solve 8 --format leetcode
+  queens solve 24 --backend cpsat --given 0:3 --given 5:10
+  queens solve 1000000 --backend min-conflicts --seed 1 --format json --output board.json""",
+    "count": """examples:
+  queens count 12 --unique
+  queens count 16 --workers 2 --checkpoint n16.sqlite
+  queens count 17 --scheduler tcp://10.0.0.5:8786
+  queens count 10 --backend sat --encoding seqcounter""",
+    "enumerate": """examples:
+  queens enumerate 4 --format leetcode
+  queens enumerate 8 --backend sat --format jsonl --output all8.jsonl
+  queens enumerate 10 --given 0:0 --limit 5""",
+    "cnf": """examples:
+  queens cnf 8 > eight.cnf
+  queens cnf 8 --encoding seqcounter --given 0:0""",
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="queens",
+        description="N-queens through CP-SAT, SAT and MILP models, exact counters and heuristics.",
+        epilog="Exit codes: 0 ok, 1 no solution / disagreement, 2 bad input, 3 limit reached.",
+    )
+    parser.add_argument("--version", action="version", version=f"queenslab {__version__}")
+    parser.add_argument("--quiet", "-q", action="store_true", help="no progress bars")
+    parser.add_argument("--verbose", "-v", action="store_true", help="timings on stderr")
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+
+    def command(name: str, handler: Callable[[argparse.Namespace], int], help_text: str):  # type: ignore[no-untyped-def]
+        sub = commands.add_parser(
+            name,
+            help=help_text,
+            description=help_text,
+            epilog=_EXAMPLES.get(name),
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
+        sub.set_defaults(handler=handler)
+        return sub
+
+    solve = command("solve", cmd_solve, "find one placement of N queens")
+    _add_problem_arguments(solve, seed=True)
+    solve.add_argument(
+        "--format",
+        choices=["text", "unicode", "json", "leetcode", "svg", "png"],
+        default="text",
+    )
+    solve.add_argument("--output", "-o", metavar="FILE", help="write here instead of stdout")
+    _add_backend_options(solve, ["workers", "formulation", "encoding", "solver", "step"])
+
+    count = command("count", cmd_count, "count all solutions (and unique ones with --unique)")
+    _add_problem_arguments(count)
+    count.add_argument("--unique", action="store_true", help="also count up to symmetry")
+    count.add_argument("--format", choices=["text", "json"], default="text")
+    _add_backend_options(
+        count, ["workers", "scheduler", "checkpoint", "formulation", "encoding", "solver"]
+    )
+
+    enum = command("enumerate", cmd_enumerate, "stream every solution")
+    _add_problem_arguments(enum)
+    enum.add_argument("--limit", type=int, help="stop after this many solutions")
+    enum.add_argument("--format", choices=["jsonl", "leetcode", "text"], default="jsonl")
+    enum.add_argument("--output", "-o", metavar="FILE", help="write here instead of stdout")
+    _add_backend_options(enum, ["workers", "formulation", "encoding", "solver"])
+
+    cnf = command("cnf", cmd_cnf, "write the N-queens CNF in DIMACS format to stdout")
+    cnf.add_argument("n", type=_board_size, metavar="N")
+    cnf.add_argument("--encoding", default="pairwise", help="cardinality encoding")
+    cnf.add_argument("--given", type=_given, action="append", default=[], metavar="R:C")
+
+    listing = command("backends", cmd_backends, "list backends, capabilities, availability")
+    listing.add_argument("--format", choices=["text", "json"], default="text")
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    progress.set_enabled(not args.quiet)
+    try:
+        return args.handler(args)
+    except QueensError as exc:
+        print(f"queens: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except _NoOutput as exc:
+        print(f"no board to draw: {exc.result.status}", file=sys.stderr)
+        return exc.result.status.exit_code
+    except KeyboardInterrupt:
+        print("queens: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        sys.stderr.close()  # the reader went away (e.g. `| head`): not an error
+        return EXIT_OK
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+"""Package data: the OEIS tables used by reference.py."""

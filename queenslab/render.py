@@ -1,0 +1,114 @@
+"""Ways to show a placement: text and unicode boards, LeetCode 51 rows, JSON, SVG, PNG.
+
+Boards wider than a screen are summarised in text, and JSON for huge boards is written in
+chunks so 10^7 queens never become one Python list.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any, TextIO
+
+import numpy as np
+
+from queenslab.placement import Placement
+
+#: Widest board drawn cell by cell in text; larger ones are summarised.
+MAX_DRAWN = 64
+_JSON_CHUNK = 1 << 16
+
+
+def board_rows(placement: Placement, queen: str = "Q", empty: str = ".") -> list[str]:
+    """One string per row, e.g. ``".Q.."`` (the LeetCode 51 convention)."""
+    n = placement.n
+    return [empty * c + queen + empty * (n - c - 1) for c in placement]
+
+
+def to_text(placement: Placement, unicode: bool = False) -> str:
+    """The board with Q and . (or ♛ and ·); a one-line summary past MAX_DRAWN columns."""
+    n = placement.n
+    if n > MAX_DRAWN:
+        head = " ".join(str(c) for c in placement.as_array()[:10].tolist())
+        return (
+            f"{n} queens (board too large to draw; use --format json)\n"
+            f"cols: {head}{' ...' if n > 10 else ''}"
+        )
+    if unicode:
+        return "\n".join(" ".join(row) for row in board_rows(placement, "♛", "·"))
+    return "\n".join(board_rows(placement))
+
+
+def to_leetcode(placement: Placement) -> str:
+    """The LeetCode 51 form of one solution: a JSON list of row strings."""
+    return json.dumps(board_rows(placement))
+
+
+def to_svg(placement: Placement, cell: int = 40) -> str:
+    """A chessboard with queens as an SVG document (cell size shrinks for big boards)."""
+    n = placement.n
+    cell = max(2, min(cell, 1600 // max(n, 1)))
+    size = n * cell
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{size}" '
+        f'viewBox="0 0 {size} {size}">',
+        f'<rect width="{size}" height="{size}" fill="#f0d9b5"/>',
+    ]
+    parts.extend(
+        f'<rect x="{c * cell}" y="{r * cell}" width="{cell}" height="{cell}" fill="#b58863"/>'
+        for r in range(n)
+        for c in range(n)
+        if (r + c) % 2
+    )
+    radius = cell * 0.35
+    parts.extend(
+        f'<circle cx="{c * cell + cell / 2}" cy="{r * cell + cell / 2}" r="{radius}" '
+        f'fill="#1b1b1b"><title>row {r}, column {c}</title></circle>'
+        for r, c in enumerate(placement)
+    )
+    parts.append("</svg>")
+    return "\n".join(parts)
+
+
+def write_png(placement: Placement, path: str) -> None:
+    """Save the board as a PNG (matplotlib, imported only here)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    n = placement.n
+    squares = (np.add.outer(np.arange(n), np.arange(n)) % 2).astype(float)
+    fig, ax = plt.subplots(figsize=(6, 6), dpi=100)
+    ax.imshow(squares, cmap="copper_r", vmin=-0.5, vmax=2.5, interpolation="nearest")
+    ax.scatter(placement.as_array(), np.arange(n), s=max(4.0, 9000 / n**2), c="black", marker="o")
+    ax.set_axis_off()
+    ax.set_title(f"{n} queens")
+    fig.savefig(path, format="png", bbox_inches="tight")
+    plt.close(fig)
+
+
+def write_json(record: dict[str, Any], out: TextIO, cols: np.ndarray | None = None) -> None:
+    """Write ``record`` as one JSON object; ``cols``, if given, is streamed in chunks.
+
+    Keys keep their order; the ``cols`` value in ``record`` is replaced by the array.
+    """
+    if cols is None or len(cols) <= _JSON_CHUNK:
+        if cols is not None:
+            record = {**record, "cols": cols.tolist()}
+        out.write(json.dumps(record))
+        out.write("\n")
+        return
+    items = list(record.items())
+    out.write("{")
+    for index, (key, value) in enumerate(items):
+        out.write(", " if index else "")
+        out.write(json.dumps(key) + ": ")
+        if key != "cols":
+            out.write(json.dumps(value))
+            continue
+        out.write("[")
+        for start in range(0, len(cols), _JSON_CHUNK):
+            chunk = cols[start : start + _JSON_CHUNK]
+            out.write((", " if start else "") + ", ".join(map(str, chunk.tolist())))
+        out.write("]")
+    out.write("}\n")

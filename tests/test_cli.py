@@ -1,0 +1,124 @@
+"""The real `queens` command in a subprocess: the CLI contract and its exit codes."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests import oracle
+
+
+def test_solve_json_is_a_valid_placement(queens):
+    run = queens("solve", "8", "--format", "json")
+    assert run.returncode == 0, run.stderr
+    record = json.loads(run.stdout)
+    assert set(record) == {"n", "backend", "status", "cols", "seconds"}
+    assert record["n"] == 8 and record["status"] == "solved"
+    assert oracle.is_solution(record["cols"], 8)
+
+
+def test_enumerate_leetcode_prints_the_two_boards_in_order(queens):
+    run = queens("enumerate", "4", "--format", "leetcode")
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.splitlines() == [
+        '[".Q..", "...Q", "Q...", "..Q."]',
+        '["..Q.", "Q...", "...Q", ".Q.."]',
+    ]
+
+
+def test_enumerate_jsonl_streams_distinct_valid_lines(queens):
+    run = queens("enumerate", "6", "--format", "jsonl", "--backend", "backtrack")
+    rows = [tuple(json.loads(line)["cols"]) for line in run.stdout.splitlines()]
+    assert len(rows) == len(set(rows)) == 4
+    assert all(oracle.is_solution(r, 6) for r in rows)
+
+
+def test_enumerate_limit_and_givens(queens):
+    run = queens("enumerate", "8", "--given", "0:0", "--limit", "3", "--backend", "backtrack")
+    rows = [json.loads(line)["cols"] for line in run.stdout.splitlines()]
+    assert len(rows) == 3 and all(r[0] == 0 for r in rows)
+
+
+def test_count_backtrack(queens):
+    run = queens("count", "8", "--backend", "backtrack")
+    assert (run.returncode, run.stdout) == (0, "92\n")
+    run = queens("count", "6", "--backend", "backtrack", "--unique", "--format", "json")
+    record = json.loads(run.stdout)
+    assert (record["total"], record["unique"]) == (4, 1)
+
+
+def test_solve_3_has_no_solution(queens):
+    run = queens("solve", "3", "--backend", "backtrack")
+    assert run.returncode == 1
+    assert run.stdout == ""
+
+
+def test_time_limit_reached_exits_3(queens):
+    run = queens("count", "14", "--backend", "backtrack", "--time-limit", "0.2")
+    assert run.returncode == 3, run.stderr
+
+
+def test_output_file_and_formats(queens, tmp_path):
+    target = tmp_path / "board.json"
+    run = queens("solve", "10", "--format", "json", "--output", str(target))
+    assert run.returncode == 0 and run.stdout == ""
+    assert oracle.is_solution(json.loads(target.read_text())["cols"], 10)
+    svg = queens("solve", "6", "--format", "svg").stdout
+    assert svg.startswith("<svg") and svg.count("<circle") == 6
+    text = queens("solve", "5", "--format", "text").stdout.split()
+    assert len(text) == 5 and all(row.count("Q") == 1 for row in text)
+
+
+def test_no_partial_file_when_the_run_fails(queens, tmp_path):
+    target = tmp_path / "none.json"
+    run = queens(
+        "solve", "3", "--backend", "backtrack", "--format", "json", "--output", str(target)
+    )
+    assert run.returncode == 1
+    # A proven "no solution" is an answer: the JSON says so.
+    assert json.loads(target.read_text())["cols"] is None
+    target = tmp_path / "bad.json"
+    run = queens("solve", "8", "--backend", "nosuch", "--output", str(target))
+    assert run.returncode == 2 and not target.exists()
+    assert list(tmp_path.iterdir()) == [tmp_path / "none.json"]
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["solve", "-1"], "positive integer"),
+        (["solve", "abc"], "positive integer"),
+        (["solve", "8", "--backend", "nosuch"], "unknown backend 'nosuch'"),
+        (["solve", "8", "--given", "9:9"], "off the 8x8 board"),
+        (["solve", "8", "--given", "0:0", "--given", "1:1"], "attack each other"),
+        (["solve", "8", "--given", "x"], "ROW:COL"),
+        (["solve", "8", "--output", "/nonexistent/dir/f.json"], "cannot write"),
+        (["solve", "8", "--time-limit", "-1"], "positive number"),
+        (["count", "8", "--backend", "backtrack", "--given", "0:0", "--unique"], "--unique"),
+        (["count", "8", "--backend", "backtrack", "--encoding", "x"], "no option 'encoding'"),
+        (["enumerate", "5", "--limit", "-2"], "--limit"),
+        (["frobnicate"], "invalid choice"),
+    ],
+)
+def test_bad_input_is_one_line_and_exit_2(queens, argv, message):
+    run = queens(*argv)
+    assert run.returncode == 2
+    assert run.stdout == ""
+    assert run.stderr.count("\n") == 1 and message in run.stderr
+    assert "Traceback" not in run.stderr
+
+
+def test_backends_lists_every_registered_backend(queens):
+    from queenslab.registry import BACKENDS
+
+    listed = json.loads(queens("backends", "--format", "json").stdout)
+    assert [b["name"] for b in listed] == list(BACKENDS)
+    assert all({"family", "capabilities", "available"} <= set(b) for b in listed)
+    assert "backtrack" in queens("backends").stdout
+
+
+def test_version_and_help(queens):
+    assert queens("--version").stdout.startswith("queenslab ")
+    help_text = queens("count", "--help").stdout
+    assert "examples:" in help_text and "--unique" in help_text

@@ -1,0 +1,99 @@
+"""Placement validation and symmetry against the naive oracle; Problem input checks."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from queenslab import reference
+from queenslab.errors import UsageError
+from queenslab.placement import Placement
+from queenslab.problem import Problem, parse_given
+from tests import oracle
+
+
+def naive_pairs(cols):
+    n = len(cols)
+    return sorted(
+        (i, j)
+        for i in range(n)
+        for j in range(i + 1, n)
+        if cols[i] == cols[j] or abs(cols[i] - cols[j]) == j - i
+    )
+
+
+boards = st.integers(1, 12).flatmap(
+    lambda n: st.lists(st.integers(0, n - 1), min_size=n, max_size=n)
+)
+permutations = st.integers(1, 12).flatmap(lambda n: st.permutations(list(range(n))))
+
+
+@given(boards)
+def test_validity_and_attacks_match_the_oracle(cols):
+    placement = Placement(cols)
+    assert placement.is_valid() == oracle.is_solution(cols, len(cols))
+    assert placement.attacking_pairs() == naive_pairs(cols)
+    assert placement.attacking_pair_count() == len(naive_pairs(cols))
+
+
+@given(permutations)
+def test_symmetries_match_the_oracle(cols):
+    placement = Placement(cols)
+    images = [tuple(p) for p in placement.symmetries()]
+    assert images == oracle.images(cols)
+    assert tuple(placement.canonical()) == min(images)
+    assert placement.orbit_size() == len(set(images))
+
+
+@given(permutations)
+def test_tuple_and_array_placements_agree(cols):
+    as_tuple, as_array = Placement(cols), Placement(np.array(cols, dtype=np.int32))
+    assert as_tuple == as_array and hash(as_tuple) == hash(as_array)
+    assert [tuple(p) for p in as_array.symmetries()] == [tuple(p) for p in as_tuple.symmetries()]
+
+
+def test_off_board_queens_are_invalid_not_an_error():
+    assert not Placement([0, 5]).is_valid()
+    with pytest.raises(ValueError, match="off a board"):
+        Placement([0, 5]).attacking_pairs()
+
+
+def test_large_placement_is_validated_without_a_board():
+    n = 1_000_003  # gcd(n, 6) == 1, so c = 2r mod n is a solution
+    cols = (2 * np.arange(n, dtype=np.int64)) % n
+    assert Placement(cols).is_valid()
+    cols[[0, 1]] = cols[[1, 0]]
+    assert not Placement(cols).is_valid()
+
+
+def test_reference_tables():
+    assert reference.total(8) == 92 and reference.unique(8) == 12
+    assert reference.total(1000) is None
+
+
+@pytest.mark.parametrize(
+    ("givens", "message"),
+    [
+        (((9, 9),), "off the 8x8 board"),
+        (((0, 0), (1, 1)), "attack each other"),
+        (((0, 0), (0, 5)), "attack each other"),
+        (((2, 3), (2, 3)), "listed twice"),
+    ],
+)
+def test_bad_givens_are_rejected_before_search(givens, message):
+    with pytest.raises(UsageError, match=message):
+        Problem(8, givens)
+
+
+@pytest.mark.parametrize("text", ["3", "a:b", "1:2:3", ""])
+def test_bad_given_syntax(text):
+    with pytest.raises(UsageError):
+        parse_given(text)
+
+
+@pytest.mark.parametrize("n", [0, -3, 2.5, True])
+def test_bad_board_size(n):
+    with pytest.raises(UsageError):
+        Problem(n)
