@@ -13,8 +13,8 @@ from queenslab.placement import Placement
 from queenslab.problem import Problem
 from queenslab.result import CountResult, OptimizeResult, SolveResult
 
-#: Called with the number of finished work units and their total, for progress bars.
-ProgressCallback = Callable[[int, int], None]
+#: Called with the number of finished work units and their total (None when unknown).
+ProgressCallback = Callable[[int, int | None], None]
 
 
 class Family(StrEnum):

@@ -199,22 +199,24 @@ def cmd_enumerate(args: argparse.Namespace) -> int:
     solutions = api.enumerate_solutions(problem, args.backend, **_backend_options(args))
     if args.limit is not None:
         solutions = itertools.islice(solutions, args.limit)
+    if args.format == "leetcode":
+        solutions = iter(sorted(solutions))  # LeetCode 51 lists them in lexicographic order
+    write = {
+        "jsonl": lambda p: json.dumps({"cols": p.to_list()}) + "\n",
+        "leetcode": lambda p: render.to_leetcode(p) + "\n",
+        "text": lambda p: render.to_text(p) + "\n\n",
+    }[args.format]
     found = 0
     status = EXIT_OK
-    with atomic_output(args.output) as out:
+    # A bar only when the solutions go to a file or a pipe, so it never mixes with them.
+    show_bar = args.output is not None or not sys.stdout.isatty()
+    with atomic_output(args.output) as out, progress.progress_bar("enumerating") as bar:
         try:
-            if args.format == "leetcode":
-                # LeetCode 51 lists solutions in lexicographic order of cols.
-                for placement in sorted(solutions):
-                    out.write(render.to_leetcode(placement) + "\n")
-                    found += 1
-            else:
-                for placement in solutions:
-                    if args.format == "jsonl":
-                        out.write(json.dumps({"cols": placement.to_list()}) + "\n")
-                    else:
-                        out.write(render.to_text(placement) + "\n\n")
-                    found += 1
+            for placement in solutions:
+                out.write(write(placement))
+                found += 1
+                if bar and show_bar and found % 1024 == 0:
+                    bar(found, None)
         except LimitReached:
             status = EXIT_LIMIT
             print(f"time limit reached after {found} solutions", file=sys.stderr)

@@ -55,7 +55,7 @@ def progress_bar(description: str) -> Iterator[ProgressCallback | None]:
     with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
         task = bar.add_task(description, total=None)
 
-        def update(done: int, total: int) -> None:
+        def update(done: int, total: int | None) -> None:
             bar.update(task, completed=done, total=total)
 
         yield update
