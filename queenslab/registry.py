@@ -14,6 +14,7 @@ from queenslab.errors import BackendUnavailable, UsageError
 #: imported inside its methods.
 BACKENDS: dict[str, str] = {
     "backtrack": "queenslab.exact.backtracking:BacktrackingBackend",
+    "milp": "queenslab.models.milp:MilpBackend",
 }
 
 
