@@ -15,6 +15,11 @@ from queenslab.errors import BackendUnavailable, UsageError
 BACKENDS: dict[str, str] = {
     "backtrack": "queenslab.exact.backtracking:BacktrackingBackend",
     "milp": "queenslab.models.milp:MilpBackend",
+    "min-conflicts": "queenslab.heuristics.min_conflicts:MinConflictsBackend",
+    "hill-climbing": "queenslab.heuristics.hill_climbing:HillClimbingBackend",
+    "las-vegas": "queenslab.heuristics.las_vegas:LasVegasBackend",
+    "divide-conquer": "queenslab.heuristics.divide_conquer:DivideConquerBackend",
+    "explicit": "queenslab.heuristics.explicit:ExplicitBackend",
 }
 
 
