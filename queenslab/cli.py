@@ -70,6 +70,18 @@ def _positive_float(text: str) -> float:
     return value
 
 
+def _n_range(text: str) -> range:
+    """``8`` or ``1-10`` (inclusive)."""
+    low, _, high = text.partition("-")
+    try:
+        first, last = int(low), int(high or low)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected N or FIRST-LAST, got {text!r}") from None
+    if not 1 <= first <= last:
+        raise argparse.ArgumentTypeError(f"expected 1 <= FIRST <= LAST, got {text!r}")
+    return range(first, last + 1)
+
+
 def _add_problem_arguments(parser: argparse.ArgumentParser, *, seed: bool = False) -> None:
     parser.add_argument("n", type=_board_size, metavar="N", help="board size")
     parser.add_argument("--backend", "-b", help="backend name (see `queens backends`)")
@@ -226,6 +238,31 @@ def cmd_enumerate(args: argparse.Namespace) -> int:
     return status
 
 
+def cmd_optimize(args: argparse.Namespace) -> int:
+    from queenslab.weights import load_weights
+
+    problem = _problem(args)
+    weights = load_weights(args.weights, problem.n)
+    result = api.optimize(problem, weights, args.backend, **_backend_options(args))
+    _say(args, f"{result.backend}: {result.status} in {result.seconds:.3f} s")
+    if args.format == "json":
+        print(json.dumps(result.to_json()))
+    elif result.placement is not None:
+        print(f"objective {result.objective}\n{render.to_text(result.placement)}")
+    if result.placement is None:
+        print(f"no optimum: {result.status} ({result.backend})", file=sys.stderr)
+    return result.status.exit_code
+
+
+def cmd_crosscheck(args: argparse.Namespace) -> int:
+    from queenslab.crosscheck import crosscheck
+
+    with progress.progress_bar("cross-checking") as bar:
+        report = crosscheck(args.n, args.backend, progress=bar)
+    print(json.dumps(report.to_json()) if args.format == "json" else report.to_text())
+    return EXIT_OK if report.ok else EXIT_NO_SOLUTION
+
+
 def cmd_backends(args: argparse.Namespace) -> int:
     from queenslab.registry import backends
 
@@ -283,6 +320,12 @@ _EXAMPLES = {
   queens enumerate 4 --format leetcode
   queens enumerate 8 --backend sat --format jsonl --output all8.jsonl
   queens enumerate 10 --given 0:0 --limit 5""",
+    "optimize": """examples:
+  queens optimize 8 --weights weights.json
+  queens optimize 10 --weights weights.csv --backend milp --solver highs --format json""",
+    "crosscheck": """examples:
+  queens crosscheck
+  queens crosscheck --n 1-9 --backend bitmask --backend milp --format json""",
     "cnf": """examples:
   queens cnf 8 > eight.cnf
   queens cnf 8 --encoding seqcounter --given 0:0""",
@@ -335,6 +378,19 @@ def build_parser() -> argparse.ArgumentParser:
     enum.add_argument("--format", choices=["jsonl", "leetcode", "text"], default="jsonl")
     enum.add_argument("--output", "-o", metavar="FILE", help="write here instead of stdout")
     _add_backend_options(enum, ["workers", "formulation", "encoding", "solver"])
+
+    optimize = command("optimize", cmd_optimize, "maximise the total weight of occupied cells")
+    _add_problem_arguments(optimize)
+    optimize.add_argument(
+        "--weights", required=True, metavar="FILE", help="n x n integers, JSON or CSV"
+    )
+    optimize.add_argument("--format", choices=["text", "json"], default="text")
+    _add_backend_options(optimize, ["workers", "formulation", "encoding", "solver"])
+
+    check = command("crosscheck", cmd_crosscheck, "all counting backends vs each other and OEIS")
+    check.add_argument("--n", type=_n_range, default=range(1, 11), metavar="FIRST-LAST")
+    check.add_argument("--backend", "-b", action="append", help="only these (repeatable)")
+    check.add_argument("--format", choices=["text", "json"], default="text")
 
     cnf = command("cnf", cmd_cnf, "write the N-queens CNF in DIMACS format to stdout")
     cnf.add_argument("n", type=_board_size, metavar="N")

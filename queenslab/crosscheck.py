@@ -1,0 +1,195 @@
+"""Cross-validation: every counting backend against each other and against OEIS A000170.
+
+A disagreement anywhere (two backends, or a backend and the published value) makes the
+report fail. Heuristic backends cannot count, so for each n >= 4 their placement goes
+through the harness (``api.solve`` validates every board) and must come back valid.
+Backends too slow for an n are listed as skipped, never silently left out.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from queenslab import api, reference
+from queenslab.backend import Capability, Family, ProgressCallback
+from queenslab.errors import UsageError
+from queenslab.registry import BACKENDS, backend_class, info
+from queenslab.result import Status
+
+#: Largest n each counter is asked to count here (it would take minutes beyond).
+MAX_COUNT_N: dict[str, int] = {
+    "backtrack": 11,
+    "milp": 10,
+    "sat": 10,
+    "cpsat": 11,
+    "sharpsat": 13,
+    "bitmask": 18,
+}
+DEFAULT_MAX_COUNT_N = 10  # for counters not in the table
+TIME_LIMIT = 120.0  # seconds per count or solve
+SEED = 0  # heuristics are seeded so a failure can be replayed
+
+
+@dataclass
+class Cell:
+    """One backend's answer for one n: a count (or ``ok`` for a heuristic) or a note."""
+
+    value: int | None = None
+    seconds: float | None = None
+    note: str = ""  # "skipped (n too large)", "limit", "gave up", "error: ...", "invalid ..."
+    failed: bool = False
+
+    def text(self) -> str:
+        if self.value is None and self.note:
+            return self.note
+        answer = "ok" if self.value is None else str(self.value)
+        return answer if self.seconds is None else f"{answer} ({self.seconds:.2f}s)"
+
+    def to_json(self) -> dict[str, Any]:
+        seconds = None if self.seconds is None else round(self.seconds, 6)
+        return {"value": self.value, "seconds": seconds, "note": self.note or None}
+
+
+@dataclass
+class Row:
+    n: int
+    oeis: int | None
+    counts: dict[str, Cell] = field(default_factory=dict)
+    heuristics: dict[str, Cell] = field(default_factory=dict)
+
+    @property
+    def disagrees(self) -> bool:
+        """Two different totals among the counters and the published value."""
+        totals = {cell.value for cell in self.counts.values() if cell.value is not None}
+        if self.oeis is not None:
+            totals.add(self.oeis)
+        return len(totals) > 1
+
+    @property
+    def ok(self) -> bool:
+        cells = [*self.counts.values(), *self.heuristics.values()]
+        return not self.disagrees and not any(cell.failed for cell in cells)
+
+
+@dataclass
+class CrosscheckReport:
+    counters: list[str]
+    heuristics: list[str]
+    rows: list[Row]
+
+    @property
+    def ok(self) -> bool:
+        return all(row.ok for row in self.rows)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "ok": self.ok,
+            "counters": self.counters,
+            "heuristics": self.heuristics,
+            "rows": [
+                {
+                    "n": row.n,
+                    "oeis": row.oeis,
+                    "ok": row.ok,
+                    "counts": {name: cell.to_json() for name, cell in row.counts.items()},
+                    "heuristics": {name: cell.to_json() for name, cell in row.heuristics.items()},
+                }
+                for row in self.rows
+            ],
+        }
+
+    def to_text(self) -> str:
+        """A plain table (pipe-friendly); ``!!`` marks a row where something disagrees."""
+        names = [*self.counters, *self.heuristics]
+        header = ["n", "OEIS", *names, ""]
+        body = [
+            [
+                str(row.n),
+                "?" if row.oeis is None else str(row.oeis),
+                *(row.counts[name].text() for name in self.counters),
+                *(row.heuristics.get(name, Cell(note="-")).text() for name in self.heuristics),
+                "" if row.ok else "!! disagree" if row.disagrees else "!! failed",
+            ]
+            for row in self.rows
+        ]
+        widths = [max(len(line[i]) for line in [header, *body]) for i in range(len(header))]
+        lines = [
+            "  ".join(cell.ljust(w) for cell, w in zip(line, widths, strict=True)).rstrip()
+            for line in [header, *body]
+        ]
+        lines.insert(1, "-" * len(lines[0]))
+        lines.append("all agree" if self.ok else "DISAGREEMENT: see the rows marked !!")
+        return "\n".join(lines)
+
+
+def crosscheck(
+    ns: Sequence[int],
+    backends: Sequence[str] | None = None,
+    progress: ProgressCallback | None = None,
+) -> CrosscheckReport:
+    """Count every n with every chosen counter and validate every heuristic's board."""
+    counters, heuristics = _split(backends)
+    rows = [Row(n, reference.total(n)) for n in ns]
+    total = len(rows) * (len(counters) + len(heuristics))
+    done = 0
+    for row in rows:
+        for name in counters:
+            row.counts[name] = _count(name, row.n)
+            done += 1
+            if progress:
+                progress(done, total)
+        for name in heuristics:
+            if row.n >= 4:
+                row.heuristics[name] = _validate(name, row.n)
+            done += 1
+            if progress:
+                progress(done, total)
+    return CrosscheckReport(counters, heuristics, rows)
+
+
+def _split(backends: Sequence[str] | None) -> tuple[list[str], list[str]]:
+    """Counters and heuristics to run: the chosen ones, or every registered one."""
+    chosen = list(dict.fromkeys(backends)) if backends is not None else list(BACKENDS)
+    counters, heuristics = [], []
+    for name in chosen:
+        cls = backend_class(name)  # UsageError for an unknown name
+        if Capability.COUNT in cls.capabilities:
+            counters.append(name)
+        elif cls.family is Family.HEURISTIC and Capability.SOLVE in cls.capabilities:
+            heuristics.append(name)
+        elif backends is not None:
+            raise UsageError(f"backend {name!r} can neither count nor be validated by solving")
+    return counters, heuristics
+
+
+def _count(name: str, n: int) -> Cell:
+    if n > MAX_COUNT_N.get(name, DEFAULT_MAX_COUNT_N):
+        return Cell(note="skipped (n too large)")
+    if not info(name).available:
+        return Cell(note="unavailable")
+    try:
+        result = api.count(n, name, time_limit=TIME_LIMIT)
+    except Exception as exc:  # a crosscheck reports every failure instead of stopping
+        return Cell(note=f"error: {exc}", failed=True)
+    if result.status is Status.LIMIT or result.total is None:
+        return Cell(seconds=result.seconds, note="limit")
+    return Cell(result.total, result.seconds)
+
+
+def _validate(name: str, n: int) -> Cell:
+    """``api.solve`` raises BackendBug on an invalid board or a moved queen."""
+    if not info(name).available:
+        return Cell(note="unavailable")
+    try:
+        result = api.solve(n, name, seed=SEED, time_limit=TIME_LIMIT)
+    except api.BackendBug as exc:
+        return Cell(note=f"invalid board: {exc}", failed=True)
+    except Exception as exc:  # a crosscheck reports every failure instead of stopping
+        return Cell(note=f"error: {exc}", failed=True)
+    if result.status is Status.SOLVED:
+        return Cell(seconds=result.seconds)
+    if result.status is Status.INFEASIBLE:
+        return Cell(note="claimed infeasible", failed=True)
+    return Cell(seconds=result.seconds, note=f"gave up ({result.status})")

@@ -1,0 +1,68 @@
+"""Read the n x n integer weight matrix of ``queens optimize`` from JSON or CSV.
+
+Every problem with the file becomes a one-line UsageError naming the file and the problem,
+so the CLI exits with code 2 instead of a traceback or, worse, a silently rounded weight.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from queenslab.errors import UsageError
+
+#: Weights are summed over n rows in int64 by every backend; this keeps any sum exact.
+MAX_WEIGHT = 10**12
+
+
+def load_weights(path: str, n: int) -> np.ndarray:
+    """An (n, n) int64 array from a JSON list of lists or a CSV file (format sniffed)."""
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UsageError(f"cannot read weights file {path}: {exc}") from None
+    rows = _json_rows(path, text) if text.lstrip().startswith("[") else _csv_rows(text)
+    if len(rows) != n:
+        raise UsageError(f"weights file {path}: {len(rows)} rows, expected {n} for n={n}")
+    matrix = np.zeros((n, n), dtype=np.int64)
+    for r, row in enumerate(rows):
+        if not isinstance(row, list) or len(row) != n:
+            size = len(row) if isinstance(row, list) else "not a list"
+            raise UsageError(f"weights file {path}: row {r + 1} has {size} entries, expected {n}")
+        for c, value in enumerate(row):
+            matrix[r, c] = _integer(path, r, c, value)
+    return matrix
+
+
+def _json_rows(path: str, text: str) -> list[Any]:
+    try:
+        rows = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise UsageError(f"weights file {path} is not valid JSON: {exc}") from None
+    if not isinstance(rows, list):
+        raise UsageError(f"weights file {path}: expected a list of rows")
+    return rows
+
+
+def _csv_rows(text: str) -> list[Any]:
+    rows = [[cell.strip() for cell in row] for row in csv.reader(io.StringIO(text))]
+    return [row for row in rows if any(row)]  # blank lines, e.g. a trailing one
+
+
+def _integer(path: str, r: int, c: int, value: Any) -> int:
+    where = f"weights file {path}: entry ({r}, {c})"
+    if isinstance(value, str):
+        try:
+            value = int(value)
+        except ValueError:
+            raise UsageError(f"{where} is {value!r}, not an integer") from None
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise UsageError(f"{where} is {value!r}, not an integer")
+    if abs(value) > MAX_WEIGHT:
+        raise UsageError(f"{where} is {value}, beyond the limit of +-{MAX_WEIGHT}")
+    return value
