@@ -1,0 +1,111 @@
+"""The Pyomo MILP backend and the resolution of Pyomo solver names."""
+
+from __future__ import annotations
+
+import itertools
+import json
+import subprocess
+import sys
+
+import pytest
+
+import queenslab as ql
+from queenslab import reference
+from queenslab.models import pyomo_solvers
+from queenslab.models.milp import MilpBackend, cubes
+from tests import oracle
+
+pytest.importorskip("pyomo")
+pytest.importorskip("highspy")
+
+
+@pytest.mark.parametrize("n", [8, 64])
+def test_solves_with_a_valid_board(n):
+    result = ql.solve(n, "milp")
+    assert result.status == ql.Status.SOLVED
+    assert oracle.is_solution(result.placement.to_list(), n)
+
+
+def test_counts_92_at_8():
+    assert ql.count(8, "milp").total == reference.total(8) == 92
+
+
+def test_enumeration_with_givens_is_the_brute_force_set():
+    givens = [(1, 2)]
+    found = sorted(p.as_tuple() for p in ql.enumerate_solutions(7, "milp", givens=givens))
+    assert found == sorted(oracle.all_solutions(7, givens))
+
+
+def test_givens_are_fixed_and_contradictions_proven_infeasible():
+    kept = ql.solve(10, "milp", givens=[(0, 0), (9, 5)])
+    assert kept.placement[0] == 0 and kept.placement[9] == 5
+    # On 4x4 no solution has a corner queen.
+    assert ql.solve(4, "milp", givens=[(0, 0)]).status == ql.Status.INFEASIBLE
+    assert ql.count(4, "milp", givens=[(0, 0)]).total == 0
+
+
+def test_a_spent_time_limit_reports_limit_not_infeasible():
+    # The budget is gone before the model is even built, whatever the machine's speed.
+    assert ql.solve(60, "milp", time_limit=1e-9).status == ql.Status.LIMIT
+    counted = ql.count(8, "milp", time_limit=1e-9)
+    assert counted.status == ql.Status.LIMIT and counted.total is None
+
+
+def non_attacking(queens) -> bool:
+    return all(
+        c1 != c2 and abs(r1 - r2) != abs(c1 - c2)
+        for (r1, c1), (r2, c2) in itertools.combinations(queens, 2)
+    )
+
+
+@pytest.mark.parametrize("n,depth", [(8, 2), (9, 3)])
+def test_cubes_partition_the_prefixes(n, depth):
+    prefixes = [tuple(c for _, c in cube) for cube in cubes(n, {}, depth)]
+    assert len(prefixes) == len(set(prefixes))
+    candidates = itertools.permutations(range(n), depth)
+    expected = {p for p in candidates if non_attacking(enumerate(p))}
+    assert set(prefixes) == expected
+
+
+def test_cubes_skip_given_rows_and_respect_given_queens():
+    for cube in cubes(8, {0: 0}, 2):
+        rows = [r for r, _ in cube]
+        assert rows == [1, 2]
+        assert non_attacking([(0, 0), *cube])
+
+
+def test_unknown_solver_is_a_usage_error_naming_the_choices():
+    with pytest.raises(ql.UsageError, match="choose from: highs"):
+        MilpBackend(solver="nonsense")
+
+
+def test_unavailable_solver_lists_the_available_ones():
+    available = pyomo_solvers.available_solvers()
+    assert "highs" in available
+    missing = [name for name in pyomo_solvers.CANDIDATES if name not in available]
+    if not missing:
+        pytest.skip("every known MILP solver is installed")
+    with pytest.raises(ql.UsageError, match=r"available: .*highs"):
+        ql.solve(6, "milp", solver=missing[0])
+
+
+def test_cli_solve_with_milp(queens):
+    run = queens("solve", "12", "--backend", "milp", "--solver", "highs", "--format", "json")
+    assert run.returncode == 0, run.stderr
+    record = json.loads(run.stdout)
+    assert record["backend"] == "milp" and oracle.is_solution(record["cols"], 12)
+
+
+@pytest.mark.parametrize("first", ["ortools", "highspy"])
+def test_ortools_and_highspy_load_together_in_either_order(first):
+    """They share libhighs; an incompatible pair breaks one of them (see DESIGN.md)."""
+    second = "highspy" if first == "ortools" else "ortools"
+    code = (
+        f"import {first}, {second}\n"
+        "from ortools.sat.python import cp_model\n"
+        "from queenslab.models.pyomo_solvers import available_solvers\n"
+        "assert 'highs' in available_solvers()\n"
+        "cp_model.CpModel()\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
