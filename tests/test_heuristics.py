@@ -1,0 +1,180 @@
+"""Heuristics and constructions: validity at scale, seeds, givens, and the seeds' claims."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import queenslab as ql
+from queenslab.errors import UsageError
+from queenslab.heuristics import divide_conquer as dc
+from queenslab.heuristics.explicit import explicit_columns
+from queenslab.placement import Placement
+from tests import oracle
+
+#: The 111-queens board printed by seed 000 as the output of its divide and conquer.
+SEED_111 = [
+    0, 2, 4, 6, 1, 3, 5, 33, 35, 37, 34, 36, 41, 43, 45, 47, 53, 55, 57, 52, 54, 56, 58, 42,
+    39, 48, 44, 40, 38, 50, 46, 51, 49, 85, 87, 89, 86, 88, 93, 95, 97, 99, 105, 107, 109,
+    104, 106, 108, 110, 94, 91, 100, 96, 92, 90, 102, 98, 103, 101, 7, 9, 11, 8, 10, 15, 17,
+    19, 21, 27, 29, 31, 26, 28, 30, 32, 16, 13, 22, 18, 14, 12, 24, 20, 25, 23, 59, 61, 63,
+    60, 62, 67, 69, 71, 73, 79, 81, 83, 78, 80, 82, 84, 68, 65, 74, 70, 66, 64, 76, 72, 77, 75,
+]  # fmt: skip
+#: Seed 000's base boards for 8, 9 and 10, which it composes into a 720 board.
+SEED_8 = [0, 4, 7, 5, 2, 6, 1, 3]
+SEED_9 = [0, 2, 5, 7, 1, 3, 8, 6, 4]
+SEED_10 = [0, 2, 5, 7, 9, 4, 8, 1, 3, 6]
+
+
+def is_toroidal(cols: np.ndarray) -> bool:
+    """No two queens share a column or a wrapped diagonal (checked naively by sets)."""
+    n = len(cols)
+    rows = np.arange(n)
+    return (
+        all(len(set(((rows + s * cols) % n).tolist())) == n for s in (0, 1, -1))
+        and len(set(cols.tolist())) == n
+    )
+
+
+# -- explicit ---------------------------------------------------------------------------
+
+
+def test_explicit_is_valid_for_every_n_up_to_ten_thousand():
+    for n in [1, *range(4, 10_001)]:
+        cols = explicit_columns(n)
+        rows = np.arange(n)
+        for key in (cols, rows + cols, rows - cols + n):
+            assert np.bincount(key).max() == 1, n
+
+
+@pytest.mark.slow
+def test_explicit_is_valid_at_ten_million():
+    result = ql.solve(10**7, "explicit")  # the api validates every placement
+    assert result.status == ql.Status.SOLVED
+
+
+@pytest.mark.parametrize("n", [2, 3])
+def test_explicit_refuses_boards_without_solutions(n):
+    with pytest.raises(UsageError, match="n >= 4"):
+        ql.solve(n, "explicit")
+
+
+# -- min-conflicts ----------------------------------------------------------------------
+
+
+def test_min_conflicts_solves_large_boards_reproducibly():
+    first = ql.solve(200_000, "min-conflicts", seed=5)
+    again = ql.solve(200_000, "min-conflicts", seed=5)
+    other = ql.solve(200_000, "min-conflicts", seed=6)
+    assert first.status == ql.Status.SOLVED
+    assert isinstance(first.placement.as_array(), np.ndarray)
+    assert first.placement == again.placement
+    assert first.placement != other.placement
+
+
+def test_min_conflicts_keeps_givens_on_a_large_board():
+    n = 5000
+    base = explicit_columns(n)
+    givens = [(r, int(base[r])) for r in range(0, n, 97)]
+    result = ql.solve(n, "min-conflicts", givens=givens, seed=1)
+    assert result.status == ql.Status.SOLVED
+    cols = result.placement.as_array()
+    assert all(cols[r] == c for r, c in givens)
+
+
+def test_min_conflicts_gives_up_without_claiming_infeasible():
+    # n = 4 has no solution with a queen in a corner; a heuristic cannot prove that.
+    result = ql.solve(4, "min-conflicts", givens=[(0, 0)], seed=1, restarts=3)
+    assert result.status == ql.Status.UNKNOWN
+
+
+def test_min_conflicts_honours_the_time_limit():
+    result = ql.solve(2_000_000, "min-conflicts", seed=1, time_limit=1e-6)
+    assert result.status == ql.Status.LIMIT
+    assert result.placement is None
+
+
+# -- hill climbing and Las Vegas --------------------------------------------------------
+
+
+def test_hill_climbing_solves_moderate_boards():
+    result = ql.solve(60, "hill-climbing", seed=3)
+    assert result.status == ql.Status.SOLVED
+    assert oracle.is_solution(list(result.placement), 60)
+
+
+def test_las_vegas_counts_nodes_as_the_seed():
+    # Step 0 is plain backtracking: the root plus 113 queens placed before [0,4,7,5,2,6,1,3].
+    result = ql.solve(8, "las-vegas", step=0, seed=1)
+    assert result.placement.as_tuple() == (0, 4, 7, 5, 2, 6, 1, 3)
+    assert result.stats == {"step": 0, "trials": 1, "nodes": 114}
+
+
+def test_las_vegas_step_changes_the_search():
+    results = {step: ql.solve(20, "las-vegas", step=step, seed=9) for step in (0, 10, 20)}
+    assert all(r.status == ql.Status.SOLVED for r in results.values())
+    assert results[20].stats["trials"] > 1  # fully random rows rarely succeed at once
+    assert results[0].stats["trials"] == 1  # backtracking from the empty board never fails
+
+
+def test_las_vegas_keeps_givens():
+    givens = [(3, 5), (7, 2)]
+    result = ql.solve(16, "las-vegas", givens=givens, seed=4, step=6)
+    assert result.status == ql.Status.SOLVED
+    assert all(result.placement[r] == c for r, c in givens)
+
+
+# -- divide and conquer -----------------------------------------------------------------
+
+
+def test_divide_conquer_builds_111_through_a_decomposition():
+    result = ql.solve(111, "divide-conquer")
+    assert oracle.is_solution(list(result.placement), 111)
+    assert result.stats["recipe"] == "add(block(drop(torus 11) x torus 11))"
+
+
+def test_divide_conquer_covers_exactly_what_plan_says():
+    """Every n < 3000: a valid board when planned, a UsageError naming explicit otherwise."""
+    for n in range(1, 3000):
+        if dc.plan(n) is None:
+            with pytest.raises(UsageError, match="explicit"):
+                ql.solve(n, "divide-conquer")
+        else:
+            assert Placement(dc.build(dc.plan(n))).is_valid(), n
+    assert dc.uncovered(40) == [2, 3, 14, 15, 26, 27, 32, 33, 38]
+
+
+def test_divide_conquer_reaches_large_composite_boards():
+    for n in (720, 10**6, 2**20):
+        assert ql.solve(n, "divide-conquer").status == ql.Status.SOLVED
+
+
+@pytest.mark.parametrize(("a", "b"), [(5, 7), (7, 11), (25, 13), (35, 5)])
+def test_product_of_toroidal_boards_is_toroidal(a, b):
+    assert is_toroidal(dc.torus(a)) and is_toroidal(dc.torus(b))
+    assert is_toroidal(dc.torus_product(dc.torus(a), dc.torus(b)))
+
+
+@pytest.mark.parametrize("a", [4, 6, 8, 9, 10])
+def test_block_product_of_any_solution_with_a_toroidal_board_is_valid(a):
+    inner = ql.solve(a, "backtrack").placement.as_array()
+    assert Placement(dc.block_product(inner, dc.torus(7))).is_valid()
+
+
+def test_composing_arbitrary_solutions_does_not_give_a_solution():
+    # Seed 000: "place the 8-board on the 9-board's queens, that on the 10-board's": 720.
+    board = dc.block_product(
+        dc.block_product(np.array(SEED_8), np.array(SEED_9)), np.array(SEED_10)
+    )
+    placement = Placement(board)
+    assert placement.n == 720
+    assert not placement.is_valid()
+    assert placement.attacking_pair_count() == 352
+
+
+def test_the_seed_111_board_is_known_bad():
+    placement = Placement(SEED_111)
+    assert sorted(SEED_111) == list(range(111))  # a permutation...
+    assert not placement.is_valid()  # ...with queens sharing diagonals
+    assert placement.attacking_pair_count() == 18
+    assert placement.attacking_pairs()[0] == (16, 60)
