@@ -1,0 +1,75 @@
+"""Run subproblems to the end: on a local thread pool, or as tasks on a Dask cluster.
+
+Both runners yield ``(ids, results)`` as chunks finish, in completion order; results are
+rows of (total, unique, nodes). Chunks interleave the subproblems (ids j, j+k, j+2k, ...)
+because neighbouring subproblems have similar sizes, so every chunk gets a fair share.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import numpy as np
+
+from queenslab.errors import UsageError
+from queenslab.exact.subproblems import Subproblems
+
+Finished = tuple[np.ndarray, np.ndarray]
+#: Chunks per worker thread (progress granularity vs per-task overhead), and Dask tasks.
+CHUNKS_PER_THREAD = 128
+DASK_TASKS = 128
+
+
+def count_part(part: Subproblems) -> np.ndarray:
+    """Count every subproblem of ``part``: a pure function, so Dask may rerun it anywhere."""
+    from queenslab.exact import kernels
+
+    return kernels.count_batch(part.n, part.allowed, part.need, part.kind, part.b1, part.weight)
+
+
+def chunks(ids: np.ndarray, count: int) -> list[np.ndarray]:
+    count = max(1, min(count, len(ids)))
+    return [ids[start::count] for start in range(count)] if len(ids) else []
+
+
+def run_threads(subproblems: Subproblems, ids: np.ndarray, workers: int) -> Iterator[Finished]:
+    """Count on ``workers`` threads (the kernels release the GIL).
+
+    Closing the generator, or an exception in the caller (Ctrl-C), cancels what has not
+    started and waits for the running chunks, which are small.
+    """
+    from concurrent.futures import ThreadPoolExecutor, as_completed
+
+    pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="bitmask")
+    try:
+        futures = {
+            pool.submit(count_part, subproblems.take(part)): part
+            for part in chunks(ids, CHUNKS_PER_THREAD * workers)
+        }
+        for future in as_completed(futures):
+            yield futures[future], future.result()
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def run_dask(subproblems: Subproblems, ids: np.ndarray, address: str) -> Iterator[Finished]:
+    """Count as tasks on the Dask scheduler at ``address``.
+
+    The tasks are pure, so when a worker dies Dask reruns its tasks elsewhere and nothing is
+    lost. Workers must be able to import queenslab.
+    """
+    from distributed import Client, as_completed
+
+    try:
+        client = Client(address, timeout=10, set_as_default=False)
+    except (OSError, TimeoutError) as exc:
+        raise UsageError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
+    futures = {}
+    try:
+        for part in chunks(ids, DASK_TASKS):
+            futures[client.submit(count_part, subproblems.take(part), pure=False)] = part
+        for future in as_completed(futures):
+            yield futures[future], future.result()
+    finally:
+        client.cancel(list(futures))
+        client.close()
