@@ -263,6 +263,19 @@ def cmd_crosscheck(args: argparse.Namespace) -> int:
     return EXIT_OK if report.ok else EXIT_NO_SOLUTION
 
 
+def cmd_lv_study(args: argparse.Namespace) -> int:
+    from queenslab.heuristics.lv_study import print_study, run_study, write_plot
+
+    results = []
+    for n in args.n:
+        results.append(run_study(n, args.repeat, args.seed, args.exact))
+        print_study(results[-1], args.format)
+    if args.plot:
+        with atomic_path(args.plot) as path:
+            write_plot(results, path)
+    return EXIT_OK
+
+
 def cmd_backends(args: argparse.Namespace) -> int:
     from queenslab.registry import backends
 
@@ -326,6 +339,9 @@ _EXAMPLES = {
     "crosscheck": """examples:
   queens crosscheck
   queens crosscheck --n 1-9 --backend bitmask --backend milp --format json""",
+    "lv-study": """examples:
+  queens lv-study --n 8 --exact --format json
+  queens lv-study --n 8-20 --repeat 1000 --seed 0 --plot lv.png""",
     "cnf": """examples:
   queens cnf 8 > eight.cnf
   queens cnf 8 --encoding seqcounter --given 0:0""",
@@ -396,6 +412,14 @@ def build_parser() -> argparse.ArgumentParser:
     cnf.add_argument("n", type=_board_size, metavar="N")
     cnf.add_argument("--encoding", default="pairwise", help="cardinality encoding")
     cnf.add_argument("--given", type=_given, action="append", default=[], metavar="R:C")
+
+    study = command("lv-study", cmd_lv_study, "Las Vegas + backtracking: p, s, e, t per step")
+    study.add_argument("--n", type=_n_range, default=range(8, 9), metavar="FIRST-LAST")
+    study.add_argument("--repeat", type=int, default=1000, help="Monte Carlo trials per step")
+    study.add_argument("--exact", action="store_true", help="enumerate every random choice")
+    study.add_argument("--seed", type=int, help="random seed for the Monte Carlo trials")
+    study.add_argument("--format", choices=["text", "json"], default="text")
+    study.add_argument("--plot", metavar="FILE", help="PNG of t (and p) per step")
 
     listing = command("backends", cmd_backends, "list backends, capabilities, availability")
     listing.add_argument("--format", choices=["text", "json"], default="text")
