@@ -126,5 +126,5 @@ def test_exact_mode_refuses_trees_too_big_to_walk():
 
 def test_plot_is_written(tmp_path):
     path = tmp_path / "lv.png"
-    write_plot(run_study(8, repeat=100, seed=1), str(path))
+    write_plot([run_study(8, repeat=100, seed=1)], str(path))
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

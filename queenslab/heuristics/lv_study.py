@@ -216,34 +216,33 @@ def monte_carlo_rows(n: int, repeat: int, seed: int | None) -> list[StudyRow]:
 # -- output -----------------------------------------------------------------------------
 
 
-def write_plot(result: StudyResult, path: str) -> None:
-    """t per step (log scale) with p on a second axis, as a PNG."""
+def write_plot(results: list[StudyResult], path: str) -> None:
+    """t per step (log scale), one line per n, as a PNG; p on a second axis for one n."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    steps = [r.step for r in result.rows]
     fig, ax = plt.subplots(figsize=(7, 4))
-    ts = [r.t if math.isfinite(r.t) else np.nan for r in result.rows]
-    if result.mode == "monte-carlo":
-        lows = [r.t - r.ci["t"][0] if "t" in r.ci else 0 for r in result.rows]
-        highs = [r.ci["t"][1] - r.t if "t" in r.ci else 0 for r in result.rows]
-        ax.errorbar(steps, ts, yerr=[lows, highs], marker="o", capsize=3, label="t")
-    else:
-        ax.plot(steps, ts, marker="o", label="t")
+    for result in results:
+        steps = [r.step for r in result.rows]
+        ts = [r.t if math.isfinite(r.t) else np.nan for r in result.rows]
+        below = [r.t - r.ci["t"][0] if "t" in r.ci else 0.0 for r in result.rows]
+        above = [r.ci["t"][1] - r.t if "t" in r.ci else 0.0 for r in result.rows]
+        ax.errorbar(steps, ts, yerr=[below, above], marker="o", capsize=3, label=f"n = {result.n}")
     ax.set_yscale("log")
     ax.set_xlabel("step (rows placed at random)")
     ax.set_ylabel("expected nodes to a solution, t")
-    other = ax.twinx()
-    other.plot(steps, [r.p for r in result.rows], color="tab:orange", marker=".", label="p")
-    other.set_ylabel("success probability p")
-    other.set_ylim(0, 1.05)
-    ax.set_title(
-        f"Las Vegas + backtracking, n = {result.n} ({result.mode}); best step {result.best_step}"
-    )
+    if len(results) == 1:
+        other = ax.twinx()
+        other.plot(steps, [r.p for r in results[0].rows], color="tab:orange", marker=".")
+        other.set_ylabel("success probability p (orange)")
+        other.set_ylim(0, 1.05)
+    else:
+        ax.legend(fontsize="small", ncol=2)
+    ax.set_title(f"Las Vegas + backtracking ({results[0].mode})")
     fig.tight_layout()
-    fig.savefig(path, dpi=120)
+    fig.savefig(path, dpi=120, format="png")
     plt.close(fig)
 
 
