@@ -18,6 +18,7 @@ Finished = tuple[np.ndarray, np.ndarray]
 #: Chunks per worker thread (progress granularity vs per-task overhead), and Dask tasks.
 CHUNKS_PER_THREAD = 128
 DASK_TASKS = 128
+CONNECT_TIMEOUT = 10.0  # seconds to reach a Dask scheduler
 
 
 def count_part(part: Subproblems) -> np.ndarray:
@@ -61,7 +62,7 @@ def run_dask(subproblems: Subproblems, ids: np.ndarray, address: str) -> Iterato
     from distributed import Client, as_completed
 
     try:
-        client = Client(address, timeout=10, set_as_default=False)
+        client = Client(address, timeout=CONNECT_TIMEOUT)
     except (OSError, TimeoutError) as exc:
         raise UsageError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
     futures = {}

@@ -1,0 +1,159 @@
+"""The bitmask counter: OEIS agreement, symmetry pruning, parallel runs, Dask, checkpoints."""
+
+from __future__ import annotations
+
+import sqlite3
+
+import numpy as np
+import pytest
+
+import queenslab as ql
+from queenslab import reference
+from queenslab.errors import UsageError
+from queenslab.exact import kernels, parallel, subproblems
+from tests import oracle
+
+
+def _count(n: int, **options):
+    return ql.count(n, "bitmask", unique=True, **options)
+
+
+def _kernel_totals(plan: subproblems.Subproblems) -> np.ndarray:
+    rows = kernels.count_batch(plan.n, plan.allowed, plan.need, plan.kind, plan.b1, plan.weight)
+    return rows.sum(axis=0)
+
+
+@pytest.mark.parametrize("n", range(1, 15))
+def test_total_and_unique_match_oeis(n):
+    result = _count(n)
+    assert (result.total, result.unique) == (reference.total(n), reference.unique(n))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("n", [15, 16])
+def test_total_and_unique_match_oeis_for_larger_boards(n):
+    result = _count(n)
+    assert (result.total, result.unique) == (reference.total(n), reference.unique(n))
+
+
+@pytest.mark.parametrize("n", [12, 13])
+def test_full_symmetry_visits_under_half_the_mirror_nodes(n):
+    """Node counts are deterministic; the ratio falls with n (0.415 at n=16)."""
+    symmetric = _kernel_totals(subproblems.symmetric(n))
+    mirror = _kernel_totals(subproblems.mirror(n))
+    assert symmetric[0] == mirror[0] == reference.total(n)
+    assert symmetric[2] < 0.46 * mirror[2]
+
+
+@pytest.mark.parametrize("n", [9, 12])
+def test_split_and_worker_count_change_nothing(n):
+    whole = _kernel_totals(subproblems.symmetric(n))
+    for depth in (1, 2, 4):
+        split = _kernel_totals(subproblems.split(subproblems.symmetric(n), depth))
+        assert split.tolist()[:2] == whole.tolist()[:2]
+    one, two = _count(n, workers=1), _count(n, workers=2)
+    assert (one.total, one.unique, one.stats) == (two.total, two.unique, two.stats)
+
+
+@pytest.mark.parametrize(
+    "n, givens", [(6, [(0, 1)]), (8, [(0, 0)]), (8, [(2, 3), (5, 1)]), (9, [(4, 4)]), (7, [(0, 3)])]
+)
+def test_count_with_givens_matches_brute_force(n, givens):
+    assert ql.count(n, "bitmask", givens=givens).total == len(oracle.all_solutions(n, givens))
+
+
+def test_progress_reaches_the_number_of_subproblems():
+    calls: list[tuple[int, int]] = []
+    result = ql.count(12, "bitmask", progress=lambda done, total: calls.append((done, total)))
+    assert calls[0][0] == 0
+    assert calls[-1] == (result.stats["subproblems"],) * 2
+    assert [done for done, _ in calls] == sorted(done for done, _ in calls)
+
+
+def test_enumeration_streams_before_the_search_ends():
+    stream = ql.enumerate_solutions(20, "bitmask")
+    first = next(stream)
+    assert oracle.is_solution(list(first), 20)
+    stream.close()
+
+
+def test_limits_and_bad_input():
+    assert ql.solve(62, "bitmask", time_limit=0.05).status == ql.Status.LIMIT
+    with pytest.raises(UsageError):
+        ql.count(64, "bitmask")
+    with pytest.raises(UsageError):
+        ql.count(8, "bitmask", workers=0)
+
+
+def test_dask_cluster_gives_the_same_counts():
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(
+        n_workers=2,
+        threads_per_worker=1,
+        processes=False,
+        protocol="tcp",
+        host="127.0.0.1",
+        dashboard_address=None,
+    ) as cluster:
+        remote = _count(11, scheduler=cluster.scheduler_address)
+    local = _count(11, workers=2)
+    assert (remote.total, remote.unique, remote.stats) == (local.total, local.unique, local.stats)
+
+
+def test_unreachable_scheduler_is_a_usage_error(monkeypatch):
+    monkeypatch.setattr(parallel, "CONNECT_TIMEOUT", 1.0)
+    with pytest.raises(UsageError, match="Dask scheduler"):
+        ql.count(6, "bitmask", scheduler="tcp://127.0.0.1:9")
+
+
+def test_interrupted_count_resumes_from_its_checkpoint(tmp_path):
+    path = str(tmp_path / "count.sqlite")
+    seen: list[tuple[int, int]] = []
+
+    def interrupt(done: int, total: int) -> None:
+        seen.append((done, total))
+        if done >= total // 3:
+            raise KeyboardInterrupt  # what Ctrl-C raises in the main thread
+
+    with pytest.raises(KeyboardInterrupt):
+        ql.count(13, "bitmask", unique=True, workers=2, checkpoint=path, progress=interrupt)
+    with sqlite3.connect(path) as db:
+        saved = db.execute("SELECT COUNT(*) FROM done").fetchone()[0]
+    done, total = seen[-1]
+    assert 0 < saved == done < total
+
+    resumed: list[int] = []
+    result = ql.count(
+        13, "bitmask", unique=True, checkpoint=path, progress=lambda d, t: resumed.append(d)
+    )
+    assert resumed[0] == saved
+    assert (result.total, result.unique) == (reference.total(13), reference.unique(13))
+    again = ql.count(13, "bitmask", unique=True, checkpoint=path)
+    assert (again.total, again.unique) == (result.total, result.unique)
+
+
+def test_checkpoint_of_another_count_is_refused(tmp_path):
+    path = str(tmp_path / "count.sqlite")
+    ql.count(9, "bitmask", checkpoint=path)
+    with pytest.raises(UsageError, match="another count"):
+        ql.count(10, "bitmask", checkpoint=path)
+    with pytest.raises(UsageError, match="another count"):
+        ql.count(9, "bitmask", givens=[(0, 1)], checkpoint=path)
+
+
+@pytest.mark.parametrize(
+    "content", [b"not a database at all" * 100, b"SQLite format 3\x00" + bytes(200)]
+)
+def test_damaged_checkpoint_is_refused(tmp_path, content):
+    path = tmp_path / "count.sqlite"
+    path.write_bytes(content)
+    with pytest.raises(UsageError, match="damaged"):
+        ql.count(9, "bitmask", checkpoint=str(path))
+
+
+def test_foreign_sqlite_file_is_refused(tmp_path):
+    path = str(tmp_path / "other.sqlite")
+    with sqlite3.connect(path) as db:
+        db.execute("CREATE TABLE people (name TEXT)")
+    with pytest.raises(UsageError, match="not a queenslab checkpoint"):
+        ql.count(9, "bitmask", checkpoint=path)
