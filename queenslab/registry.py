@@ -14,6 +14,7 @@ from queenslab.errors import BackendUnavailable, UsageError
 #: imported inside its methods.
 BACKENDS: dict[str, str] = {
     "backtrack": "queenslab.exact.backtracking:BacktrackingBackend",
+    "bitmask": "queenslab.exact.bitmask:BitmaskBackend",
     "milp": "queenslab.models.milp:MilpBackend",
     "min-conflicts": "queenslab.heuristics.min_conflicts:MinConflictsBackend",
     "hill-climbing": "queenslab.heuristics.hill_climbing:HillClimbingBackend",
