@@ -12,7 +12,7 @@ import queenslab as ql
 from queenslab.backend import Capability
 from queenslab.deadline import Deadline, LimitReached
 from queenslab.exact.branch_bound import maximize_weight
-from queenslab.registry import info, names_with
+from queenslab.registry import backend_class, info, names_with
 from queenslab.weights import load_weights
 from tests import oracle
 
@@ -51,6 +51,16 @@ def test_backend_reaches_the_brute_force_optimum(name, n):
         assert result.status == ql.Status.OPTIMAL
         assert result.objective == brute_force(weights)
         assert oracle.is_solution(result.placement.to_list(), n)
+
+
+@pytest.mark.parametrize("name", OPTIMIZERS)
+def test_backend_optimum_keeps_given_queens(name):
+    if Capability.GIVENS not in backend_class(name).capabilities:
+        pytest.skip(f"{name} does not take given queens")
+    weights, givens = random_weights(7, 9), {2: 4, 5: 0}
+    result = ql.optimize(7, weights, name, givens=givens.items())
+    assert result.objective == brute_force(weights, givens)
+    assert all(result.placement[r] == c for r, c in givens.items())
 
 
 @pytest.mark.parametrize("n", SIZES)
