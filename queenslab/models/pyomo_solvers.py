@@ -59,12 +59,13 @@ def available_solvers() -> list[str]:
 
 def open_solver(name: str) -> PyomoSolver:
     """A fresh adapter for ``name``; UsageError listing the available ones otherwise."""
-    resolved = _resolve(known_name(name))
+    key = known_name(name)
+    resolved = _resolve(key)
     if resolved is None:
         found = ", ".join(available_solvers()) or "none"
-        raise UsageError(f"MILP solver {name!r} is not available here (available: {found})")
+        raise UsageError(f"MILP solver {key!r} is not available here (available: {found})")
     interface, solver = resolved
-    return _ADAPTERS[interface](name, solver)
+    return _ADAPTERS[interface](key, solver)
 
 
 def _resolve(name: str) -> tuple[str, Any] | None:
@@ -79,19 +80,21 @@ def _contrib(name: str) -> Any:
     import pyomo.environ  # noqa: F401  (registers the solver plugins)
     from pyomo.contrib.solver.common.factory import SolverFactory
 
-    if name not in SolverFactory:
-        return None
-    solver = SolverFactory(name)
-    return solver if solver.available() else None
+    return _runnable(SolverFactory, name)
 
 
 def _appsi(name: str) -> Any:
     import pyomo.environ  # noqa: F401  (registers the solver plugins)
     from pyomo.contrib.appsi.base import SolverFactory
 
-    if name not in SolverFactory:
+    return _runnable(SolverFactory, name)
+
+
+def _runnable(factory: Any, name: str) -> Any:
+    """An instance when this Pyomo registers ``name`` and the solver can run, else None."""
+    if name not in factory:
         return None
-    solver = SolverFactory(name)
+    solver = factory(name)
     return solver if solver.available() else None
 
 
