@@ -109,3 +109,11 @@ def test_ortools_and_highspy_load_together_in_either_order(first):
     )
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
+
+
+def test_the_appsi_interface_gives_the_same_answers(monkeypatch):
+    """The fallback for Pyomo releases without ``pyomo.contrib.solver``'s HiGHS."""
+    monkeypatch.setitem(pyomo_solvers.CANDIDATES, "highs", (("appsi", "highs"),))
+    assert type(pyomo_solvers.open_solver("highs")).__name__ == "_AppsiSolver"
+    assert ql.count(7, "milp").total == reference.total(7)
+    assert ql.solve(3, "milp").status == ql.Status.INFEASIBLE
