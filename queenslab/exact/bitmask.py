@@ -24,7 +24,7 @@ from queenslab.placement import Placement
 from queenslab.problem import Problem
 from queenslab.result import CountResult, SolveResult, Status
 
-MAX_N = 63  # kernels.MAX_N, repeated here so that checking n does not import numba
+MAX_N = 63  # the kernels use int64 masks, and bit 63 is the sign
 SLICE_NODES = 1 << 21  # nodes between two looks at the clock when solving or enumerating
 BUFFER = 1024  # solutions handed over per kernel call when enumerating
 
@@ -39,15 +39,7 @@ def _positive(value: Any) -> int:
 class BitmaskBackend(Backend):
     name = "bitmask"
     family = Family.EXACT
-    capabilities = frozenset(
-        {
-            Capability.SOLVE,
-            Capability.ENUMERATE,
-            Capability.COUNT,
-            Capability.UNIQUE,
-            Capability.GIVENS,
-        }
-    )
+    capabilities = frozenset(Capability) - {Capability.OPTIMIZE}
     summary = "Numba bitmask search, 8-fold symmetry, threads or Dask, resumable counts"
     requires: ClassVar[Mapping[str, str]] = {"numba": "numba"}
     options: ClassVar[Mapping[str, Any]] = {

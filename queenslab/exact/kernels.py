@@ -20,7 +20,6 @@ PLAIN, CORNER, EDGE = 0, 1, 2
 #: Rows of the ``stack`` array and slots of the ``state`` array.
 LEFT, DOWN, RIGHT, AVAIL = 0, 1, 2, 3
 ROW, TOTAL, UNIQUE, NODES = 0, 1, 2, 3  # state[ROW] < 0: finished
-MAX_N = 63  # masks are int64; bit 63 is the sign
 UNLIMITED = 1 << 62
 
 _DEBRUIJN = 0x03F79D71B4CB0A89
