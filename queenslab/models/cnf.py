@@ -1,0 +1,245 @@
+"""N-queens as CNF for python-sat: the clauses, DIMACS export, and the ``sat`` backend.
+
+Variables 1..n² are the board cells (cell (r, c) is ``r*n + c + 1``); the auxiliary
+variables of the cardinality encodings come after them. Rows and columns hold exactly one
+queen, every diagonal at most one. Given queens are unit clauses.
+
+Models are blocked on the board variables only: blocking a whole model would also block
+the auxiliary variables and count one board several times. Because every row has exactly
+one queen, the clause "not all of these n queens" blocks exactly one board.
+"""
+
+from __future__ import annotations
+
+import functools
+import threading
+import time
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
+from typing import Any, ClassVar, TextIO
+
+from queenslab.backend import Backend, Capability, Family, ProgressCallback
+from queenslab.deadline import LimitReached
+from queenslab.errors import UsageError
+from queenslab.models import cubes
+from queenslab.placement import Placement
+from queenslab.problem import Problem
+from queenslab.result import CountResult, SolveResult, Status
+
+#: pysat cardinality encodings that handle "exactly one" and "at most one" (``native``
+#: needs a cardinality-aware solver and is left out).
+ENCODINGS = (
+    "pairwise",
+    "seqcounter",
+    "ladder",
+    "totalizer",
+    "sortnetwrk",
+    "cardnetwrk",
+    "mtotalizer",
+    "kmtotalizer",
+    "bitwise",
+)
+
+#: pysat solvers that construct in this build and support limited, incremental solving.
+#: Left out: lingeling (no limited solve), cryptosat and minisatgh (not built).
+SOLVERS = (
+    "cadical195",
+    "cadical153",
+    "cadical103",
+    "cadical300",
+    "glucose3",
+    "glucose4",
+    "glucose42",
+    "gluecard3",
+    "gluecard4",
+    "kissat404",
+    "maplechrono",
+    "maplecm",
+    "maplesat",
+    "mergesat3",
+    "minicard",
+    "minisat22",
+    "minisatep",
+    "ergo",
+)
+
+#: Rows fixed per counting cube: deeper cubes keep the blocking clauses per solver few.
+CUBE_DEPTH = 2
+
+
+def cell(n: int, row: int, col: int) -> int:
+    """The board variable of cell (row, col)."""
+    return row * n + col + 1
+
+
+def _lines(n: int) -> Iterator[tuple[list[int], bool]]:
+    """Each line of the board as (cells, exactly_one): rows and columns, then diagonals."""
+    for i in range(n):
+        yield [cell(n, i, c) for c in range(n)], True
+        yield [cell(n, r, i) for r in range(n)], True
+    for d in range(2 * n - 1):
+        yield [cell(n, r, d - r) for r in range(n) if 0 <= d - r < n], False
+        yield [cell(n, r, r - d + n - 1) for r in range(n) if 0 <= r - d + n - 1 < n], False
+
+
+def check_encoding(encoding: str) -> str:
+    if encoding not in ENCODINGS:
+        raise UsageError(f"unknown encoding {encoding!r}; choose from: {', '.join(ENCODINGS)}")
+    return encoding
+
+
+@functools.lru_cache(maxsize=8)
+def board_clauses(n: int, encoding: str) -> tuple[tuple[tuple[int, ...], ...], int]:
+    """The N-queens clauses without givens, and the highest variable they use."""
+    from pysat.card import CardEnc, EncType
+    from pysat.formula import IDPool
+
+    kind = getattr(EncType, check_encoding(encoding))
+    pool = IDPool(start_from=n * n + 1)
+    clauses: list[tuple[int, ...]] = []
+    for cells, exactly in _lines(n):
+        if len(cells) < 2 and not exactly:
+            continue
+        encode = CardEnc.equals if exactly else CardEnc.atmost
+        clauses.extend(tuple(c) for c in encode(cells, 1, vpool=pool, encoding=kind).clauses)
+    return tuple(clauses), max(pool.top, n * n)
+
+
+def clauses(problem: Problem, encoding: str) -> tuple[list[tuple[int, ...]], int]:
+    """The clauses of a problem (givens as unit clauses) and its number of variables."""
+    hard, top = board_clauses(problem.n, encoding)
+    units = [(cell(problem.n, r, c),) for r, c in problem.givens]
+    return [*hard, *units], top
+
+
+def write_dimacs(problem: Problem, encoding: str, out: TextIO) -> None:
+    """Write the problem as DIMACS CNF, with a header describing the variables."""
+    n = problem.n
+    body, top = clauses(problem, encoding)
+    given = " ".join(f"{r}:{c}" for r, c in problem.givens) or "none"
+    out.write(
+        f"c N-queens n={n}, cardinality encoding {encoding}, given queens: {given}\n"
+        f"c variables 1..{n * n} are the board: cell (r, c) is r*{n} + c + 1 (0-based r, c)\n"
+        f"c variables {n * n + 1}..{top} are auxiliary variables of the encoding\n"
+        f"p cnf {top} {len(body)}\n"
+    )
+    out.writelines(" ".join(map(str, clause)) + " 0\n" for clause in body)
+
+
+def decode(n: int, model: list[int]) -> tuple[int, ...]:
+    """The columns of the queens in a model (the true board variables, in row order)."""
+    return tuple((lit - 1) % n for lit in model[: n * n] if lit > 0)
+
+
+def _blocking_clause(n: int, model: list[int]) -> list[int]:
+    return [-lit for lit in model[: n * n] if lit > 0]
+
+
+@contextmanager
+def interrupt_at(end: float | None, interrupt: Callable[[], None]) -> Iterator[None]:
+    """Call ``interrupt`` from a timer thread when wall-clock ``end`` passes."""
+    if end is None:
+        yield
+        return
+    timer = threading.Timer(max(0.0, end - time.time()), interrupt)
+    timer.daemon = True
+    timer.start()
+    try:
+        yield
+    finally:
+        timer.cancel()
+
+
+@contextmanager
+def _solver(problem: Problem, settings: Mapping[str, Any], end: float | None) -> Iterator[Any]:
+    """A pysat solver loaded with the problem, interrupted when wall-clock ``end`` passes."""
+    from pysat.solvers import Solver
+
+    body, _ = clauses(problem, settings["encoding"])
+    with (
+        Solver(name=settings["solver"], bootstrap_with=body) as solver,
+        interrupt_at(end, solver.interrupt),
+    ):
+        yield solver
+
+
+def _models(
+    problem: Problem, settings: Mapping[str, Any], end: float | None
+) -> Iterator[list[int]]:
+    """Every model, each blocked on the board once found; raises LimitReached at ``end``."""
+    n = problem.n
+    with _solver(problem, settings, end) as solver:
+        while True:
+            found = solver.solve_limited(expect_interrupt=end is not None)
+            if found is None:
+                raise LimitReached
+            if not found:
+                return
+            model = solver.get_model()
+            yield model
+            solver.add_clause(_blocking_clause(n, model))
+
+
+def end_time(problem: Problem) -> float | None:
+    """The wall-clock time at which the problem's time limit passes, if it has one."""
+    return None if problem.time_limit is None else time.time() + problem.time_limit
+
+
+def count_cube(problem: Problem, settings: Mapping[str, Any], end: float | None) -> int | None:
+    """Models of one cube (a module-level function, so process pools can run it)."""
+    found = 0
+    try:
+        for _ in _models(problem, settings, end):
+            found += 1
+    except LimitReached:
+        return None
+    return found
+
+
+class SatBackend(Backend):
+    name = "sat"
+    family = Family.MODEL
+    capabilities = frozenset(
+        {Capability.SOLVE, Capability.ENUMERATE, Capability.COUNT, Capability.GIVENS}
+    )
+    summary = "CNF with pysat cardinality encodings; counts cube by cube in processes"
+    requires: ClassVar[Mapping[str, str]] = {"pysat": "python-sat"}
+    options: ClassVar[Mapping[str, Any]] = {
+        "encoding": ENCODINGS,
+        "solver": SOLVERS,
+        "workers": int,
+    }
+    defaults: ClassVar[Mapping[str, Any]] = {
+        "encoding": "pairwise",
+        "solver": "cadical195",
+        "workers": 0,
+    }
+
+    def solve(self, problem: Problem) -> SolveResult:
+        try:
+            model = next(_models(problem, self.settings, end_time(problem)), None)
+        except LimitReached:
+            return SolveResult(Status.LIMIT)
+        if model is None:
+            return SolveResult(Status.INFEASIBLE)
+        return SolveResult(Status.SOLVED, Placement(decode(problem.n, model)))
+
+    def enumerate(self, problem: Problem) -> Iterator[Placement]:
+        for model in _models(problem, self.settings, end_time(problem)):
+            yield Placement(decode(problem.n, model))
+
+    def count(
+        self, problem: Problem, unique: bool = False, progress: ProgressCallback | None = None
+    ) -> CountResult:
+        total = cubes.count_cubes(
+            count_cube,
+            problem,
+            self.settings,
+            depth=CUBE_DEPTH,
+            workers=self.settings["workers"] or cubes.default_workers(),
+            pool="process",
+            progress=progress,
+        )
+        if total is None:
+            return CountResult(None, status=Status.LIMIT)
+        return CountResult(total)

@@ -1,0 +1,59 @@
+"""Exact model counting without enumeration: Ganak (pyganak) on the N-queens CNF.
+
+The count is projected on the board variables 1..n²; otherwise every assignment of the
+encoding's auxiliary variables would count as a model of its own. Ganak prints "c o" lines
+on standard output for some inputs, so its output descriptor is sent to /dev/null while it
+runs: stdout belongs to the CLI's answer. It has no time limit of its own.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from typing import Any, ClassVar
+
+from queenslab.backend import Backend, Capability, Family, ProgressCallback
+from queenslab.models import cnf
+from queenslab.problem import Problem
+from queenslab.result import CountResult
+
+
+@contextmanager
+def _quiet_stdout() -> Iterator[None]:
+    """Silence file descriptor 1 (C++ code writes there directly, bypassing sys.stdout)."""
+    sys.stdout.flush()
+    saved = os.dup(1)
+    try:
+        with open(os.devnull, "w") as sink:
+            os.dup2(sink.fileno(), 1)
+        yield
+    finally:
+        os.dup2(saved, 1)
+        os.close(saved)
+
+
+class SharpSatBackend(Backend):
+    name = "sharpsat"
+    family = Family.MODEL
+    capabilities = frozenset({Capability.COUNT, Capability.GIVENS})
+    summary = "Ganak #SAT counter on the CNF, projected on the board (cross-validation)"
+    requires: ClassVar[Mapping[str, str]] = {"pyganak": "pyganak", "pysat": "python-sat"}
+    options: ClassVar[Mapping[str, Any]] = {"encoding": cnf.ENCODINGS}
+    defaults: ClassVar[Mapping[str, Any]] = {"encoding": "pairwise"}
+
+    def count(
+        self, problem: Problem, unique: bool = False, progress: ProgressCallback | None = None
+    ) -> CountResult:
+        from pyganak import Counter
+
+        n = problem.n
+        body, top = cnf.clauses(problem, self.settings["encoding"])
+        counter = Counter()
+        counter.new_vars(top)
+        counter.add_clauses(body)
+        counter.set_sampling_set(range(1, n * n + 1))
+        with _quiet_stdout():
+            total = counter.count()
+        return CountResult(int(total))
