@@ -108,7 +108,7 @@ def search(n, allowed, need, kind, b1, weight, board, stack, state, out, budget)
     Stops when ``out`` is full, after about ``budget`` nodes, or when the search space is
     exhausted (then ``state[ROW] < 0``). Counts add up in ``state``. The current row lives
     in registers and goes to ``stack`` only on the way down (and when the loop stops).
-    Before descending it looks ahead to the last row: no free cell there, no descent.
+    Before descending it looks ahead to the last two rows: no free cell there, no descent.
     """
     row = state[ROW]
     if row < 0:
@@ -122,6 +122,7 @@ def search(n, allowed, need, kind, b1, weight, board, stack, state, out, budget)
     nodes = state[NODES]
     last = n - 1
     final = allowed[last]
+    before = allowed[last - 1] if n > 1 else 0
     capacity = out.shape[0]
     scratch = np.empty((2, n), dtype=np.int64)
     found = 0
@@ -158,6 +159,10 @@ def search(n, allowed, need, kind, b1, weight, board, stack, state, out, budget)
             ahead = last - row
             if final & ~(down | (left << ahead) | (right >> ahead)) == 0:
                 avail = 0
+            elif ahead > 1:
+                ahead -= 1
+                if before & ~(down | (left << ahead) | (right >> ahead)) == 0:
+                    avail = 0
             if nodes >= budget:
                 break
         elif row == 0:
