@@ -128,3 +128,11 @@ def test_plot_is_written(tmp_path):
     path = tmp_path / "lv.png"
     write_plot([run_study(8, repeat=100, seed=1)], str(path))
     assert path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_cli_prints_the_exact_table(capsys):
+    from queenslab.cli import main
+
+    assert main(["lv-study", "--n", "8", "--exact", "--format", "json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert (data["mode"], data["best_step"], data["rows"][0]["t"]) == ("exact", 2, 114.0)
