@@ -22,10 +22,11 @@ over the factors of n coprime to 6, and boards of size <= 12 found by the textbo
 backtracking (with a queen forced at (0, 0) when a corner is needed). n = 111 = 3 x 37
 is built as: toroidal 23 -> drop corner -> 22 (empty diagonal) -> x 5 -> 110 -> add corner.
 
-Not covered (n <= 10^4 all listed by ``uncovered(10_000)``): 2, 3, 14, 15, 27, 32, 33,
-38, 74, 75, 123, 128, ... (n = 2, 3 mod 6 whose factors do not help; 142 of them below
-10^4). The seed document's list for Abramson & Yung (2, 3, 8, 9, 14, 15, 26, 27, 38, 39)
-is a different method; for n it does not cover, use the ``explicit`` backend.
+Not covered (``uncovered(10_000)`` lists all 189 below 10^4): 2, 3, 14, 15, 26, 27, 32, 33,
+38, 74, 75, 86, 123, 128, ... -- all n = 2, 3 mod 6 whose factors do not help. The seed
+document credits Abramson & Yung with everything but 2, 3, 8, 9, 14, 15, 26, 27, 38, 39;
+this smaller rule set also misses e.g. 32, 33, 74. For n it does not cover, use the
+``explicit`` backend.
 """
 
 from __future__ import annotations
