@@ -13,7 +13,7 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Iterator, Mapping
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
@@ -23,6 +23,9 @@ from queenslab.errors import UsageError
 from queenslab.placement import Placement
 from queenslab.problem import Problem
 from queenslab.result import CountResult, SolveResult, Status
+
+if TYPE_CHECKING:
+    from queenslab.exact.subproblems import Subproblems
 
 MAX_N = 63  # the kernels use int64 masks, and bit 63 is the sign
 SLICE_NODES = 1 << 21  # nodes between two looks at the clock when solving or enumerating
@@ -71,14 +74,9 @@ class BitmaskBackend(Backend):
     def count(
         self, problem: Problem, unique: bool = False, progress: ProgressCallback | None = None
     ) -> CountResult:
-        from queenslab.exact import parallel, subproblems
+        from queenslab.exact import parallel
 
-        _check_size(problem.n)
-        if problem.givens:
-            base = subproblems.plain(problem.n, problem.given_cols)
-        else:
-            base = subproblems.symmetric(problem.n)
-        plan = subproblems.split(base, subproblems.split_depth(problem.n))
+        plan = _plan(problem)
         results = np.zeros((len(plan), 3), dtype=np.int64)
         pending = np.ones(len(plan), dtype=bool)
         deadline = Deadline(problem.time_limit)
@@ -113,12 +111,24 @@ class BitmaskBackend(Backend):
         return CountResult(total, classes if unique else None, stats=_stats(plan, results))
 
 
+def _plan(problem: Problem) -> Subproblems:
+    """The subproblems of a count: full symmetry on an empty board, none with givens."""
+    from queenslab.exact import subproblems
+
+    _check_size(problem.n)
+    if problem.givens:
+        base = subproblems.plain(problem.n, problem.given_cols)
+    else:
+        base = subproblems.symmetric(problem.n)
+    return subproblems.split(base, subproblems.split_depth(problem.n))
+
+
 def _check_size(n: int) -> None:
     if n > MAX_N:
         raise UsageError(f"the bitmask backend handles n <= {MAX_N} (64-bit masks), got {n}")
 
 
-def _stats(plan: Any, results: np.ndarray) -> dict[str, Any]:
+def _stats(plan: Subproblems, results: np.ndarray) -> dict[str, Any]:
     return {"method": plan.method, "subproblems": len(plan), "nodes": int(results[:, 2].sum())}
 
 
