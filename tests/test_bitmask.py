@@ -157,3 +157,14 @@ def test_foreign_sqlite_file_is_refused(tmp_path):
         db.execute("CREATE TABLE people (name TEXT)")
     with pytest.raises(UsageError, match="not a queenslab checkpoint"):
         ql.count(9, "bitmask", checkpoint=path)
+
+
+def test_command_resumes_and_rejects_checkpoints(queens, tmp_path):
+    path = str(tmp_path / "count.sqlite")
+    first = queens("count", "10", "--unique", "--backend", "bitmask", "--checkpoint", path)
+    assert first.returncode == 0, first.stderr
+    assert {"724", "92"} <= set(first.stdout.split())
+    other = queens("count", "11", "--backend", "bitmask", "--checkpoint", path)
+    assert other.returncode == 2
+    assert "another count" in other.stderr
+    assert "Traceback" not in other.stderr
