@@ -12,10 +12,8 @@ one queen, the clause "not all of these n queens" blocks exactly one board.
 from __future__ import annotations
 
 import functools
-import threading
 import time
-from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Iterator, Mapping
 from typing import Any, ClassVar, TextIO
 
 from queenslab.backend import Backend, Capability, Family, ProgressCallback
@@ -40,8 +38,9 @@ ENCODINGS = (
     "bitwise",
 )
 
-#: pysat solvers that construct in this build and support limited, incremental solving.
-#: Left out: lingeling (no limited solve), cryptosat and minisatgh (not built).
+#: pysat solvers that construct in this build, solve incrementally and take conflict
+#: budgets. Left out: lingeling (no limited solve), kissat404 (aborts the process when
+#: called again after a budget ran out), cryptosat and minisatgh (not built).
 SOLVERS = (
     "cadical195",
     "cadical153",
@@ -52,7 +51,6 @@ SOLVERS = (
     "glucose42",
     "gluecard3",
     "gluecard4",
-    "kissat404",
     "maplechrono",
     "maplecm",
     "maplesat",
@@ -62,6 +60,9 @@ SOLVERS = (
     "minisatep",
     "ergo",
 )
+
+#: Conflicts between two looks at the clock when a time limit is set.
+_CONFLICTS_PER_SLICE = 1000
 
 #: Rows fixed per counting cube: deeper cubes keep the blocking clauses per solver few.
 CUBE_DEPTH = 2
@@ -117,10 +118,11 @@ def write_dimacs(problem: Problem, encoding: str, out: TextIO) -> None:
     n = problem.n
     body, top = clauses(problem, encoding)
     given = " ".join(f"{r}:{c}" for r, c in problem.givens) or "none"
+    auxiliary = f"{n * n + 1}..{top}" if top > n * n else "none"
     out.write(
         f"c N-queens n={n}, cardinality encoding {encoding}, given queens: {given}\n"
         f"c variables 1..{n * n} are the board: cell (r, c) is r*{n} + c + 1 (0-based r, c)\n"
-        f"c variables {n * n + 1}..{top} are auxiliary variables of the encoding\n"
+        f"c auxiliary variables of the encoding: {auxiliary}\n"
         f"p cnf {top} {len(body)}\n"
     )
     out.writelines(" ".join(map(str, clause)) + " 0\n" for clause in body)
@@ -135,42 +137,33 @@ def _blocking_clause(n: int, model: list[int]) -> list[int]:
     return [-lit for lit in model[: n * n] if lit > 0]
 
 
-@contextmanager
-def interrupt_at(end: float | None, interrupt: Callable[[], None]) -> Iterator[None]:
-    """Call ``interrupt`` from a timer thread when wall-clock ``end`` passes."""
+def _solve_before(solver: Any, end: float | None) -> bool | None:
+    """Solve, looking at the clock between slices of conflicts; None when ``end`` passes.
+
+    Conflict budgets rather than an interrupt from a timer: CaDiCaL in pysat has no
+    interrupt, and every listed solver has budgets.
+    """
     if end is None:
-        yield
-        return
-    timer = threading.Timer(max(0.0, end - time.time()), interrupt)
-    timer.daemon = True
-    timer.start()
-    try:
-        yield
-    finally:
-        timer.cancel()
-
-
-@contextmanager
-def _solver(problem: Problem, settings: Mapping[str, Any], end: float | None) -> Iterator[Any]:
-    """A pysat solver loaded with the problem, interrupted when wall-clock ``end`` passes."""
-    from pysat.solvers import Solver
-
-    body, _ = clauses(problem, settings["encoding"])
-    with (
-        Solver(name=settings["solver"], bootstrap_with=body) as solver,
-        interrupt_at(end, solver.interrupt),
-    ):
-        yield solver
+        return solver.solve()
+    while time.time() < end:
+        solver.conf_budget(_CONFLICTS_PER_SLICE)
+        found = solver.solve_limited()
+        if found is not None:
+            return found
+    return None
 
 
 def _models(
     problem: Problem, settings: Mapping[str, Any], end: float | None
 ) -> Iterator[list[int]]:
     """Every model, each blocked on the board once found; raises LimitReached at ``end``."""
+    from pysat.solvers import Solver
+
     n = problem.n
-    with _solver(problem, settings, end) as solver:
+    body, _ = clauses(problem, settings["encoding"])
+    with Solver(name=settings["solver"], bootstrap_with=body) as solver:
         while True:
-            found = solver.solve_limited(expect_interrupt=end is not None)
+            found = _solve_before(solver, end)
             if found is None:
                 raise LimitReached
             if not found:

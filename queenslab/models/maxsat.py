@@ -4,12 +4,16 @@ RC2 minimises the total weight of falsified soft clauses, and weights must be po
 A cell of weight w > 0 becomes the soft clause (x) of weight w: it costs w when empty. A
 cell of weight w < 0 becomes (¬x) of weight -w: it costs -w when occupied. So the
 objective (total weight of occupied cells) is the sum of the positive weights minus the
-cost; it is recomputed from the board, the cost only guides the search.
+cost; it is recomputed from the board, the cost only guides the search. RC2's oracle
+(Glucose 3) supports interrupts, which enforce the time limit.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import threading
+import time
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any, ClassVar
 
 import numpy as np
@@ -19,6 +23,21 @@ from queenslab.models import cnf
 from queenslab.placement import Placement
 from queenslab.problem import Problem
 from queenslab.result import OptimizeResult, Status
+
+
+@contextmanager
+def _interrupt_at(end: float | None, interrupt: Callable[[], None]) -> Iterator[None]:
+    """Call ``interrupt`` from a timer thread when wall-clock ``end`` passes."""
+    if end is None:
+        yield
+        return
+    timer = threading.Timer(max(0.0, end - time.time()), interrupt)
+    timer.daemon = True
+    timer.start()
+    try:
+        yield
+    finally:
+        timer.cancel()
 
 
 class MaxSatBackend(Backend):
@@ -44,7 +63,7 @@ class MaxSatBackend(Backend):
                 if w:
                     lit = cnf.cell(n, r, c)
                     formula.append([lit if w > 0 else -lit], weight=abs(w))
-        with RC2(formula) as rc2, cnf.interrupt_at(cnf.end_time(problem), rc2.interrupt):
+        with RC2(formula) as rc2, _interrupt_at(cnf.end_time(problem), rc2.interrupt):
             model = rc2.compute(expect_interrupt=problem.time_limit is not None)
             interrupted = rc2.interrupted
         if model is None:

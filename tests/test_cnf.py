@@ -1,0 +1,137 @@
+"""The CNF encodings, DIMACS export and the ``sat`` backend."""
+
+from __future__ import annotations
+
+import io
+import itertools
+import json
+
+import pytest
+
+import queenslab as ql
+from queenslab import reference
+from queenslab.deadline import LimitReached
+from queenslab.errors import UsageError
+from queenslab.models import cnf
+from queenslab.problem import Problem
+from tests import oracle
+
+
+def _parse_dimacs(text: str) -> tuple[int, list[list[int]]]:
+    lines = [line for line in text.splitlines() if not line.startswith("c")]
+    _, _, top, count = lines[0].split()
+    clauses = [[int(x) for x in line.split()[:-1]] for line in lines[1:]]
+    assert len(clauses) == int(count)
+    assert all(line.endswith(" 0") for line in lines[1:])
+    return int(top), clauses
+
+
+def _board_models(n: int, clauses: list[list[int]]) -> set[tuple[int, ...]]:
+    """Models projected on the board, blocking board variables only (fresh solver)."""
+    from pysat.solvers import Solver
+
+    found = set()
+    with Solver(name="minisat22", bootstrap_with=clauses) as solver:
+        while solver.solve():
+            board = solver.get_model()[: n * n]
+            found.add(tuple(lit > 0 for lit in board))
+            solver.add_clause([-lit for lit in board])
+    return found
+
+
+def _cols(n: int, board: tuple[bool, ...]) -> tuple[int, ...]:
+    return tuple(c for r in range(n) for c in range(n) if board[r * n + c])
+
+
+@pytest.mark.parametrize("encoding", cnf.ENCODINGS)
+def test_dimacs_round_trip_has_exactly_the_solutions(encoding):
+    for n in range(1, 9):
+        out = io.StringIO()
+        cnf.write_dimacs(Problem(n), encoding, out)
+        top, clauses = _parse_dimacs(out.getvalue())
+        assert top >= n * n
+        models = _board_models(n, clauses)
+        assert len(models) == reference.total(n), (encoding, n)
+        assert all(oracle.is_solution(_cols(n, m), n) for m in models)
+
+
+def test_dimacs_with_givens_and_header():
+    n, givens = 7, ((0, 1), (3, 0))
+    out = io.StringIO()
+    cnf.write_dimacs(Problem(n, givens), "seqcounter", out)
+    text = out.getvalue()
+    assert "n=7" in text and "seqcounter" in text and "0:1 3:0" in text
+    assert "r*7 + c + 1" in text
+    _, clauses = _parse_dimacs(text)
+    assert [cnf.cell(n, 0, 1)] in clauses
+    found = sorted(_cols(n, m) for m in _board_models(n, clauses))
+    assert found == sorted(oracle.all_solutions(n, givens))
+
+
+def test_auxiliary_variables_come_after_the_board():
+    clauses, top = cnf.clauses(Problem(6), "totalizer")
+    used = {abs(lit) for clause in clauses for lit in clause}
+    assert set(range(1, 37)) <= used
+    assert max(used) == top > 36
+
+
+@pytest.mark.parametrize("encoding", cnf.ENCODINGS)
+def test_enumerate_8_gives_the_92_solutions(encoding):
+    found = [tuple(p) for p in ql.enumerate_solutions(8, "sat", encoding=encoding)]
+    assert len(found) == len(set(found)) == 92
+    assert all(oracle.is_solution(p, 8) for p in found)
+
+
+@pytest.mark.parametrize("solver", cnf.SOLVERS)
+def test_every_listed_solver_runs(solver):
+    assert ql.count(6, "sat", solver=solver).total == 4
+    assert oracle.is_solution(list(ql.solve(8, "sat", solver=solver).placement), 8)
+    assert ql.solve(4, "sat", solver=solver, givens=[(0, 0)]).status == ql.Status.INFEASIBLE
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_count_10(workers):
+    assert ql.count(10, "sat", workers=workers).total == 724
+
+
+def test_count_with_givens_matches_brute_force():
+    givens = ((2, 3),)
+    assert ql.count(8, "sat", givens=givens).total == len(oracle.all_solutions(8, givens))
+    assert (
+        ql.count(11, "sat", givens=givens, workers=2).total
+        == ql.count(11, "backtrack", givens=givens).total
+    )
+
+
+@pytest.mark.parametrize("option", [{"encoding": "native"}, {"solver": "lingeling"}])
+def test_invalid_options_name_the_choices(option):
+    with pytest.raises(UsageError, match="choose from"):
+        ql.solve(8, "sat", **option)
+    with pytest.raises(UsageError, match="pairwise"):
+        cnf.write_dimacs(Problem(4), "native", io.StringIO())
+
+
+def test_time_limits_end_in_limit():
+    assert ql.solve(50, "sat", time_limit=0.001).status == ql.Status.LIMIT
+    counted = ql.count(13, "sat", time_limit=0.01, workers=2)
+    assert counted.status == ql.Status.LIMIT and counted.total is None
+    with pytest.raises(LimitReached):
+        for _ in ql.enumerate_solutions(14, "sat", time_limit=0.01):
+            pass
+
+
+def test_abandoned_enumeration_is_cheap():
+    first = list(itertools.islice(ql.enumerate_solutions(20, "sat"), 3))
+    assert len(set(map(tuple, first))) == 3
+
+
+def test_cli_enumerate_count_cnf(queens):
+    lines = queens("enumerate", "8", "--backend", "sat", "--format", "jsonl").stdout.splitlines()
+    boards = {tuple(json.loads(line)["cols"]) for line in lines}
+    assert len(lines) == len(boards) == 92
+    assert queens("count", "10", "--backend", "sat").stdout.strip() == "724"
+    done = queens("cnf", "5", "--given", "0:0")
+    assert done.returncode == 0 and "p cnf 25 " in done.stdout
+    bad = queens("solve", "8", "--backend", "sat", "--solver", "nope")
+    assert bad.returncode == 2 and "cadical195" in bad.stderr
+    assert queens("solve", "3", "--backend", "sat").returncode == 1
