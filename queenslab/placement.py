@@ -24,6 +24,9 @@ SYMMETRY_NAMES = (
     "anti-transpose",
 )
 
+#: From this size on, validity is checked by a compiled one-pass kernel (see validate_kernel).
+_KERNEL_FROM = 1 << 18
+
 
 class Placement:
     """Queens at ``(r, cols[r])``; wraps a tuple or an integer NumPy array without copying."""
@@ -105,6 +108,10 @@ class Placement:
 
     def is_valid(self) -> bool:
         """True when no two queens share a column or a diagonal (and all are on the board)."""
+        if self.n >= _KERNEL_FROM:
+            from queenslab.validate_kernel import is_valid_large
+
+            return is_valid_large(np.asarray(self._cols))
         try:
             counts = self._line_counts()
         except ValueError:
