@@ -224,15 +224,6 @@ class SatBackend(Backend):
     def count(
         self, problem: Problem, unique: bool = False, progress: ProgressCallback | None = None
     ) -> CountResult:
-        total = cubes.count_cubes(
-            count_cube,
-            problem,
-            self.settings,
-            depth=CUBE_DEPTH,
-            workers=self.settings["workers"] or cubes.default_workers(),
-            pool="process",
-            progress=progress,
+        return cubes.count(
+            count_cube, problem, self.settings, depth=CUBE_DEPTH, pool="process", progress=progress
         )
-        if total is None:
-            return CountResult(None, status=Status.LIMIT)
-        return CountResult(total)

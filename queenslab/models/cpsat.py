@@ -227,18 +227,9 @@ class CpSatBackend(Backend):
     def count(
         self, problem: Problem, unique: bool = False, progress: ProgressCallback | None = None
     ) -> CountResult:
-        total = cubes.count_cubes(
-            count_cube,
-            problem,
-            self.settings,
-            depth=CUBE_DEPTH,
-            workers=self.settings["workers"] or cubes.default_workers(),
-            pool="thread",
-            progress=progress,
+        return cubes.count(
+            count_cube, problem, self.settings, depth=CUBE_DEPTH, pool="thread", progress=progress
         )
-        if total is None:
-            return CountResult(None, status=Status.LIMIT)
-        return CountResult(total)
 
     def optimize(self, problem: Problem, weights: np.ndarray) -> OptimizeResult:
         """Maximise the total weight of the occupied cells on the Boolean board."""

@@ -23,6 +23,7 @@ from typing import Any, Literal
 
 from queenslab.backend import ProgressCallback
 from queenslab.problem import Problem
+from queenslab.result import CountResult, Status
 
 #: Counts the solutions of one cube; returns None when the wall-clock ``end`` (a
 #: ``time.time()`` value, comparable across processes) passes first.
@@ -165,3 +166,25 @@ def count_cubes(
         return total
     finally:
         executor.shutdown(wait=True, cancel_futures=True)
+
+
+def count(
+    counter: CubeCounter,
+    problem: Problem,
+    settings: Mapping[str, Any],
+    *,
+    depth: int,
+    pool: Literal["thread", "process"],
+    progress: ProgressCallback | None = None,
+) -> CountResult:
+    """A backend's count: ``settings["workers"]`` in parallel (0: one per core)."""
+    total = count_cubes(
+        counter,
+        problem,
+        settings,
+        depth=depth,
+        workers=settings["workers"] or default_workers(),
+        pool=pool,
+        progress=progress,
+    )
+    return CountResult(total, status=Status.SOLVED if total is not None else Status.LIMIT)
