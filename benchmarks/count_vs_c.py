@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -36,51 +37,64 @@ def queens_command() -> list[str]:
     return [str(script)] if script.exists() else [sys.executable, "-m", "queenslab"]
 
 
-def timed(argv: list[str]) -> tuple[float, str]:
+def _children_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def timed(argv: list[str]) -> tuple[float, float, str]:
+    """Wall seconds, CPU seconds (all threads) and stdout of one run of a command."""
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    start = time.perf_counter()
+    cpu, start = _children_cpu(), time.perf_counter()
     done = subprocess.run(argv, capture_output=True, text=True, check=True, env=env)
-    return time.perf_counter() - start, done.stdout
+    return time.perf_counter() - start, _children_cpu() - cpu, done.stdout
 
 
 def whole_process(sizes: list[int], repeat: int) -> None:
     c_program = str(build())
     print("## queens count N (whole process, default workers) vs one-thread C mirror\n")
-    print(f"{'N':>3} {'C median s':>11} {'queens median s':>16} {'ratio':>7}")
+    print("medians; CPU = user + sys of all threads, which load from other programs disturbs less")
+    print(f"{'N':>3} {'C wall s':>9} {'queens wall s':>14} {'ratio':>7}", end="")
+    print(f" {'C cpu s':>8} {'queens cpu s':>13}")
     for n in sizes:
-        c_times, q_times = [], []
+        runs: dict[str, list[tuple[float, float]]] = {"c": [], "queens": []}
         for _ in range(repeat):
-            seconds, out = timed([c_program, str(n)])
-            c_times.append(seconds)
+            wall, cpu, out = timed([c_program, str(n)])
+            runs["c"].append((wall, cpu))
             c_total = int(out.split()[1])
-            seconds, out = timed([*queens_command(), "count", str(n), "--backend", "bitmask"])
-            q_times.append(seconds)
+            wall, cpu, out = timed([*queens_command(), "count", str(n), "--backend", "bitmask"])
+            runs["queens"].append((wall, cpu))
             if int(out.split()[-1]) != c_total:
                 raise SystemExit(f"n={n}: queens says {out.strip()}, C says {c_total}")
-        c, q = statistics.median(c_times), statistics.median(q_times)
-        print(f"{n:>3} {c:>11.3f} {q:>16.3f} {q / c:>7.3f}")
+        (c_wall, c_cpu), (q_wall, q_cpu) = (
+            [statistics.median(column) for column in zip(*runs[k], strict=True)] for k in runs
+        )
+        print(
+            f"{n:>3} {c_wall:>9.3f} {q_wall:>14.3f} {q_wall / c_wall:>7.3f}"
+            f" {c_cpu:>8.3f} {q_cpu:>13.3f}"
+        )
 
 
 def per_core(sizes: list[int], repeat: int) -> None:
     from queenslab.exact import kernels, subproblems
 
     def run(plan: subproblems.Subproblems) -> tuple[float, int]:
-        start = time.perf_counter()
+        start = time.thread_time()
         rows = kernels.count_batch(plan.n, plan.allowed, plan.need, plan.kind, plan.b1, plan.weight)
-        return time.perf_counter() - start, int(rows[:, 2].sum())
+        return time.thread_time() - start, int(rows[:, 2].sum())
 
     run(subproblems.symmetric(8))  # load the compiled kernels before timing
     c_program = str(build())
-    print("\n## one core: kernel (mirror split, full symmetry) vs the C mirror loop\n")
+    print("\n## one core, CPU seconds: kernel (mirror split, full symmetry) vs the C mirror loop\n")
     print(
         f"{'N':>3} {'C Mnodes/s':>11} {'kernel mirror':>14} {'rate ratio':>11}"
-        f" {'sym nodes/C':>12} {'C s':>7} {'mirror s':>9} {'sym s':>7}"
+        f" {'sym nodes/C':>12} {'C s':>7} {'mirror s':>9} {'sym s':>7} {'mirror/C':>9}"
     )
     for n in sizes:
         measured: dict[str, list[float]] = {"c": [], "mirror": [], "symmetric": []}
         nodes: dict[str, int] = {}
         for _ in range(repeat):
-            seconds, out = timed([c_program, str(n)])
+            _, seconds, out = timed([c_program, str(n)])
             measured["c"].append(seconds)
             nodes["c"] = int(out.split()[2])
             for name in ("mirror", "symmetric"):
@@ -91,6 +105,7 @@ def per_core(sizes: list[int], repeat: int) -> None:
         print(
             f"{n:>3} {c_rate:>11.1f} {mirror_rate:>14.1f} {c_rate / mirror_rate:>11.3f}"
             f" {nodes['symmetric'] / nodes['c']:>12.3f} {c:>7.3f} {mirror:>9.3f} {symmetric:>7.3f}"
+            f" {mirror / c:>9.3f}"
         )
 
 
