@@ -13,10 +13,10 @@ from typing import Any
 
 import numpy as np
 
-from queenslab.backend import Backend, Capability, ProgressCallback
+from queenslab.backend import Backend, Capability, Family, ProgressCallback
 from queenslab.errors import UsageError
 from queenslab.placement import Placement
-from queenslab.problem import Problem
+from queenslab.problem import MAX_N, Problem
 from queenslab.registry import get_backend, info
 from queenslab.result import CountResult, OptimizeResult, SolveResult, Status
 
@@ -34,18 +34,33 @@ def make_problem(
     return Problem(n, tuple(givens), seed, time_limit)
 
 
+#: Default backends, best first, each with the largest n it is picked for. Exact search is
+#: instant on small boards and proves infeasibility; past that, local search (no givens)
+#: or CP-SAT (givens) find a board fast.
+DEFAULTS: dict[Capability, list[tuple[str, int]]] = {
+    Capability.SOLVE: [("bitmask", 20), ("min-conflicts", MAX_N), ("backtrack", MAX_N)],
+    Capability.ENUMERATE: [("bitmask", 63), ("backtrack", MAX_N)],
+    Capability.COUNT: [("bitmask", 63), ("backtrack", MAX_N)],
+    Capability.OPTIMIZE: [("bitmask", 16), ("cpsat", MAX_N), ("milp", MAX_N)],
+}
+_GIVENS_FALLBACK = "cpsat"
+
+
 def default_backend(capability: Capability, problem: Problem) -> str:
     """The fastest sensible available backend for this capability and problem."""
-    preferences = {
-        Capability.SOLVE: ["backtrack"],
-        Capability.ENUMERATE: ["backtrack"],
-        Capability.COUNT: ["backtrack"],
-        Capability.OPTIMIZE: [],
-    }[capability]
-    for name in preferences:
-        details = info(name)
-        if details.available and (not problem.givens or Capability.GIVENS in details.capabilities):
-            return name
+    choices = [info(name) for name, largest in DEFAULTS[capability] if problem.n <= largest]
+    if problem.givens:
+        # Local search cannot prove that the givens have no completion: complete methods
+        # first, CP-SAT right after the small-board exact search.
+        choices.insert(1, info(_GIVENS_FALLBACK))
+        choices.sort(key=lambda details: details.family == Family.HEURISTIC)
+    for details in choices:
+        if (
+            details.available
+            and capability in details.capabilities
+            and (not problem.givens or Capability.GIVENS in details.capabilities)
+        ):
+            return details.name
     raise UsageError(f"no installed backend can {capability}; see `queens backends`")
 
 
