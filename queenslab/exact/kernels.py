@@ -16,6 +16,8 @@ import numpy as np
 
 from queenslab._numba import njit
 
+Array = np.ndarray  # int64 arrays throughout
+
 PLAIN, CORNER, EDGE = 0, 1, 2
 #: Rows of the ``stack`` array and slots of the ``state`` array.
 LEFT, DOWN, RIGHT, AVAIL = 0, 1, 2, 3
@@ -36,7 +38,7 @@ def column(bit: int) -> int:
 
 
 @njit(cache=True, nogil=True)
-def start(allowed, stack, state):
+def start(allowed: Array, stack: Array, state: Array) -> None:
     """Prepare ``stack``/``state`` to search a board from its first row."""
     stack[:, 0] = 0
     stack[AVAIL, 0] = allowed[0]
@@ -44,7 +46,7 @@ def start(allowed, stack, state):
 
 
 @njit(cache=True, nogil=True)
-def _image(k, i, cols, inv, n):
+def _image(k: int, i: int, cols: Array, inv: Array, n: int) -> int:
     """Row ``i`` of symmetry ``k`` (1..7) of the placement ``cols`` (``inv`` its inverse)."""
     m = n - 1
     if k == 1:  # rotate 90 degrees: (r, c) -> (c, m - r)
@@ -63,7 +65,7 @@ def _image(k, i, cols, inv, n):
 
 
 @njit(cache=True, nogil=True)
-def edge_weight(n, board, b1, scratch):
+def edge_weight(n: int, board: Array, b1: int, scratch: Array) -> int:
     """Orbit size of a solution without corner queens if it is canonical, else 0.
 
     The search only reaches solutions whose top queen sits at column ``b1`` and no border
@@ -102,7 +104,19 @@ def edge_weight(n, board, b1, scratch):
 
 
 @njit(cache=True, nogil=True)
-def search(n, allowed, need, kind, b1, weight, board, stack, state, out, budget):
+def search(
+    n: int,
+    allowed: Array,
+    need: Array,
+    kind: int,
+    b1: int,
+    weight: int,
+    board: Array,
+    stack: Array,
+    state: Array,
+    out: Array,
+    budget: int,
+) -> int:
     """Run (or resume) the search set up by ``start``; return how many rows of ``out`` it filled.
 
     Stops when ``out`` is full, after about ``budget`` nodes, or when the search space is
@@ -187,7 +201,9 @@ def search(n, allowed, need, kind, b1, weight, board, stack, state, out, budget)
 
 
 @njit(cache=True, nogil=True)
-def count_batch(n, allowed, need, kind, b1, weight):
+def count_batch(
+    n: int, allowed: Array, need: Array, kind: Array, b1: Array, weight: Array
+) -> Array:
     """Count each subproblem to the end: rows of (total, unique, nodes), one per subproblem.
 
     Subproblem ``j`` is the search under ``allowed[j]`` and ``need[j]``, its leaves weighted
