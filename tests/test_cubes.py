@@ -1,4 +1,4 @@
-"""The cube split: weighted cube counts add up to the whole count, with or without givens."""
+"""The cube splits: weighted cube counts add up to the whole count, with or without givens."""
 
 from __future__ import annotations
 
@@ -15,55 +15,66 @@ def _solutions_in(cube: cubes.Cube) -> list[tuple[int, ...]]:
     return [tuple(p) for p in ql.enumerate_solutions(cube.problem, "backtrack")]
 
 
+def _weighted_count(split: list[cubes.Cube]) -> int:
+    return sum(c.weight * len(_solutions_in(c)) for c in split)
+
+
 @pytest.mark.parametrize("depth", [1, 2, 3, 4])
-def test_weighted_cubes_add_up_to_the_count(depth):
+def test_weighted_row_cubes_add_up_to_the_count(depth):
     for n in range(1, 9):
-        split = cubes.split(Problem(n), depth)
-        assert sum(c.weight * len(_solutions_in(c)) for c in split) == reference.total(n)
+        assert _weighted_count(cubes.rows_split(Problem(n), depth)) == reference.total(n)
 
 
-def test_symmetry_keeps_about_a_quarter_of_the_cubes():
-    whole = len(cubes._prefixes(12, [0, 11], {}))
-    kept = cubes.split(Problem(12), 2)
-    assert {c.weight for c in kept} <= {1, 2, 4}
-    assert len(kept) < whole / 3
+def test_weighted_border_cubes_add_up_to_the_count():
+    for n in range(1, 10):
+        assert _weighted_count(cubes.border_split(Problem(n))) == reference.total(n)
+
+
+def test_symmetry_keeps_a_quarter_or_an_eighth_of_the_cubes():
+    rows = cubes.rows_split(Problem(12), 2)
+    border = cubes.border_split(Problem(12))
+    assert {c.weight for c in rows} <= {1, 2, 4}
+    assert {c.weight for c in border} <= {1, 2, 4, 8}
+    assert len(rows) < len(cubes._prefixes(12, [0, 11], {})) / 3
+    assert sum(c.weight for c in border) > 7 * len(border)
 
 
 @pytest.mark.parametrize("givens", [((3, 3),), ((0, 1), (5, 4)), ((6, 2),)])
-def test_cubes_with_givens_partition_the_completions(givens):
+@pytest.mark.parametrize("split", [cubes.border_split, cubes.rows_split])
+def test_cubes_with_givens_partition_the_completions(givens, split):
     n = 7
-    split = cubes.split(Problem(n, givens), 2)
-    assert all(c.weight == 1 for c in split)
-    found = [s for c in split for s in _solutions_in(c)]
+    pieces = split(Problem(n, givens))
+    assert all(c.weight == 1 for c in pieces)
+    found = [s for c in pieces for s in _solutions_in(c)]
     assert sorted(found) == sorted(oracle.all_solutions(n, givens))
 
 
-def _half_of_the_cubes_time_out(problem, settings, end):
-    return None if problem.givens[-1][1] % 2 else 1
+def _brute_force_batch(batch, settings, end):
+    return sum(c.weight * len(_solutions_in(c)) for c in batch)
+
+
+def _batch_out_of_time(batch, settings, end):
+    return None if any(c.problem.givens[-1][1] % 2 for c in batch) else 1
 
 
 @pytest.mark.parametrize("workers", [1, 2])
-def test_a_cube_out_of_time_makes_the_count_none(workers):
-    assert (
-        cubes.count_cubes(
-            _half_of_the_cubes_time_out,
-            Problem(12),
-            {},
-            depth=2,
-            workers=workers,
-            pool="thread",
-        )
-        is None
-    )
+@pytest.mark.parametrize("pool", ["thread", "process"])
+def test_runner_adds_up_or_stops_on_the_time_limit(workers, pool):
+    problem = Problem(10)
+    split = cubes.border_split(problem)
+    run = {"workers": workers, "pool": pool}
+    assert cubes.count_cubes(_brute_force_batch, problem, split, {}, **run) == 724
+    assert cubes.count_cubes(_batch_out_of_time, problem, split, {}, **run) is None
 
 
-def test_progress_reports_every_cube():
+def test_progress_reports_every_batch():
     seen = []
+    problem = Problem(8)
     total = cubes.count_cubes(
-        lambda problem, settings, end: len(oracle.all_solutions(problem.n, problem.givens)),
-        Problem(8),
+        _brute_force_batch,
+        problem,
+        cubes.rows_split(problem),
         {},
-        depth=2,
         workers=1,
         pool="thread",
         progress=lambda done, of: seen.append((done, of)),

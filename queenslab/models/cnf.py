@@ -4,6 +4,8 @@ Variables 1..n² are the board cells (cell (r, c) is ``r*n + c + 1``); the auxil
 variables of the cardinality encodings come after them. Rows and columns hold exactly one
 queen, every diagonal at most one. Given queens are unit clauses.
 
+Counting splits the board on its border queens (``cubes.border_split``, all eight
+symmetries) and solves each batch of cubes in one solver, under assumptions, in processes.
 Models are blocked on the board variables only: blocking a whole model would also block
 the auxiliary variables and count one board several times. Because every row has exactly
 one queen, the clause "not all of these n queens" blocks exactly one board.
@@ -13,7 +15,7 @@ from __future__ import annotations
 
 import functools
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, ClassVar, TextIO
 
 from queenslab.backend import Backend, Capability, Family, ProgressCallback
@@ -63,9 +65,6 @@ SOLVERS = (
 
 #: Conflicts between two looks at the clock when a time limit is set.
 _CONFLICTS_PER_SLICE = 1000
-
-#: Rows fixed per counting cube: deeper cubes keep the blocking clauses per solver few.
-CUBE_DEPTH = 2
 
 
 def cell(n: int, row: int, col: int) -> int:
@@ -137,17 +136,17 @@ def _blocking_clause(n: int, model: list[int]) -> list[int]:
     return [-lit for lit in model[: n * n] if lit > 0]
 
 
-def _solve_before(solver: Any, end: float | None) -> bool | None:
+def _solve_before(solver: Any, end: float | None, assumptions: Sequence[int] = ()) -> bool | None:
     """Solve, looking at the clock between slices of conflicts; None when ``end`` passes.
 
     Conflict budgets rather than an interrupt from a timer: CaDiCaL in pysat has no
     interrupt, and every listed solver has budgets.
     """
     if end is None:
-        return solver.solve()
+        return solver.solve(assumptions=assumptions)
     while time.time() < end:
         solver.conf_budget(_CONFLICTS_PER_SLICE)
-        found = solver.solve_limited()
+        found = solver.solve_limited(assumptions=assumptions)
         if found is not None:
             return found
     return None
@@ -178,15 +177,30 @@ def end_time(problem: Problem) -> float | None:
     return None if problem.time_limit is None else time.time() + problem.time_limit
 
 
-def count_cube(problem: Problem, settings: Mapping[str, Any], end: float | None) -> int | None:
-    """Models of one cube (a module-level function, so process pools can run it)."""
-    found = 0
-    try:
-        for _ in _models(problem, settings, end):
-            found += 1
-    except LimitReached:
-        return None
-    return found
+def count_batch(
+    batch: Sequence[cubes.Cube], settings: Mapping[str, Any], end: float | None
+) -> int | None:
+    """Weighted models of some cubes, in one solver taking each cube as assumptions.
+
+    The blocking clauses of one cube may stay for the next: each blocks one solution,
+    already counted, of one cube only. A module-level function, so processes can run it.
+    """
+    from pysat.solvers import Solver
+
+    n = batch[0].problem.n
+    hard, _ = board_clauses(n, settings["encoding"])
+    total = 0
+    with Solver(name=settings["solver"], bootstrap_with=hard) as solver:
+        for cube in batch:
+            assumptions = [cell(n, r, c) for r, c in cube.problem.givens]
+            found = 0
+            while satisfiable := _solve_before(solver, end, assumptions):
+                found += 1
+                solver.add_clause(_blocking_clause(n, solver.get_model()))
+            if satisfiable is None:
+                return None
+            total += cube.weight * found
+    return total
 
 
 class SatBackend(Backend):
@@ -224,6 +238,7 @@ class SatBackend(Backend):
     def count(
         self, problem: Problem, unique: bool = False, progress: ProgressCallback | None = None
     ) -> CountResult:
+        split = cubes.border_split(problem)
         return cubes.count(
-            count_cube, problem, self.settings, depth=CUBE_DEPTH, pool="process", progress=progress
+            count_batch, problem, split, self.settings, pool="process", progress=progress
         )

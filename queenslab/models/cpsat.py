@@ -15,7 +15,7 @@ from __future__ import annotations
 import queue
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -29,7 +29,8 @@ from queenslab.problem import Problem
 from queenslab.result import CountResult, OptimizeResult, SolveResult, Status
 
 FORMULATIONS = ("integer", "boolean")
-#: Rows fixed per counting cube (one at each end of the board).
+#: Rows fixed per counting cube (one at each end of the board). The border split, with
+#: hundreds of cubes, costs more here: every cube is a new model and a new solve.
 CUBE_DEPTH = 2
 #: Solutions buffered between the solver thread and the consumer of ``enumerate``.
 _QUEUE_SIZE = 256
@@ -123,7 +124,7 @@ def _enumerate(
     return callback.stopped or status in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
 
 
-def count_cube(problem: Problem, settings: Mapping[str, Any], end: float | None) -> int | None:
+def _count_cube(problem: Problem, formulation: str, end: float | None) -> int | None:
     """Solutions of one cube, or None when wall-clock ``end`` passes first."""
     seconds = None if end is None else end - time.time()
     if seconds is not None and seconds <= 0:
@@ -135,7 +136,20 @@ def count_cube(problem: Problem, settings: Mapping[str, Any], end: float | None)
         found += 1
         return True
 
-    return found if _enumerate(problem, settings["formulation"], seconds, tally) else None
+    return found if _enumerate(problem, formulation, seconds, tally) else None
+
+
+def count_batch(
+    batch: Sequence[cubes.Cube], settings: Mapping[str, Any], end: float | None
+) -> int | None:
+    """Weighted solutions of some cubes, one model and one solve per cube."""
+    total = 0
+    for cube in batch:
+        found = _count_cube(cube.problem, settings["formulation"], end)
+        if found is None:
+            return None
+        total += cube.weight * found
+    return total
 
 
 def _stream(problem: Problem, formulation: str) -> Iterator[tuple[int, ...]]:
@@ -227,8 +241,9 @@ class CpSatBackend(Backend):
     def count(
         self, problem: Problem, unique: bool = False, progress: ProgressCallback | None = None
     ) -> CountResult:
+        split = cubes.rows_split(problem, CUBE_DEPTH)
         return cubes.count(
-            count_cube, problem, self.settings, depth=CUBE_DEPTH, pool="thread", progress=progress
+            count_batch, problem, split, self.settings, pool="thread", progress=progress
         )
 
     def optimize(self, problem: Problem, weights: np.ndarray) -> OptimizeResult:
