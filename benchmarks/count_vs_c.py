@@ -76,11 +76,11 @@ def whole_process(sizes: list[int], repeat: int) -> None:
 
 
 def per_core(sizes: list[int], repeat: int) -> None:
-    from queenslab.exact import kernels, subproblems
+    from queenslab.exact import parallel, subproblems
 
     def run(plan: subproblems.Subproblems) -> tuple[float, int]:
         start = time.thread_time()
-        rows = kernels.count_batch(plan.n, plan.allowed, plan.need, plan.kind, plan.b1, plan.weight)
+        rows = parallel.count_part(plan)
         return time.thread_time() - start, int(rows[:, 2].sum())
 
     run(subproblems.symmetric(8))  # load the compiled kernels before timing

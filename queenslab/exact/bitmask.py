@@ -146,7 +146,7 @@ def _stream(
     search = subproblems.plain(n, problem.given_cols)
     if not len(search):
         return
-    allowed, need = search.allowed[0], search.need[0]
+    allowed, need_row, need_mask = search.allowed[0], search.need_row[0], search.need_mask[0]
     board = np.zeros(n, dtype=np.int64)
     stack = np.zeros((4, n), dtype=np.int64)
     state = np.zeros(4, dtype=np.int64)
@@ -156,7 +156,7 @@ def _stream(
     while state[kernels.ROW] >= 0:
         budget = state[kernels.NODES] + SLICE_NODES
         found = kernels.search(
-            n, allowed, need, kernels.PLAIN, 0, 1, board, stack, state, out, budget
+            n, allowed, need_row, need_mask, kernels.PLAIN, 0, 1, board, stack, state, out, budget
         )
         if stats is not None:
             stats["nodes"] = int(state[kernels.NODES])

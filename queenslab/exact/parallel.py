@@ -25,7 +25,9 @@ def count_part(part: Subproblems) -> np.ndarray:
     """Count every subproblem of ``part``: a pure function, so Dask may rerun it anywhere."""
     from queenslab.exact import kernels
 
-    return kernels.count_batch(part.n, part.allowed, part.need, part.kind, part.b1, part.weight)
+    return kernels.count_batch(
+        part.n, part.allowed, part.need_row, part.need_mask, part.kind, part.b1, part.weight
+    )
 
 
 def chunks(ids: np.ndarray, count: int) -> list[np.ndarray]:

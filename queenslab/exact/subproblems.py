@@ -1,7 +1,8 @@
 """The split of a count into independent subproblems, each with its symmetry weight.
 
 A subproblem is a mask of usable columns per row (``allowed``), a mask of columns that
-must be taken by the end of each row (``need``), and how its leaves are weighted. Queens
+must be taken by the end of one row (``need_mask`` by ``need_row``), and how its leaves
+are weighted. Queens
 are pinned in advance by leaving one column in their row and closing every cell they
 attack elsewhere.
 
@@ -31,7 +32,7 @@ import numpy as np
 
 from queenslab.exact.kernels import CORNER, EDGE, PLAIN
 
-Row = tuple[int, list[int], list[int], int, int]  # kind, allowed, need, b1, weight
+Row = tuple[int, list[int], int, int, int, int]  # kind, allowed, need row+mask, b1, weight
 
 
 @dataclass(frozen=True)
@@ -41,7 +42,8 @@ class Subproblems:
     method: str
     n: int
     allowed: np.ndarray  # (m, n) columns each row may use
-    need: np.ndarray  # (m, n) columns that must be taken by the end of each row
+    need_row: np.ndarray  # (m,) the row by whose end ``need_mask`` must be taken (-1: none)
+    need_mask: np.ndarray  # (m,)
     kind: np.ndarray  # (m,) PLAIN, CORNER or EDGE
     b1: np.ndarray  # (m,) column of the top queen (EDGE)
     weight: np.ndarray  # (m,) leaf weight (PLAIN, CORNER)
@@ -55,7 +57,8 @@ class Subproblems:
             self.method,
             self.n,
             self.allowed[ids],
-            self.need[ids],
+            self.need_row[ids],
+            self.need_mask[ids],
             self.kind[ids],
             self.b1[ids],
             self.weight[ids],
@@ -67,10 +70,11 @@ def _stack(method: str, n: int, rows: list[Row]) -> Subproblems:
         method=method,
         n=n,
         allowed=np.array([r[1] for r in rows], dtype=np.int64).reshape(len(rows), n),
-        need=np.array([r[2] for r in rows], dtype=np.int64).reshape(len(rows), n),
+        need_row=np.array([r[2] for r in rows], dtype=np.int64),
+        need_mask=np.array([r[3] for r in rows], dtype=np.int64),
         kind=np.array([r[0] for r in rows], dtype=np.int64),
-        b1=np.array([r[3] for r in rows], dtype=np.int64),
-        weight=np.array([r[4] for r in rows], dtype=np.int64),
+        b1=np.array([r[4] for r in rows], dtype=np.int64),
+        weight=np.array([r[5] for r in rows], dtype=np.int64),
     )
 
 
@@ -98,33 +102,31 @@ def symmetric(n: int) -> Subproblems:
     full, m = (1 << n) - 1, n - 1
     side = 1 | (1 << m)
     if n == 1:  # the lone queen is a corner queen whose orbit has a single member
-        return _stack("symmetric", n, [(PLAIN, [1], [0], 0, 1)])
+        return _stack("symmetric", n, [(PLAIN, [1], -1, 0, 0, 1)])
     rows: list[Row] = []
     for b in range(2, m):
         corner = _pin_all([full] * n, [(0, 0), (1, b)])
         for r in range(2, b):
             corner[r] &= ~2
-        rows.append((CORNER, corner, [0] * n, 0, 8))
+        rows.append((CORNER, corner, -1, 0, 0, 8))
     for b1 in range(1, n // 2):  # b1 < b2
         b2 = m - b1
         edge = pin([full] * n, 0, b1)
         for r in [*range(1, b1), *range(b2 + 1, n)]:
             edge[r] &= ~side
         edge[m] &= ((1 << (b2 + 1)) - 1) & ~((1 << b1) - 1)
-        need = [0] * n
-        need[b2] = side
-        rows.append((EDGE, edge, need, b1, 8))
+        rows.append((EDGE, edge, b2, side, b1, 8))
     return _stack("symmetric", n, rows)
 
 
 def mirror(n: int) -> Subproblems:
     full, half = (1 << n) - 1, (1 << (n // 2)) - 1
-    rows: list[Row] = [(PLAIN, [half] + [full] * (n - 1), [0] * n, 0, 2)]
+    rows: list[Row] = [(PLAIN, [half] + [full] * (n - 1), -1, 0, 0, 2)]
     if n % 2:
         middle = pin([full] * n, 0, n // 2)
         if n > 1:
             middle[1] &= half
-        rows.append((PLAIN, middle, [0] * n, 0, 2 if n > 1 else 1))
+        rows.append((PLAIN, middle, -1, 0, 0, 2 if n > 1 else 1))
     return _stack("mirror", n, rows)
 
 
@@ -132,7 +134,7 @@ def plain(n: int, givens: dict[int, int]) -> Subproblems:
     cells = sorted(givens.items())
     board = _pin_all([(1 << n) - 1] * n, cells)
     method = "plain" + "".join(f" {r}:{c}" for r, c in cells)
-    return _stack(method, n, [] if board is None else [(PLAIN, board, [0] * n, 0, 1)])
+    return _stack(method, n, [] if board is None else [(PLAIN, board, -1, 0, 0, 1)])
 
 
 def split_depth(n: int) -> int:
@@ -144,17 +146,21 @@ def split(subproblems: Subproblems, depth: int) -> Subproblems:
     """Each subproblem once for every way to place its first ``depth`` rows (pinned), in order."""
     rows: list[Row] = []
     for j in range(len(subproblems)):
-        need = subproblems.need[j].tolist()
-        kind, b1, weight = (
-            int(subproblems.kind[j]),
-            int(subproblems.b1[j]),
-            int(subproblems.weight[j]),
+        kind, need_row, need_mask, b1, weight = (
+            int(column[j])
+            for column in (
+                subproblems.kind,
+                subproblems.need_row,
+                subproblems.need_mask,
+                subproblems.b1,
+                subproblems.weight,
+            )
         )
         stack = [(0, subproblems.allowed[j].tolist())]
         while stack:
             row, board = stack.pop()
             if row == depth:
-                rows.append((kind, board, need, b1, weight))
+                rows.append((kind, board, need_row, need_mask, b1, weight))
                 continue
             children = []
             bits = board[row]  # pinned queens above have closed every attacked cell
