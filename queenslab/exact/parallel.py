@@ -31,6 +31,7 @@ def count_part(part: Subproblems) -> np.ndarray:
 
 
 def chunks(ids: np.ndarray, count: int) -> list[np.ndarray]:
+    """At most ``count`` interleaved parts of ``ids``."""
     count = max(1, min(count, len(ids)))
     return [ids[start::count] for start in range(count)] if len(ids) else []
 

@@ -2,9 +2,8 @@
 
 A subproblem is a mask of usable columns per row (``allowed``), a mask of columns that
 must be taken by the end of one row (``need_mask`` by ``need_row``), and how its leaves
-are weighted. Queens
-are pinned in advance by leaving one column in their row and closing every cell they
-attack elsewhere.
+are weighted. Queens are pinned in advance by leaving one column in their row and closing
+every cell they attack elsewhere.
 
 Full 8-fold symmetry (``symmetric``): at most one queen of a solution sits in a corner,
 and no solution is symmetric under a reflection, so orbits have 8, 4 or 2 members.
