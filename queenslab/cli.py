@@ -93,7 +93,9 @@ def _add_problem_arguments(parser: argparse.ArgumentParser, *, seed: bool = Fals
         metavar="R:C",
         help="a queen placed in advance at row R, column C (0-based); repeatable",
     )
-    parser.add_argument("--time-limit", type=_positive_float, metavar="SEC")
+    parser.add_argument(
+        "--time-limit", type=_positive_float, metavar="SEC", help="stop after SEC seconds (exit 3)"
+    )
     if seed:
         parser.add_argument("--seed", type=int, help="random seed (same seed, same answer)")
 
@@ -322,6 +324,7 @@ _EXAMPLES = {
     "solve": """examples:
   queens solve 8
   queens solve 8 --format leetcode
+  queens solve 12 --format png --output board.png
   queens solve 24 --backend cpsat --given 0:3 --given 5:10
   queens solve 1000000 --backend min-conflicts --seed 1 --format json --output board.json""",
     "count": """examples:
@@ -342,6 +345,9 @@ _EXAMPLES = {
     "lv-study": """examples:
   queens lv-study --n 8 --exact --format json
   queens lv-study --n 8-20 --repeat 1000 --seed 0 --plot lv.png""",
+    "backends": """examples:
+  queens backends
+  queens backends --format json""",
     "cnf": """examples:
   queens cnf 8 > eight.cnf
   queens cnf 8 --encoding seqcounter --given 0:0""",
@@ -368,6 +374,12 @@ def build_parser() -> argparse.ArgumentParser:
             formatter_class=argparse.RawDescriptionHelpFormatter,
         )
         sub.set_defaults(handler=handler)
+        # Also accepted after the command; SUPPRESS keeps the main parser's value otherwise.
+        for flag, short, text in (
+            ("--quiet", "-q", "no progress bars"),
+            ("--verbose", "-v", "timings on stderr"),
+        ):
+            sub.add_argument(flag, short, action="store_true", default=argparse.SUPPRESS, help=text)
         return sub
 
     solve = command("solve", cmd_solve, "find one placement of N queens")
@@ -404,17 +416,28 @@ def build_parser() -> argparse.ArgumentParser:
     _add_backend_options(optimize, ["workers", "formulation", "encoding", "solver"])
 
     check = command("crosscheck", cmd_crosscheck, "all counting backends vs each other and OEIS")
-    check.add_argument("--n", type=_n_range, default=range(1, 11), metavar="FIRST-LAST")
+    check.add_argument(
+        "--n", type=_n_range, default=range(1, 11), metavar="FIRST-LAST", help="sizes (1-10)"
+    )
     check.add_argument("--backend", "-b", action="append", help="only these (repeatable)")
     check.add_argument("--format", choices=["text", "json"], default="text")
 
     cnf = command("cnf", cmd_cnf, "write the N-queens CNF in DIMACS format to stdout")
-    cnf.add_argument("n", type=_board_size, metavar="N")
-    cnf.add_argument("--encoding", default="pairwise", help="cardinality encoding")
-    cnf.add_argument("--given", type=_given, action="append", default=[], metavar="R:C")
+    cnf.add_argument("n", type=_board_size, metavar="N", help="board size")
+    cnf.add_argument("--encoding", default="pairwise", help="cardinality encoding (pairwise)")
+    cnf.add_argument(
+        "--given",
+        type=_given,
+        action="append",
+        default=[],
+        metavar="R:C",
+        help="a queen placed in advance (a unit clause); repeatable",
+    )
 
     study = command("lv-study", cmd_lv_study, "Las Vegas + backtracking: p, s, e, t per step")
-    study.add_argument("--n", type=_n_range, default=range(8, 9), metavar="FIRST-LAST")
+    study.add_argument(
+        "--n", type=_n_range, default=range(8, 9), metavar="FIRST-LAST", help="sizes (8)"
+    )
     study.add_argument("--repeat", type=int, default=1000, help="Monte Carlo trials per step")
     study.add_argument("--exact", action="store_true", help="enumerate every random choice")
     study.add_argument("--seed", type=int, help="random seed for the Monte Carlo trials")
