@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import itertools
-import subprocess
-import sys
 import threading
 
 import numpy as np
@@ -79,26 +77,3 @@ def test_optimize_agrees_with_brute_force(formulation):
 def test_invalid_formulation_names_the_choices(formulation):
     with pytest.raises(UsageError, match="integer, boolean"):
         ql.solve(8, "cpsat", formulation=formulation + "x")
-
-
-IMPORT_CHECK = """
-import {first}, {second}
-import highspy
-from ortools.sat.python import cp_model
-h = highspy.Highs()
-h.setOptionValue("output_flag", False)
-assert h.run() is not None
-model = cp_model.CpModel()
-x = model.new_int_var(0, 3, "x")
-model.add(x >= 2)
-assert cp_model.CpSolver().solve(model) == cp_model.OPTIMAL
-"""
-
-
-@pytest.mark.parametrize("order", [("ortools", "highspy"), ("highspy", "ortools")])
-def test_ortools_and_highspy_load_in_either_order(formulation, order):
-    if formulation != FORMULATIONS[0]:
-        pytest.skip("independent of the formulation")
-    code = IMPORT_CHECK.format(first=order[0], second=order[1])
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr

@@ -97,15 +97,22 @@ def test_cli_solve_with_milp(queens):
 
 
 @pytest.mark.parametrize("first", ["ortools", "highspy"])
-def test_ortools_and_highspy_load_together_in_either_order(first):
+def test_ortools_and_highspy_work_together_in_either_order(first):
     """They share libhighs; an incompatible pair breaks one of them (see DESIGN.md)."""
     second = "highspy" if first == "ortools" else "ortools"
     code = (
         f"import {first}, {second}\n"
+        "import highspy\n"
         "from ortools.sat.python import cp_model\n"
         "from queenslab.models.pyomo_solvers import available_solvers\n"
         "assert 'highs' in available_solvers()\n"
-        "cp_model.CpModel()\n"
+        "h = highspy.Highs()\n"
+        "h.setOptionValue('output_flag', False)\n"
+        "assert h.run() is not None\n"
+        "model = cp_model.CpModel()\n"
+        "x = model.new_int_var(0, 3, 'x')\n"
+        "model.add(x >= 2)\n"
+        "assert cp_model.CpSolver().solve(model) == cp_model.OPTIMAL\n"
     )
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
