@@ -41,6 +41,7 @@ DEFAULTS: dict[Capability, list[tuple[str, int]]] = {
     Capability.SOLVE: [("bitmask", 20), ("min-conflicts", MAX_N), ("backtrack", MAX_N)],
     Capability.ENUMERATE: [("bitmask", 63), ("backtrack", MAX_N)],
     Capability.COUNT: [("bitmask", 63), ("backtrack", MAX_N)],
+    Capability.UNIQUE: [("bitmask", 63), ("backtrack", MAX_N)],
     Capability.OPTIMIZE: [("bitmask", 16), ("cpsat", MAX_N), ("milp", MAX_N)],
 }
 _GIVENS_FALLBACK = "cpsat"

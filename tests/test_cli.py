@@ -48,6 +48,23 @@ def test_count_backtrack(queens):
     assert (record["total"], record["unique"]) == (4, 1)
 
 
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["solve", "8"],
+        ["count", "8"],
+        ["count", "8", "--unique"],
+        ["enumerate", "5"],
+        ["solve", "40"],
+        ["solve", "30", "--given", "0:0"],
+    ],
+)
+def test_every_command_has_a_default_backend(queens, argv):
+    run = queens(*argv)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout
+
+
 def test_solve_3_has_no_solution(queens):
     run = queens("solve", "3", "--backend", "backtrack")
     assert run.returncode == 1
