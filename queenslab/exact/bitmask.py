@@ -22,7 +22,7 @@ from queenslab.deadline import Deadline, LimitReached
 from queenslab.errors import UsageError
 from queenslab.placement import Placement
 from queenslab.problem import Problem
-from queenslab.result import CountResult, SolveResult, Status
+from queenslab.result import CountResult, OptimizeResult, SolveResult, Status
 
 if TYPE_CHECKING:
     from queenslab.exact.subproblems import Subproblems
@@ -42,8 +42,8 @@ def _positive(value: Any) -> int:
 class BitmaskBackend(Backend):
     name = "bitmask"
     family = Family.EXACT
-    capabilities = frozenset(Capability) - {Capability.OPTIMIZE}
-    summary = "Numba bitmask search, 8-fold symmetry, threads or Dask, resumable counts"
+    capabilities = frozenset(Capability)
+    summary = "Numba bitmask search, 8-fold symmetry, threads or Dask, resumable; exact B&B"
     requires: ClassVar[Mapping[str, str]] = {"numba": "numba"}
     options: ClassVar[Mapping[str, Any]] = {
         "workers": _positive,
@@ -109,6 +109,21 @@ class BitmaskBackend(Backend):
                     return CountResult(None, status=Status.LIMIT, stats=_stats(plan, results))
         total, classes = (int(x) for x in results[:, :2].sum(axis=0))
         return CountResult(total, classes if unique else None, stats=_stats(plan, results))
+
+    def optimize(self, problem: Problem, weights: np.ndarray) -> OptimizeResult:
+        """Exact branch and bound over the same row-by-row bitmask search."""
+        from queenslab.exact.branch_bound import maximize_weight
+
+        try:
+            best = maximize_weight(
+                problem.n, weights, problem.given_cols, Deadline(problem.time_limit)
+            )
+        except LimitReached:
+            return OptimizeResult(Status.LIMIT)
+        if best is None:
+            return OptimizeResult(Status.INFEASIBLE)
+        objective, cols = best
+        return OptimizeResult(Status.OPTIMAL, objective, Placement(tuple(cols.tolist())))
 
 
 def _plan(problem: Problem) -> Subproblems:

@@ -5,85 +5,83 @@ check: for every remaining row, the best weight among the columns still free in 
 (not attacked by any placed queen along its column or diagonals); a row with no free
 column prunes the node at once. Columns are tried in decreasing weight, so good boards are
 found early and the bound cuts most of the tree. The Numba kernel is resumable: it stops
-after a node budget, the Python driver looks at the clock, and calls it again.
+after a node budget, the Python driver looks at the clock, and calls it again. Import
+this module lazily: it loads numba.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 import numpy as np
 
+from queenslab._numba import njit
 from queenslab.deadline import Deadline, LimitReached
 from queenslab.errors import UsageError
 
 MAX_N = 62  # columns are bits of an int64 mask, shifted by up to n - 1
 _NODE_BUDGET = 1 << 20  # nodes per kernel call between two looks at the clock
 
-_kernel: Any = None
 
+@njit(cache=True, nogil=True)
+def _search(  # type: ignore[no-untyped-def]
+    weights, order, allowed, state, pos, placed, acc, masks, best_cols, budget
+):
+    """Run (or resume) the search for at most ``budget`` nodes; True when it is finished.
 
-def _compile() -> Any:
-    from numba import njit
-
-    @njit(cache=True, nogil=True)
-    def search(weights, order, allowed, state, pos, placed, acc, masks, best_cols, budget):  # type: ignore[no-untyped-def]
-        # state = [row, best, found]; masks[d] = (columns, left diag, right diag) at depth d.
-        n = weights.shape[0]
-        full = (np.int64(1) << n) - 1
-        row, best, found = state[0], state[1], state[2]
-        nodes = 0
-        while row >= 0:
-            if nodes >= budget:
-                state[0], state[1], state[2] = row, best, found
-                return False
-            nodes += 1
-            if row == n:
-                if found == 0 or acc[n] > best:
-                    best, found = acc[n], 1
-                    best_cols[:] = placed
+    state = [row, best, found]; masks[d] = (columns, left diag, right diag) at depth d.
+    """
+    n = weights.shape[0]
+    full = (np.int64(1) << n) - 1
+    row, best, found = state[0], state[1], state[2]
+    nodes = 0
+    while row >= 0:
+        if nodes >= budget:
+            state[0], state[1], state[2] = row, best, found
+            return False
+        nodes += 1
+        if row == n:
+            if found == 0 or acc[n] > best:
+                best, found = acc[n], 1
+                best_cols[:] = placed
+            row -= 1
+            continue
+        cols, left, right = masks[row, 0], masks[row, 1], masks[row, 2]
+        if pos[row] < 0:  # first visit: bound the node
+            bound = 0
+            feasible = True
+            for k in range(n - row):
+                free = ~(cols | (left << k) | (right >> k)) & allowed[row + k] & full
+                if free == 0:
+                    feasible = False
+                    break
+                for j in range(n):  # order is by decreasing weight: first free is best
+                    c = order[row + k, j]
+                    if (free >> c) & 1:
+                        bound += weights[row + k, c]
+                        break
+            if not feasible or (found == 1 and acc[row] + bound <= best):
                 row -= 1
                 continue
-            cols, left, right = masks[row, 0], masks[row, 1], masks[row, 2]
-            if pos[row] < 0:  # first visit: bound the node
-                bound = 0
-                feasible = True
-                for k in range(n - row):
-                    free = ~(cols | (left << k) | (right >> k)) & allowed[row + k] & full
-                    if free == 0:
-                        feasible = False
-                        break
-                    for j in range(n):  # order is by decreasing weight: first free is best
-                        c = order[row + k, j]
-                        if (free >> c) & 1:
-                            bound += weights[row + k, c]
-                            break
-                if not feasible or (found == 1 and acc[row] + bound <= best):
-                    row -= 1
-                    continue
-                pos[row] = 0
-            free = ~(cols | left | right) & allowed[row] & full
-            advanced = False
-            while pos[row] < n:
-                c = order[row, pos[row]]
-                pos[row] += 1
-                if (free >> c) & 1:
-                    bit = np.int64(1) << c
-                    placed[row] = c
-                    acc[row + 1] = acc[row] + weights[row, c]
-                    masks[row + 1, 0] = cols | bit
-                    masks[row + 1, 1] = ((left | bit) << 1) & full
-                    masks[row + 1, 2] = (right | bit) >> 1
-                    pos[row + 1] = -1
-                    row += 1
-                    advanced = True
-                    break
-            if not advanced:
-                row -= 1
-        state[0], state[1], state[2] = row, best, found
-        return True
-
-    return search
+            pos[row] = 0
+        free = ~(cols | left | right) & allowed[row] & full
+        advanced = False
+        while pos[row] < n:
+            c = order[row, pos[row]]
+            pos[row] += 1
+            if (free >> c) & 1:
+                bit = np.int64(1) << c
+                placed[row] = c
+                acc[row + 1] = acc[row] + weights[row, c]
+                masks[row + 1, 0] = cols | bit
+                masks[row + 1, 1] = ((left | bit) << 1) & full
+                masks[row + 1, 2] = (right | bit) >> 1
+                pos[row + 1] = -1
+                row += 1
+                advanced = True
+                break
+        if not advanced:
+            row -= 1
+    state[0], state[1], state[2] = row, best, found
+    return True
 
 
 def maximize_weight(
@@ -93,14 +91,11 @@ def maximize_weight(
 
     Returns None when no placement exists; raises LimitReached when the deadline passes.
     """
-    global _kernel
     if n > MAX_N:
         raise UsageError(f"exact weighted search supports n <= {MAX_N}, got {n}")
     weights = np.ascontiguousarray(weights, dtype=np.int64)
     if weights.shape != (n, n):
         raise UsageError(f"weights must be a {n}x{n} matrix, got {weights.shape}")
-    if _kernel is None:
-        _kernel = _compile()
     order = np.argsort(-weights, axis=1, kind="stable").astype(np.int64)
     allowed = np.full(n, (1 << n) - 1, dtype=np.int64)
     for r, c in givens.items():
@@ -111,7 +106,7 @@ def maximize_weight(
     acc = np.zeros(n + 1, dtype=np.int64)
     masks = np.zeros((n + 1, 3), dtype=np.int64)
     best_cols = np.zeros(n, dtype=np.int64)
-    while not _kernel(
+    while not _search(
         weights, order, allowed, state, pos, placed, acc, masks, best_cols, _NODE_BUDGET
     ):
         if deadline is not None and deadline.expired():
