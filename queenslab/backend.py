@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Callable, Iterator, Mapping
 from enum import StrEnum
 from typing import Any, ClassVar
@@ -79,6 +80,21 @@ class Backend:
         return CapabilityError(
             f"backend {self.name!r} cannot {capability} (it can: {', '.join(able)})"
         )
+
+
+def default_workers() -> int:
+    """The cores this process may run on: the default for every ``workers`` option."""
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
+def positive_int(value: Any) -> int:
+    """Option converter for counts such as ``workers``."""
+    number = int(value)
+    if number < 1:
+        raise ValueError("must be at least 1")
+    return number
 
 
 def _convert_option(backend: str, key: str, value: Any, spec: Any) -> Any:

@@ -300,13 +300,13 @@ def cmd_backends(args: argparse.Namespace) -> int:
         )
         return EXIT_OK
     order = list(Capability)
-    header = f"{'backend':<15} {'family':<10} {'capabilities':<44} available"
+    header = f"{'backend':<15} {'family':<10} {'capabilities':<46} available"
     print(header)
     print("-" * len(header))
     for b in rows:
         caps = ",".join(str(c) for c in order if c in b.capabilities)
         state = "yes" if b.available else f"no (pip install {' '.join(b.missing)})"
-        print(f"{b.name:<15} {b.family!s:<10} {caps:<44} {state}")
+        print(f"{b.name:<15} {b.family!s:<10} {caps:<46} {state}")
     return EXIT_OK
 
 

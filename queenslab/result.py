@@ -34,13 +34,7 @@ class SolveResult:
     stats: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "n": self.n,
-            "backend": self.backend,
-            "status": str(self.status),
-            "cols": None if self.placement is None else self.placement.to_list(),
-            "seconds": round(self.seconds, 6),
-        }
+        return _board_record(self)
 
 
 @dataclass
@@ -78,11 +72,16 @@ class OptimizeResult:
     stats: dict[str, Any] = field(default_factory=dict)
 
     def to_json(self) -> dict[str, Any]:
-        return {
-            "n": self.n,
-            "backend": self.backend,
-            "status": str(self.status),
-            "objective": self.objective,
-            "cols": None if self.placement is None else self.placement.to_list(),
-            "seconds": round(self.seconds, 6),
-        }
+        return _board_record(self, objective=self.objective)
+
+
+def _board_record(result: SolveResult | OptimizeResult, **extra: Any) -> dict[str, Any]:
+    """The JSON contract of an answer with a board: ``extra`` goes before ``cols``."""
+    return {
+        "n": result.n,
+        "backend": result.backend,
+        "status": str(result.status),
+        **extra,
+        "cols": None if result.placement is None else result.placement.to_list(),
+        "seconds": round(result.seconds, 6),
+    }

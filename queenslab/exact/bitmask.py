@@ -11,13 +11,19 @@ hold and enumeration streams in constant memory. Numba is imported only when a m
 from __future__ import annotations
 
 import contextlib
-import os
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
-from queenslab.backend import Backend, Capability, Family, ProgressCallback
+from queenslab.backend import (
+    Backend,
+    Capability,
+    Family,
+    ProgressCallback,
+    default_workers,
+    positive_int,
+)
 from queenslab.deadline import Deadline, LimitReached
 from queenslab.errors import UsageError
 from queenslab.placement import Placement
@@ -32,13 +38,6 @@ SLICE_NODES = 1 << 21  # nodes between two looks at the clock when solving or en
 BUFFER = 1024  # solutions handed over per kernel call when enumerating
 
 
-def _positive(value: Any) -> int:
-    workers = int(value)
-    if workers < 1:
-        raise ValueError("must be at least 1")
-    return workers
-
-
 class BitmaskBackend(Backend):
     name = "bitmask"
     family = Family.EXACT
@@ -46,12 +45,12 @@ class BitmaskBackend(Backend):
     summary = "Numba bitmask search, 8-fold symmetry, threads or Dask, resumable; exact B&B"
     requires: ClassVar[Mapping[str, str]] = {"numba": "numba"}
     options: ClassVar[Mapping[str, Any]] = {
-        "workers": _positive,
+        "workers": positive_int,
         "scheduler": str,
         "checkpoint": str,
     }
     defaults: ClassVar[Mapping[str, Any]] = {
-        "workers": os.cpu_count() or 1,
+        "workers": default_workers(),
         "scheduler": None,
         "checkpoint": None,
     }

@@ -18,7 +18,14 @@ import time
 from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, ClassVar, TextIO
 
-from queenslab.backend import Backend, Capability, Family, ProgressCallback
+from queenslab.backend import (
+    Backend,
+    Capability,
+    Family,
+    ProgressCallback,
+    default_workers,
+    positive_int,
+)
 from queenslab.deadline import LimitReached
 from queenslab.errors import UsageError
 from queenslab.models import cubes
@@ -214,12 +221,12 @@ class SatBackend(Backend):
     options: ClassVar[Mapping[str, Any]] = {
         "encoding": ENCODINGS,
         "solver": SOLVERS,
-        "workers": int,
+        "workers": positive_int,
     }
     defaults: ClassVar[Mapping[str, Any]] = {
         "encoding": "pairwise",
         "solver": "cadical195",
-        "workers": 0,
+        "workers": default_workers(),
     }
 
     def solve(self, problem: Problem) -> SolveResult:

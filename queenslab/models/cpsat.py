@@ -21,7 +21,14 @@ from typing import Any, ClassVar
 
 import numpy as np
 
-from queenslab.backend import Backend, Capability, Family, ProgressCallback
+from queenslab.backend import (
+    Backend,
+    Capability,
+    Family,
+    ProgressCallback,
+    default_workers,
+    positive_int,
+)
 from queenslab.deadline import LimitReached
 from queenslab.models import cubes
 from queenslab.placement import Placement
@@ -205,9 +212,12 @@ class CpSatBackend(Backend):
     )
     summary = "OR-Tools CP-SAT, integer or Boolean model; counts cube by cube on threads"
     requires: ClassVar[Mapping[str, str]] = {"ortools": "ortools"}
-    options: ClassVar[Mapping[str, Any]] = {"formulation": FORMULATIONS, "workers": int}
+    options: ClassVar[Mapping[str, Any]] = {"formulation": FORMULATIONS, "workers": positive_int}
     # boolean: faster than integer at every n measured, to solve and to count
-    defaults: ClassVar[Mapping[str, Any]] = {"formulation": "boolean", "workers": 0}
+    defaults: ClassVar[Mapping[str, Any]] = {
+        "formulation": "boolean",
+        "workers": max(2, default_workers()),  # interleaved search wants two at least
+    }
 
     def _solver(self, problem: Problem) -> Any:
         """A parallel solver; interleaved search keeps it deterministic for a given seed."""
@@ -215,7 +225,7 @@ class CpSatBackend(Backend):
 
         solver = cp_model.CpSolver()
         params = solver.parameters
-        params.num_workers = self.settings["workers"] or max(2, cubes.default_workers())
+        params.num_workers = self.settings["workers"]
         params.interleave_search = True
         params.random_seed = problem.seed or 0
         if problem.time_limit is not None:

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import itertools
 import multiprocessing
-import os
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
@@ -49,10 +48,6 @@ class Cube:
 #: Counts a batch of cubes and returns the sum of weight x solutions, or None when the
 #: wall-clock ``end`` (a ``time.time()`` value, comparable across processes) passes first.
 BatchCounter = Callable[[Sequence[Cube], Mapping[str, Any], float | None], int | None]
-
-
-def default_workers() -> int:
-    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
 
 
 def _peaceful(queens: Sequence[tuple[int, int]]) -> bool:
@@ -220,13 +215,13 @@ def count(
     pool: Literal["thread", "process"],
     progress: ProgressCallback | None = None,
 ) -> CountResult:
-    """A backend's count: ``settings["workers"]`` in parallel (0: one per core)."""
+    """A backend's count: ``settings["workers"]`` cubes in parallel."""
     total = count_cubes(
         counter,
         problem,
         cubes,
         settings,
-        workers=settings["workers"] or default_workers(),
+        workers=settings["workers"],
         pool=pool,
         progress=progress,
     )
