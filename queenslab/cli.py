@@ -182,7 +182,7 @@ def _write_solve(fmt: str, result: Any, out: Any) -> None:
     elif fmt == "svg":
         out.write(render.to_svg(placement) + "\n")
     else:
-        out.write(render.to_text(placement, unicode=fmt == "unicode") + "\n")
+        out.write(render.to_text(placement, fmt) + "\n")
 
 
 def cmd_count(args: argparse.Namespace) -> int:
@@ -219,6 +219,7 @@ def cmd_enumerate(args: argparse.Namespace) -> int:
         "jsonl": lambda p: json.dumps({"cols": p.to_list()}) + "\n",
         "leetcode": lambda p: render.to_leetcode(p) + "\n",
         "text": lambda p: render.to_text(p) + "\n\n",
+        "matrix": lambda p: render.to_text(p, "matrix") + "\n\n",
     }[args.format]
     found = 0
     status = EXIT_OK
@@ -386,7 +387,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_problem_arguments(solve, seed=True)
     solve.add_argument(
         "--format",
-        choices=["text", "unicode", "json", "leetcode", "svg", "png"],
+        choices=["text", "unicode", "matrix", "json", "leetcode", "svg", "png"],
         default="text",
     )
     solve.add_argument("--output", "-o", metavar="FILE", help="write here instead of stdout")
@@ -403,7 +404,7 @@ def build_parser() -> argparse.ArgumentParser:
     enum = command("enumerate", cmd_enumerate, "stream every solution")
     _add_problem_arguments(enum)
     enum.add_argument("--limit", type=int, help="stop after this many solutions")
-    enum.add_argument("--format", choices=["jsonl", "leetcode", "text"], default="jsonl")
+    enum.add_argument("--format", choices=["jsonl", "leetcode", "text", "matrix"], default="jsonl")
     enum.add_argument("--output", "-o", metavar="FILE", help="write here instead of stdout")
     _add_backend_options(enum, ["workers", "formulation", "encoding", "solver"])
 

@@ -24,8 +24,15 @@ def board_rows(placement: Placement, queen: str = "Q", empty: str = ".") -> list
     return [empty * c + queen + empty * (n - c - 1) for c in placement]
 
 
-def to_text(placement: Placement, unicode: bool = False) -> str:
-    """The board with Q and . (or ♛ and ·); a one-line summary past MAX_DRAWN columns."""
+#: Text board styles: (queen, empty square, separator between squares).
+TEXT_STYLES = {"text": ("Q", ".", ""), "unicode": ("♛", "·", " "), "matrix": ("1", "0", " ")}
+
+
+def to_text(placement: Placement, style: str = "text") -> str:
+    """The board in a TEXT_STYLES style (``matrix`` is the 0/1 matrix of seeds 001 and 003).
+
+    Boards wider than MAX_DRAWN are summarised in two lines instead.
+    """
     n = placement.n
     if n > MAX_DRAWN:
         head = " ".join(str(c) for c in placement.as_array()[:10].tolist())
@@ -33,9 +40,8 @@ def to_text(placement: Placement, unicode: bool = False) -> str:
             f"{n} queens (board too large to draw; use --format json)\n"
             f"cols: {head}{' ...' if n > 10 else ''}"
         )
-    if unicode:
-        return "\n".join(" ".join(row) for row in board_rows(placement, "♛", "·"))
-    return "\n".join(board_rows(placement))
+    queen, empty, separator = TEXT_STYLES[style]
+    return "\n".join(separator.join(row) for row in board_rows(placement, queen, empty))
 
 
 def to_leetcode(placement: Placement) -> str:

@@ -85,6 +85,9 @@ def test_output_file_and_formats(queens, tmp_path):
     assert svg.startswith("<svg") and svg.count("<circle") == 6
     text = queens("solve", "5", "--format", "text").stdout.split()
     assert len(text) == 5 and all(row.count("Q") == 1 for row in text)
+    matrix = [row.split() for row in queens("solve", "6", "--format", "matrix").stdout.splitlines()]
+    assert oracle.is_solution([row.index("1") for row in matrix], 6)
+    assert all(sorted(row) == ["0"] * 5 + ["1"] for row in matrix)
 
 
 def test_no_partial_file_when_the_run_fails(queens, tmp_path):
