@@ -178,3 +178,11 @@ def test_the_seed_111_board_is_known_bad():
     assert not placement.is_valid()  # ...with queens sharing diagonals
     assert placement.attacking_pair_count() == 18
     assert placement.attacking_pairs()[0] == (16, 60)
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_min_conflicts_completes_a_board_with_a_single_completion(seed):
+    """Found by the CI profile: (1, 2) on 6x6 has one completion; long runs used to stall."""
+    result = ql.solve(6, "min-conflicts", givens=[(1, 2)], seed=seed)
+    assert result.status == ql.Status.SOLVED
+    assert tuple(result.placement) == (4, 2, 0, 5, 3, 1)

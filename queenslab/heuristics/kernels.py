@@ -136,6 +136,10 @@ def _requeue(queen, up, down, todo, head, size, r):
     return size
 
 
+#: Swap partners tried for one attacked row before it goes back in the queue.
+_TRIES_PER_VISIT = 256
+
+
 @njit(cache=True, nogil=True)
 def qs4_repair(queen, up, down, fixed, todo, head, size, collisions, budget, state):
     """Swap attacked queens with random free rows while that lowers the collisions.
@@ -165,8 +169,12 @@ def qs4_repair(queen, up, down, fixed, todo, head, size, collisions, budget, sta
             continue
         swapped = False
         j = i
-        while not swapped and used < budget:
+        tries = 0
+        # A bounded number of partners per visit: at a local minimum no swap helps this
+        # row, and another attacked row (or a restart) must get its turn.
+        while not swapped and used < budget and tries < _TRIES_PER_VISIT:
             used += 1
+            tries += 1
             j = _free_row_at_or_after(fixed, 0, n, state)
             if j == i:
                 continue
