@@ -20,59 +20,78 @@ from queenslab.exact.backtracking import search
 from queenslab.problem import Problem
 
 
-def first_solution_by_scanning(n: int) -> tuple[tuple[int, ...], int]:
-    """Plain backtracking: each candidate is checked against every queen placed so far."""
-    placed: list[int] = []
+class _Scan:
+    """Plain backtracking: a candidate is checked against every queen placed so far."""
+
+    def __init__(self, n: int) -> None:
+        self.placed: list[int] = []
+
+    def free(self, row: int, col: int) -> bool:
+        return not any(c == col or abs(c - col) == row - r for r, c in enumerate(self.placed))
+
+    def place(self, row: int, col: int) -> None:
+        self.placed.append(col)
+
+    def remove(self) -> int:
+        return self.placed.pop()
+
+
+class _AttackMatrix(_Scan):
+    """Seed 002's first method: an n x n matrix of attacked squares, updated in O(n^2)."""
+
+    def __init__(self, n: int) -> None:
+        super().__init__(n)
+        self.n = n
+        self.attacked = [[False] * n for _ in range(n)]
+        self.marks: list[list[tuple[int, int]]] = []  # squares each queen marked, to undo
+
+    def free(self, row: int, col: int) -> bool:
+        return not self.attacked[row][col]
+
+    def place(self, row: int, col: int) -> None:
+        marked = [
+            (r, c)
+            for r in range(row + 1, self.n)
+            for c in (col, col - (r - row), col + (r - row))
+            if 0 <= c < self.n and not self.attacked[r][c]
+        ]
+        for r, c in marked:
+            self.attacked[r][c] = True
+        self.marks.append(marked)
+        super().place(row, col)
+
+    def remove(self) -> int:
+        for r, c in self.marks.pop():
+            self.attacked[r][c] = False
+        return super().remove()
+
+
+def _first_solution(n: int, board: _Scan) -> tuple[tuple[int, ...], int]:
+    """Row by row, columns in increasing order: the search every variant shares."""
     nodes = 0
     col = 0
     while True:
-        row = len(placed)
+        row = len(board.placed)
         if row == n:
-            return tuple(placed), nodes
-        while col < n and any(c == col or abs(c - col) == row - r for r, c in enumerate(placed)):
+            return tuple(board.placed), nodes
+        while col < n and not board.free(row, col):
             col += 1
         if col < n:
-            placed.append(col)
+            board.place(row, col)
             nodes += 1
             col = 0
-        elif placed:
-            col = placed.pop() + 1
+        elif board.placed:
+            col = board.remove() + 1
         else:
             raise ValueError(f"no solution for n={n}")
+
+
+def first_solution_by_scanning(n: int) -> tuple[tuple[int, ...], int]:
+    return _first_solution(n, _Scan(n))
 
 
 def first_solution_by_attack_matrix(n: int) -> tuple[tuple[int, ...], int]:
-    """Seed 002's first method: an n x n matrix of attacked squares, updated in O(n^2)."""
-    attacked = [[False] * n for _ in range(n)]
-    placed: list[int] = []
-    marks: list[list[tuple[int, int]]] = []  # squares each queen marked, to undo them
-    nodes = 0
-    col = 0
-    while True:
-        row = len(placed)
-        if row == n:
-            return tuple(placed), nodes
-        while col < n and attacked[row][col]:
-            col += 1
-        if col < n:
-            marked = [
-                (r, c)
-                for r in range(row + 1, n)
-                for c in (col, col - (r - row), col + (r - row))
-                if 0 <= c < n and not attacked[r][c]
-            ]
-            for r, c in marked:
-                attacked[r][c] = True
-            placed.append(col)
-            marks.append(marked)
-            nodes += 1
-            col = 0
-        elif placed:
-            for r, c in marks.pop():
-                attacked[r][c] = False
-            col = placed.pop() + 1
-        else:
-            raise ValueError(f"no solution for n={n}")
+    return _first_solution(n, _AttackMatrix(n))
 
 
 def first_solution_by_lookup(n: int) -> tuple[tuple[int, ...], int]:
