@@ -270,9 +270,12 @@ def cmd_lv_study(args: argparse.Namespace) -> int:
     from queenslab.heuristics.lv_study import print_study, run_study, write_plot
 
     results = []
-    for n in args.n:
-        results.append(run_study(n, args.repeat, args.seed, args.exact))
-        print_study(results[-1], args.format)
+    with progress.progress_bar("Las Vegas study") as bar:
+        for done, n in enumerate(args.n):
+            if bar:
+                bar(done, len(args.n))
+            results.append(run_study(n, args.repeat, args.seed, args.exact))
+            print_study(results[-1], args.format)
     if args.plot:
         with atomic_path(args.plot) as path:
             write_plot(results, path)
