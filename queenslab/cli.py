@@ -22,6 +22,7 @@ from queenslab.problem import Problem, parse_given
 from queenslab.result import Status
 
 EXIT_OK, EXIT_NO_SOLUTION, EXIT_USAGE, EXIT_LIMIT = 0, 1, 2, 3
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report Ctrl-C
 
 #: Backend options offered on the command line; each reaches the backend only when set.
 BACKEND_OPTIONS: dict[str, dict[str, Any]] = {
@@ -466,7 +467,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return exc.result.status.exit_code
     except KeyboardInterrupt:
         print("queens: interrupted", file=sys.stderr)
-        return 130
+        return EXIT_INTERRUPTED
     except BrokenPipeError:
         sys.stderr.close()  # the reader went away (e.g. `| head`): not an error
         return EXIT_OK

@@ -35,6 +35,8 @@ from queenslab.placement import Placement
 from queenslab.problem import Problem
 from queenslab.result import CountResult, OptimizeResult, SolveResult, Status
 
+_POLL_SECONDS = 0.1  # how often a waiting main thread looks for Ctrl-C
+
 FORMULATIONS = ("integer", "boolean")
 #: Rows fixed per counting cube (one at each end of the board). The border split, with
 #: hundreds of cubes, costs more here: every cube is a new model and a new solve.
@@ -83,6 +85,35 @@ def build(problem: Problem, formulation: str) -> Model:
     return Model(model, cells, columns, x)
 
 
+def _new_solver() -> Any:
+    """A CpSolver that leaves Ctrl-C to Python.
+
+    With its default ``catch_sigint_signal`` CP-SAT installs a SIGINT handler of its own and
+    leaves SIG_DFL behind when the solve returns (ortools 9.15); installed from the worker
+    threads of a cube count at once, it aborted the process with ``bad_function_call``.
+    """
+    from ortools.sat.python import cp_model
+
+    solver = cp_model.CpSolver()
+    solver.parameters.catch_sigint_signal = False
+    return solver
+
+
+def _solve_interruptibly(solver: Any, model: Any) -> Any:
+    """Solve in a helper thread, so Ctrl-C reaches the main thread at once and stops it."""
+    status: list[Any] = []
+    worker = threading.Thread(target=lambda: status.append(solver.solve(model)), daemon=True)
+    worker.start()
+    try:
+        while worker.is_alive():
+            worker.join(_POLL_SECONDS)
+    except KeyboardInterrupt:
+        solver.stop_search()
+        worker.join()
+        raise
+    return status[0]
+
+
 def _enumerating_solver(built: Model, formulation: str, seconds: float | None) -> Any:
     """A one-worker solver that visits every solution in lexicographic order."""
     from ortools.sat.python import cp_model
@@ -91,7 +122,7 @@ def _enumerating_solver(built: Model, formulation: str, seconds: float | None) -
         cp_model.SELECT_MIN_VALUE if formulation == "integer" else cp_model.SELECT_MAX_VALUE
     )
     built.model.add_decision_strategy(built.decisions, cp_model.CHOOSE_FIRST, lowest_first)
-    solver = cp_model.CpSolver()
+    solver = _new_solver()
     params = solver.parameters
     params.enumerate_all_solutions = True
     params.num_workers = 1
@@ -122,7 +153,9 @@ def _enumerate(
         stopped = False
 
         def on_solution_callback(self) -> None:
-            if not on_solution(self.value, built):
+            if cubes.interrupted():
+                self.stop_search()
+            elif not on_solution(self.value, built):
                 self.stopped = True
                 self.stop_search()
 
@@ -221,9 +254,7 @@ class CpSatBackend(Backend):
 
     def _solver(self, problem: Problem) -> Any:
         """A parallel solver; interleaved search keeps it deterministic for a given seed."""
-        from ortools.sat.python import cp_model
-
-        solver = cp_model.CpSolver()
+        solver = _new_solver()
         params = solver.parameters
         params.num_workers = self.settings["workers"]
         params.interleave_search = True
@@ -237,7 +268,7 @@ class CpSatBackend(Backend):
 
         built = build(problem, self.settings["formulation"])
         solver = self._solver(problem)
-        status = solver.solve(built.model)
+        status = _solve_interruptibly(solver, built.model)
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             return SolveResult(Status.SOLVED, Placement(built.columns(solver.value)))
         if status == cp_model.INFEASIBLE:
@@ -267,7 +298,7 @@ class CpSatBackend(Backend):
             sum(int(weights[r, c]) * built.board[r][c] for r in range(n) for c in range(n))
         )
         solver = self._solver(problem)
-        status = solver.solve(built.model)
+        status = _solve_interruptibly(solver, built.model)
         if status == cp_model.INFEASIBLE:
             return OptimizeResult(Status.INFEASIBLE)
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):

@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import itertools
 import multiprocessing
+import signal
+import threading
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
@@ -35,6 +37,7 @@ from queenslab.result import CountResult, Status
 PARALLEL_FROM_N = 10
 #: Batches per worker: enough to balance uneven cubes, few enough to share solver setup.
 BATCHES_PER_WORKER = 8
+_POLL_SECONDS = 0.1  # how often the waiting main thread looks for Ctrl-C
 
 
 @dataclass(frozen=True)
@@ -143,6 +146,20 @@ def border_split(problem: Problem) -> list[Cube]:
     return _cubes(problem, sorted(cubes), _SYMMETRIES)
 
 
+#: Set while an interrupted count winds down: thread-run solves stop at their next check.
+_interrupted = threading.Event()
+
+
+def interrupted() -> bool:
+    """True when the user pressed Ctrl-C during a count: cube solves should stop now."""
+    return _interrupted.is_set()
+
+
+def _leave_sigint_to_parent() -> None:
+    """Pool processes ignore Ctrl-C: the parent stops them, so no child prints a traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 def _executor(kind: Literal["thread", "process"], workers: int) -> Executor:
     if kind == "thread":
         return ThreadPoolExecutor(workers)
@@ -150,7 +167,11 @@ def _executor(kind: Literal["thread", "process"], workers: int) -> Executor:
     # caller's main script (spawn and forkserver do both, and fail in unguarded scripts).
     # Only pure-C solvers without threads of their own (python-sat) run in processes.
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-    return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(method))
+    return ProcessPoolExecutor(
+        workers,
+        mp_context=multiprocessing.get_context(method),
+        initializer=_leave_sigint_to_parent,
+    )
 
 
 def _batches(cubes: list[Cube], parts: int) -> list[list[Cube]]:
@@ -196,14 +217,22 @@ def count_cubes(
         pending = {executor.submit(counter, batch, settings, end) for batch in batches}
         finished = 0
         while pending:
-            done, pending = wait_futures(pending, return_when="FIRST_COMPLETED")
+            # A short timeout: the main thread looks for Ctrl-C between waits.
+            done, pending = wait_futures(pending, _POLL_SECONDS, return_when="FIRST_COMPLETED")
             for future in done:
                 finished += 1
                 if not add(future.result(), finished):
                     return None
         return total
+    except KeyboardInterrupt:
+        _interrupted.set()
+        if pool == "process":
+            for child in multiprocessing.active_children():
+                child.terminate()
+        raise
     finally:
         executor.shutdown(wait=True, cancel_futures=True)
+        _interrupted.clear()
 
 
 def count(

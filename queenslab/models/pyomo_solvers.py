@@ -12,6 +12,8 @@ and can run wins. The adapters below turn every interface into the same small AP
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
+from contextlib import contextmanager
 from enum import Enum
 from typing import Any, ClassVar
 
@@ -108,6 +110,20 @@ def _legacy(name: str) -> Any:
 _FACTORIES = {"contrib": _contrib, "appsi": _appsi, "legacy": _legacy}
 
 
+@contextmanager
+def _ctrl_c_kept() -> Iterator[None]:
+    """Pyomo's output capture turns Ctrl-C into ``RuntimeError("KeyboardInterrupt: ...")``.
+
+    Turn it back, so an interrupted solve ends like any other interrupted run.
+    """
+    try:
+        yield
+    except RuntimeError as exc:
+        if str(exc).startswith("KeyboardInterrupt"):
+            raise KeyboardInterrupt from exc
+        raise
+
+
 class PyomoSolver:
     """Common adapter API. A persistent solver keeps the model loaded between solves."""
 
@@ -172,15 +188,16 @@ class _ContribSolver(PyomoSolver):
     def solve(self, time_limit: float | None, presolve: bool = True) -> Outcome:
         from pyomo.contrib.solver.common.results import SolutionStatus, TerminationCondition
 
-        results = self.solver.solve(
-            self.model,
-            time_limit=time_limit,
-            rel_gap=0.0,
-            abs_gap=0.5,
-            solver_options=self._presolve_options(presolve),
-            load_solutions=False,
-            raise_exception_on_nonoptimal_result=False,
-        )
+        with _ctrl_c_kept():
+            results = self.solver.solve(
+                self.model,
+                time_limit=time_limit,
+                rel_gap=0.0,
+                abs_gap=0.5,
+                solver_options=self._presolve_options(presolve),
+                load_solutions=False,
+                raise_exception_on_nonoptimal_result=False,
+            )
         condition = results.termination_condition
         if condition in (
             TerminationCondition.provenInfeasible,
@@ -214,7 +231,8 @@ class _AppsiSolver(PyomoSolver):
         self.solver.config.mip_gap = 0.0
         if hasattr(self.solver, f"{self.name}_options"):  # e.g. highs_options
             setattr(self.solver, f"{self.name}_options", self._presolve_options(presolve))
-        results = self.solver.solve(self.model)
+        with _ctrl_c_kept():
+            results = self.solver.solve(self.model)
         condition = results.termination_condition
         if condition in (
             TerminationCondition.infeasible,
@@ -254,7 +272,8 @@ class _LegacySolver(PyomoSolver):
         if time_limit is not None:
             whole = self.solver.name == "glpk"
             options["timelimit"] = max(1, math.ceil(time_limit)) if whole else time_limit
-        results = self.solver.solve(self.model, **options)
+        with _ctrl_c_kept():
+            results = self.solver.solve(self.model, **options)
         condition = results.solver.termination_condition
         if condition in (
             TerminationCondition.infeasible,
