@@ -128,9 +128,14 @@ def cmd_solve(args: argparse.Namespace) -> int:
     problem = _problem(args)
     if args.format == "png" and not args.output:
         raise UsageError("--format png needs --output FILE")
-    with _solve_output(args) as write:
-        result = api.solve(problem, args.backend, **_backend_options(args))
-        write(result)
+    try:
+        with _solve_output(args) as write:
+            result = api.solve(problem, args.backend, **_backend_options(args))
+            if result.placement is None and args.format != "json":
+                raise _NoBoard(result)  # nothing to draw: no file either
+            write(result)
+    except _NoBoard as nothing:
+        result = nothing.result
     _say(args, f"{result.backend}: {result.status} in {result.seconds:.3f} s")
     if result.status is Status.INFEASIBLE:
         print(f"no solution for n={problem.n} with these queens", file=sys.stderr)
@@ -146,14 +151,7 @@ def _solve_output(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     @contextmanager
     def png():  # type: ignore[no-untyped-def]
         with atomic_path(args.output) as temp:
-
-            def write(result):  # type: ignore[no-untyped-def]
-                if result.placement is not None:
-                    render.write_png(result.placement, temp)
-                else:
-                    raise _NoOutput(result)
-
-            yield write
+            yield lambda result: render.write_png(result.placement, temp)
 
     @contextmanager
     def textual():  # type: ignore[no-untyped-def]
@@ -163,8 +161,8 @@ def _solve_output(args: argparse.Namespace):  # type: ignore[no-untyped-def]
     return png() if args.format == "png" else textual()
 
 
-class _NoOutput(Exception):
-    """Nothing to draw: the run ended without a board; no file is written."""
+class _NoBoard(Exception):
+    """The run ended without a board: in a drawing format there is nothing to write."""
 
     def __init__(self, result: Any) -> None:
         self.result = result
@@ -176,8 +174,6 @@ def _write_solve(fmt: str, result: Any, out: Any) -> None:
         record = result.to_json()
         cols = None if placement is None else placement.as_array()
         render.write_json(record, out, cols)
-    elif placement is None:
-        return
     elif fmt == "leetcode":
         out.write(render.to_leetcode(placement) + "\n")
     elif fmt == "svg":
@@ -214,8 +210,6 @@ def cmd_enumerate(args: argparse.Namespace) -> int:
     solutions = api.enumerate_solutions(problem, args.backend, **_backend_options(args))
     if args.limit is not None:
         solutions = itertools.islice(solutions, args.limit)
-    if args.format == "leetcode":
-        solutions = iter(sorted(solutions))  # LeetCode 51 lists them in lexicographic order
     write = {
         "jsonl": lambda p: json.dumps({"cols": p.to_list()}) + "\n",
         "leetcode": lambda p: render.to_leetcode(p) + "\n",
@@ -223,23 +217,25 @@ def cmd_enumerate(args: argparse.Namespace) -> int:
         "matrix": lambda p: render.to_text(p, "matrix") + "\n\n",
     }[args.format]
     found = 0
-    status = EXIT_OK
     # A bar only when the solutions go to a file or a pipe, so it never mixes with them.
     show_bar = args.output is not None or not sys.stdout.isatty()
-    with atomic_output(args.output) as out, progress.progress_bar("enumerating") as bar:
-        try:
+    try:
+        with atomic_output(args.output) as out, progress.progress_bar("enumerating") as bar:
+            if args.format == "leetcode":
+                solutions = iter(sorted(solutions))  # LeetCode 51 lists them in order
             for placement in solutions:
                 out.write(write(placement))
                 found += 1
                 if bar and show_bar and found % 1024 == 0:
                     bar(found, None)
-        except LimitReached:
-            status = EXIT_LIMIT
-            print(f"time limit reached after {found} solutions", file=sys.stderr)
-    if found == 0 and status == EXIT_OK and args.limit != 0:
+    except LimitReached:
+        # Not an answer: stdout got what was found, a --output file is not written.
+        print(f"time limit reached after {found} solutions", file=sys.stderr)
+        return EXIT_LIMIT
+    if found == 0 and args.limit != 0:
         print(f"no solution for n={problem.n} with these queens", file=sys.stderr)
         return EXIT_NO_SOLUTION
-    return status
+    return EXIT_OK
 
 
 def cmd_optimize(args: argparse.Namespace) -> int:
@@ -462,9 +458,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     except QueensError as exc:
         print(f"queens: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
-    except _NoOutput as exc:
-        print(f"no board to draw: {exc.result.status}", file=sys.stderr)
-        return exc.result.status.exit_code
     except KeyboardInterrupt:
         print("queens: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED

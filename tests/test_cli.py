@@ -101,6 +101,16 @@ def test_no_partial_file_when_the_run_fails(queens, tmp_path):
     target = tmp_path / "bad.json"
     run = queens("solve", "8", "--backend", "nosuch", "--output", str(target))
     assert run.returncode == 2 and not target.exists()
+    # No board, nothing to draw: no (empty) text or SVG file.
+    for fmt in ("text", "svg"):
+        run = queens("solve", "2", "--format", fmt, "--output", str(tmp_path / f"b.{fmt}"))
+        assert run.returncode == 1
+    # A time limit is not an answer: no partial enumeration file.
+    run = queens(
+        "enumerate", "14", "--backend", "backtrack", "--time-limit", "0.3",
+        "--output", str(tmp_path / "part.jsonl"),
+    )  # fmt: skip
+    assert run.returncode == 3 and "time limit" in run.stderr
     assert list(tmp_path.iterdir()) == [tmp_path / "none.json"]
 
 
