@@ -5,6 +5,14 @@ from __future__ import annotations
 import time
 
 
+def wall_clock_end(seconds: float | None) -> float | None:
+    """When a budget of ``seconds`` from now ends, as a ``time.time()`` value.
+
+    Unlike Deadline's clock it can be compared in other processes (pool workers).
+    """
+    return None if seconds is None else time.time() + seconds
+
+
 class LimitReached(Exception):
     """A search stopped because its time limit passed (the CLI exits with code 3)."""
 

@@ -12,7 +12,7 @@ import pytest
 import queenslab as ql
 from queenslab import reference
 from queenslab.models import pyomo_solvers
-from queenslab.models.milp import MilpBackend, cubes
+from queenslab.models.milp import MilpBackend, subproblems
 from tests import oracle
 
 pytest.importorskip("pyomo")
@@ -59,16 +59,16 @@ def non_attacking(queens) -> bool:
 
 
 @pytest.mark.parametrize("n,depth", [(8, 2), (9, 3)])
-def test_cubes_partition_the_prefixes(n, depth):
-    prefixes = [tuple(c for _, c in cube) for cube in cubes(n, {}, depth)]
+def test_subproblems_partition_the_prefixes(n, depth):
+    prefixes = [tuple(c for _, c in cube) for cube in subproblems(n, {}, depth)]
     assert len(prefixes) == len(set(prefixes))
     candidates = itertools.permutations(range(n), depth)
     expected = {p for p in candidates if non_attacking(enumerate(p))}
     assert set(prefixes) == expected
 
 
-def test_cubes_skip_given_rows_and_respect_given_queens():
-    for cube in cubes(8, {0: 0}, 2):
+def test_subproblems_skip_given_rows_and_respect_given_queens():
+    for cube in subproblems(8, {0: 0}, 2):
         rows = [r for r, _ in cube]
         assert rows == [1, 2]
         assert non_attacking([(0, 0), *cube])

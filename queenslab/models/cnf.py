@@ -26,7 +26,7 @@ from queenslab.backend import (
     default_workers,
     positive_int,
 )
-from queenslab.deadline import LimitReached
+from queenslab.deadline import LimitReached, wall_clock_end
 from queenslab.errors import UsageError
 from queenslab.models import cubes
 from queenslab.placement import Placement
@@ -179,11 +179,6 @@ def _models(
             solver.add_clause(_blocking_clause(n, model))
 
 
-def end_time(problem: Problem) -> float | None:
-    """The wall-clock time at which the problem's time limit passes, if it has one."""
-    return None if problem.time_limit is None else time.time() + problem.time_limit
-
-
 def count_batch(
     batch: Sequence[cubes.Cube], settings: Mapping[str, Any], end: float | None
 ) -> int | None:
@@ -231,7 +226,7 @@ class SatBackend(Backend):
 
     def solve(self, problem: Problem) -> SolveResult:
         try:
-            model = next(_models(problem, self.settings, end_time(problem)), None)
+            model = next(_models(problem, self.settings, wall_clock_end(problem.time_limit)), None)
         except LimitReached:
             return SolveResult(Status.LIMIT)
         if model is None:
@@ -239,7 +234,7 @@ class SatBackend(Backend):
         return SolveResult(Status.SOLVED, Placement(decode(problem.n, model)))
 
     def enumerate(self, problem: Problem) -> Iterator[Placement]:
-        for model in _models(problem, self.settings, end_time(problem)):
+        for model in _models(problem, self.settings, wall_clock_end(problem.time_limit)):
             yield Placement(decode(problem.n, model))
 
     def count(

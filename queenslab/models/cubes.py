@@ -22,7 +22,6 @@ import itertools
 import multiprocessing
 import signal
 import threading
-import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures import wait as wait_futures
@@ -30,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from queenslab.backend import ProgressCallback
+from queenslab.deadline import wall_clock_end
 from queenslab.problem import Problem
 from queenslab.result import CountResult, Status
 
@@ -62,7 +62,7 @@ def _peaceful(queens: Sequence[tuple[int, int]]) -> bool:
     )
 
 
-def _prefixes(n: int, rows: list[int], givens: dict[int, int]) -> list[tuple[int, ...]]:
+def prefixes(n: int, rows: list[int], givens: dict[int, int]) -> list[tuple[int, ...]]:
     """Columns for ``rows`` attacking neither each other nor the given queens."""
     partial: list[tuple[int, ...]] = [()]
     for row in rows:
@@ -118,7 +118,7 @@ def rows_split(problem: Problem, depth: int = 2) -> list[Cube]:
     n = problem.n
     givens = problem.given_cols
     rows = [r for r in _outer_rows(n) if r not in givens][:depth]
-    cubes = [tuple(sorted(zip(rows, cols, strict=True))) for cols in _prefixes(n, rows, givens)]
+    cubes = [tuple(sorted(zip(rows, cols, strict=True))) for cols in prefixes(n, rows, givens)]
     if givens:
         symmetries: tuple[Any, ...] = ()
     elif sorted(rows) == sorted(n - 1 - r for r in rows):
@@ -155,7 +155,7 @@ def interrupted() -> bool:
     return _interrupted.is_set()
 
 
-def _leave_sigint_to_parent() -> None:
+def leave_sigint_to_parent() -> None:
     """Pool processes ignore Ctrl-C: the parent stops them, so no child prints a traceback."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
@@ -170,7 +170,7 @@ def _executor(kind: Literal["thread", "process"], workers: int) -> Executor:
     return ProcessPoolExecutor(
         workers,
         mp_context=multiprocessing.get_context(method),
-        initializer=_leave_sigint_to_parent,
+        initializer=leave_sigint_to_parent,
     )
 
 
@@ -193,7 +193,7 @@ def count_cubes(
 
     ``counter`` must be a module-level function when ``pool`` is "process" (it is pickled).
     """
-    end = None if problem.time_limit is None else time.time() + problem.time_limit
+    end = wall_clock_end(problem.time_limit)
     parallel = workers > 1 and problem.n >= PARALLEL_FROM_N
     batches = _batches(cubes, workers * BATCHES_PER_WORKER if parallel else BATCHES_PER_WORKER)
     total = 0

@@ -19,6 +19,7 @@ from typing import Any, ClassVar
 import numpy as np
 
 from queenslab.backend import Backend, Capability, Family
+from queenslab.deadline import wall_clock_end
 from queenslab.models import cnf
 from queenslab.placement import Placement
 from queenslab.problem import Problem
@@ -63,7 +64,7 @@ class MaxSatBackend(Backend):
                 if w:
                     lit = cnf.cell(n, r, c)
                     formula.append([lit if w > 0 else -lit], weight=abs(w))
-        with RC2(formula) as rc2, _interrupt_at(cnf.end_time(problem), rc2.interrupt):
+        with RC2(formula) as rc2, _interrupt_at(wall_clock_end(problem.time_limit), rc2.interrupt):
             model = rc2.compute(expect_interrupt=problem.time_limit is not None)
             interrupted = rc2.interrupted
         if model is None:

@@ -15,6 +15,7 @@ import numpy as np
 
 from queenslab.backend import Backend, Capability, Family, ProgressCallback
 from queenslab.deadline import Deadline, LimitReached
+from queenslab.models import cubes
 from queenslab.models.pyomo_solvers import Outcome, PyomoSolver, known_name, open_solver
 from queenslab.placement import Placement
 from queenslab.problem import Problem
@@ -73,24 +74,14 @@ def read_placement(model: Any, n: int) -> Placement:
 _SOLVER_ROWS = 6
 
 
-def cubes(n: int, givens: dict[int, int], depth: int) -> Iterator[list[tuple[int, int]]]:
+def subproblems(n: int, givens: dict[int, int], depth: int) -> list[list[tuple[int, int]]]:
     """Every non-attacking placement of the first ``depth`` rows without a given queen.
 
     No-good cuts make each MILP harder than the last (n = 8 took 5.8 s in one model); the
     same cuts inside small subproblems keep every solve a few milliseconds (0.4 s).
     """
     rows = [r for r in range(n) if r not in givens][:depth]
-
-    def extend(placed: list[tuple[int, int]], i: int) -> Iterator[list[tuple[int, int]]]:
-        if i == len(rows):
-            yield placed[len(givens) :]
-            return
-        r = rows[i]
-        for c in range(n):
-            if all(c != c2 and abs(r - r2) != abs(c - c2) for r2, c2 in placed):
-                yield from extend([*placed, (r, c)], i + 1)
-
-    yield from extend(list(givens.items()), 0)
+    return [list(zip(rows, cols, strict=True)) for cols in cubes.prefixes(n, rows, givens)]
 
 
 class _Session:
@@ -113,7 +104,7 @@ class _Session:
         """Every solution once, subproblem by subproblem; LimitReached when time runs out."""
         n, givens = self.problem.n, self.problem.given_cols
         depth = max(0, n - len(givens) - _SOLVER_ROWS)
-        for cube in cubes(n, givens, depth):
+        for cube in subproblems(n, givens, depth):
             yield from self._solutions_with(cube)
 
     def _solutions_with(self, queens: list[tuple[int, int]]) -> Iterator[Placement]:
