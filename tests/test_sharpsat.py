@@ -34,3 +34,9 @@ def test_stdout_stays_clean_on_unsatisfiable_boards(capfd):
 def test_cli_count_prints_only_the_answer(queens):
     done = queens("count", "2", "--backend", "sharpsat")
     assert done.stdout.strip() == "0"
+
+
+def test_time_limit_ends_the_count():
+    """Ganak cannot be stopped: the counting child is ended when the limit passes."""
+    assert ql.count(12, "sharpsat", time_limit=0.5).status == ql.Status.LIMIT
+    assert ql.count(8, "sharpsat", time_limit=60).total == 92

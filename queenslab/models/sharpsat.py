@@ -3,11 +3,13 @@
 The count is projected on the board variables 1..n²; otherwise every assignment of the
 encoding's auxiliary variables would count as a model of its own. Ganak prints "c o" lines
 on standard output for some inputs, so its output descriptor is sent to /dev/null while it
-runs: stdout belongs to the CLI's answer. It has no time limit of its own.
+runs: stdout belongs to the CLI's answer. Ganak has no time limit and cannot be stopped, so
+a count with a time limit runs in a forked child that is ended when the limit passes.
 """
 
 from __future__ import annotations
 
+import multiprocessing
 import os
 import sys
 from collections.abc import Iterator, Mapping
@@ -16,8 +18,9 @@ from typing import Any, ClassVar
 
 from queenslab.backend import Backend, Capability, Family, ProgressCallback
 from queenslab.models import cnf
+from queenslab.models.cubes import leave_sigint_to_parent
 from queenslab.problem import Problem
-from queenslab.result import CountResult
+from queenslab.result import CountResult, Status
 
 
 @contextmanager
@@ -32,6 +35,31 @@ def _quiet_stdout() -> Iterator[None]:
     finally:
         os.dup2(saved, 1)
         os.close(saved)
+
+
+def _count(counter: Any) -> int:
+    with _quiet_stdout():
+        return int(counter.count())
+
+
+def _send_count(counter: Any, sender: Any) -> None:
+    leave_sigint_to_parent()
+    sender.send(_count(counter))
+
+
+def _count_within(counter: Any, seconds: float) -> int | None:
+    """The count from a forked child, or None when it has not finished within ``seconds``."""
+    context = multiprocessing.get_context("fork")
+    receiver, sender = context.Pipe(duplex=False)
+    child = context.Process(target=_send_count, args=(counter, sender), daemon=True)
+    child.start()
+    sender.close()
+    try:
+        return receiver.recv() if receiver.poll(seconds) else None
+    finally:
+        if child.is_alive():
+            child.terminate()
+        child.join()
 
 
 class SharpSatBackend(Backend):
@@ -54,6 +82,7 @@ class SharpSatBackend(Backend):
         counter.new_vars(top)
         counter.add_clauses(body)
         counter.set_sampling_set(range(1, n * n + 1))
-        with _quiet_stdout():
-            total = counter.count()
-        return CountResult(int(total))
+        if problem.time_limit is None:
+            return CountResult(_count(counter))
+        total = _count_within(counter, problem.time_limit)
+        return CountResult(total, status=Status.SOLVED if total is not None else Status.LIMIT)
