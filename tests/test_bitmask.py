@@ -99,10 +99,11 @@ def test_dask_cluster_gives_the_same_counts():
     assert (remote.total, remote.unique, remote.stats) == (local.total, local.unique, local.stats)
 
 
-def test_unreachable_scheduler_is_a_usage_error(monkeypatch):
+@pytest.mark.parametrize("address", ["tcp://127.0.0.1:9", "bogus::addr"])
+def test_unreachable_or_malformed_scheduler_is_a_usage_error(monkeypatch, address):
     monkeypatch.setattr(parallel, "CONNECT_TIMEOUT", 1.0)
     with pytest.raises(UsageError, match="Dask scheduler"):
-        ql.count(6, "bitmask", scheduler="tcp://127.0.0.1:9")
+        ql.count(6, "bitmask", scheduler=address)
 
 
 def test_interrupted_count_resumes_from_its_checkpoint(tmp_path):

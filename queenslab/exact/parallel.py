@@ -66,7 +66,7 @@ def run_dask(subproblems: Subproblems, ids: np.ndarray, address: str) -> Iterato
 
     try:
         client = Client(address, timeout=CONNECT_TIMEOUT)
-    except (OSError, TimeoutError) as exc:
+    except (OSError, TimeoutError, ValueError) as exc:  # ValueError: a malformed address
         raise UsageError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
     futures = {}
     try:
