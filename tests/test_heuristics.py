@@ -186,3 +186,9 @@ def test_min_conflicts_completes_a_board_with_a_single_completion(seed):
     result = ql.solve(6, "min-conflicts", givens=[(1, 2)], seed=seed)
     assert result.status == ql.Status.SOLVED
     assert tuple(result.placement) == (4, 2, 0, 5, 3, 1)
+
+
+def test_las_vegas_time_limit_stops_a_long_trial():
+    """Pure backtracking (step 0) at n = 40 takes minutes; the limit stops it mid-trial."""
+    result = ql.solve(40, "las-vegas", step=0, time_limit=0.5)
+    assert result.status == ql.Status.LIMIT

@@ -211,14 +211,18 @@ def _mark(col, up, down, n, r, c, value):
     down[r - c + n - 1] = value
 
 
+_STOP_CHECK = 1 << 12  # nodes between two looks at the stop flag
+
+
 @njit(cache=True, nogil=True)
-def lv_trial(n, step, given, state, cols, col, up, down):
+def lv_trial(n, step, given, state, cols, col, up, down, stop):
     """One Las Vegas run: rows < step at random among safe columns, then backtracking.
 
     ``given[r]`` is a forced column or -1. Nodes are counted as in the seed document: one
     for the root plus one per queen placed, in both phases (a given row counts when
     passed). Returns (solved, nodes); a random row without a safe column, or backtracking
     that runs back into the random rows, is a failure. ``cols`` holds the board on success.
+    Another thread may set ``stop[0]``: the backtracking then gives up (a time limit).
     """
     col[:] = 0
     up[:] = 0
@@ -250,6 +254,8 @@ def lv_trial(n, step, given, state, cols, col, up, down):
     r = min(step, n)
     c = 0  # next column to try; > 0 when we came back to this row
     while step <= r < n:
+        if nodes % _STOP_CHECK == 0 and stop[0]:
+            return False, nodes
         if given[r] >= 0 and c == 0:  # a given row, reached going forward
             cols[r] = given[r]
             nodes += 1
@@ -282,21 +288,28 @@ def lv_trials(n, step, given, state, repeat):
     col = np.zeros(n, dtype=np.int8)
     up = np.zeros(2 * n, dtype=np.int8)
     down = np.zeros(2 * n, dtype=np.int8)
+    never = np.zeros(1, dtype=np.uint8)
     for t in range(repeat):
-        solved[t], nodes[t] = lv_trial(n, step, given, state, cols, col, up, down)
+        solved[t], nodes[t] = lv_trial(n, step, given, state, cols, col, up, down, never)
     return solved, nodes
 
 
 @njit(cache=True, nogil=True)
-def lv_until_solved(n, step, given, state, max_trials, cols):
-    """Trials until one succeeds (board in ``cols``): returns (solved, trials, total nodes)."""
+def lv_until_solved(n, step, given, state, max_trials, cols, stop):
+    """Trials until one succeeds (board in ``cols``): returns (solved, trials, total nodes).
+
+    Setting ``stop[0]`` from another thread ends the run (not solved) within a few
+    thousand nodes.
+    """
     col = np.zeros(n, dtype=np.int8)
     up = np.zeros(2 * n, dtype=np.int8)
     down = np.zeros(2 * n, dtype=np.int8)
     total = 0
     for t in range(max_trials):
-        ok, nodes = lv_trial(n, step, given, state, cols, col, up, down)
+        ok, nodes = lv_trial(n, step, given, state, cols, col, up, down, stop)
         total += nodes
         if ok:
             return True, t + 1, total
+        if stop[0]:
+            return False, t + 1, total
     return False, max_trials, total

@@ -4,8 +4,8 @@ The first ``step`` rows each take a uniformly random safe column; the remaining 
 filled by textbook backtracking in column order; a dead end restarts from scratch. The
 single trial (``kernels.lv_trial``) is shared with the study in ``lv_study.py``, so the
 backend and the table count nodes the same way (one for the root plus one per queen
-placed). Given queens are forced in their rows. A trial is not interrupted: the time limit
-is checked between batches of trials.
+placed). Given queens are forced in their rows. The trials run in a helper thread that a
+time limit (or Ctrl-C) stops within a few thousand nodes, even in the middle of a trial.
 """
 
 from __future__ import annotations
@@ -16,12 +16,10 @@ from typing import Any, ClassVar
 import numpy as np
 
 from queenslab.backend import Backend, Capability, Family
-from queenslab.deadline import Deadline
+from queenslab.deadline import Deadline, run_stoppably
 from queenslab.placement import Placement
 from queenslab.problem import Problem
 from queenslab.result import SolveResult, Status
-
-_BATCH = 256  # trials between two looks at the clock
 
 
 def default_step(n: int) -> int:
@@ -56,18 +54,23 @@ class LasVegasBackend(Backend):
         n = problem.n
         step = self.settings["step"]
         step = default_step(n) if step is None else min(max(step, 0), n)
-        deadline = Deadline(problem.time_limit)
         state = kernels.new_rng(problem.seed)
         given = given_columns(problem)
         cols = np.zeros(n, dtype=np.int64)
-        stats = {"step": step, "trials": 0, "nodes": 0}
-        while stats["trials"] < self.settings["trials"]:
-            batch = min(_BATCH, self.settings["trials"] - stats["trials"])
-            solved, trials, nodes = kernels.lv_until_solved(n, step, given, state, batch, cols)
-            stats["trials"] += int(trials)
-            stats["nodes"] += int(nodes)
-            if solved:
-                return SolveResult(Status.SOLVED, Placement(cols.copy()), stats=stats)
-            if deadline.expired():
-                return SolveResult(Status.LIMIT, stats=stats)
+        stop = np.zeros(1, dtype=np.uint8)
+
+        def trials() -> tuple[bool, int, int]:
+            return kernels.lv_until_solved(
+                n, step, given, state, self.settings["trials"], cols, stop
+            )
+
+        finished, outcome = run_stoppably(
+            trials, lambda: stop.fill(1), Deadline(problem.time_limit)
+        )
+        if not finished or outcome is None:
+            return SolveResult(Status.LIMIT, stats={"step": step})
+        solved, tried, nodes = outcome
+        stats = {"step": step, "trials": int(tried), "nodes": int(nodes)}
+        if solved:
+            return SolveResult(Status.SOLVED, Placement(cols.copy()), stats=stats)
         return SolveResult(Status.UNKNOWN, stats=stats)

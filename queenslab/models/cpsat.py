@@ -29,13 +29,11 @@ from queenslab.backend import (
     default_workers,
     positive_int,
 )
-from queenslab.deadline import LimitReached
+from queenslab.deadline import LimitReached, run_stoppably
 from queenslab.models import cubes
 from queenslab.placement import Placement
 from queenslab.problem import Problem
 from queenslab.result import CountResult, OptimizeResult, SolveResult, Status
-
-_POLL_SECONDS = 0.1  # how often a waiting main thread looks for Ctrl-C
 
 FORMULATIONS = ("integer", "boolean")
 #: Rows fixed per counting cube (one at each end of the board). The border split, with
@@ -101,17 +99,7 @@ def _new_solver() -> Any:
 
 def _solve_interruptibly(solver: Any, model: Any) -> Any:
     """Solve in a helper thread, so Ctrl-C reaches the main thread at once and stops it."""
-    status: list[Any] = []
-    worker = threading.Thread(target=lambda: status.append(solver.solve(model)), daemon=True)
-    worker.start()
-    try:
-        while worker.is_alive():
-            worker.join(_POLL_SECONDS)
-    except KeyboardInterrupt:
-        solver.stop_search()
-        worker.join()
-        raise
-    return status[0]
+    return run_stoppably(lambda: solver.solve(model), solver.stop_search)[1]
 
 
 def _enumerating_solver(built: Model, formulation: str, seconds: float | None) -> Any:
