@@ -39,6 +39,8 @@ class Placement:
         if isinstance(cols, np.ndarray):
             if cols.ndim != 1 or not np.issubdtype(cols.dtype, np.integer):
                 raise ValueError("a placement array must be one-dimensional and integer")
+            if cols.dtype.kind == "u":  # row - col arithmetic needs signed integers
+                cols = cols.astype(np.int64)
             self._cols: tuple[int, ...] | np.ndarray = cols
         else:
             self._cols = tuple(int(c) for c in cols)
@@ -58,8 +60,13 @@ class Placement:
         return int(self._cols[row])
 
     def as_array(self) -> np.ndarray:
-        """The columns as an int64 array (no copy when already int64)."""
-        return np.asarray(self._cols, dtype=np.int64)
+        """The columns as an integer array: the held array itself, never a copy of it.
+
+        10^8 queens arrive as int32 from the heuristics; widening them would copy 800 MB.
+        """
+        if isinstance(self._cols, np.ndarray):
+            return self._cols
+        return np.array(self._cols, dtype=np.int64)
 
     def to_list(self) -> list[int]:
         if isinstance(self._cols, np.ndarray):
@@ -111,7 +118,7 @@ class Placement:
         if self.n >= _KERNEL_FROM:
             from queenslab.validate_kernel import is_valid_large
 
-            return is_valid_large(np.asarray(self._cols))
+            return is_valid_large(self.as_array())
         try:
             counts = self._line_counts()
         except ValueError:
