@@ -36,3 +36,9 @@ def test_givens_and_infeasible_boards():
     assert ql.optimize(4, np.ones((4, 4)), "maxsat", givens=[(0, 0)]).status == (
         ql.Status.INFEASIBLE
     )
+
+
+def test_time_limit_and_infeasible_board():
+    weights = np.random.default_rng(0).integers(-50, 100, (16, 16))
+    assert ql.optimize(16, weights, "maxsat", time_limit=0.5).status == ql.Status.LIMIT
+    assert ql.optimize(3, np.ones((3, 3), int), "maxsat").status == ql.Status.INFEASIBLE

@@ -5,40 +5,22 @@ A cell of weight w > 0 becomes the soft clause (x) of weight w: it costs w when 
 cell of weight w < 0 becomes (¬x) of weight -w: it costs -w when occupied. So the
 objective (total weight of occupied cells) is the sum of the positive weights minus the
 cost; it is recomputed from the board, the cost only guides the search. RC2's oracle
-(Glucose 3) supports interrupts, which enforce the time limit.
+(Glucose 3) supports interrupts, which enforce the time limit and Ctrl-C.
 """
 
 from __future__ import annotations
 
-import threading
-import time
-from collections.abc import Callable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Mapping
 from typing import Any, ClassVar
 
 import numpy as np
 
 from queenslab.backend import Backend, Capability, Family
-from queenslab.deadline import wall_clock_end
+from queenslab.deadline import Deadline, run_stoppably
 from queenslab.models import cnf
 from queenslab.placement import Placement
 from queenslab.problem import Problem
 from queenslab.result import OptimizeResult, Status
-
-
-@contextmanager
-def _interrupt_at(end: float | None, interrupt: Callable[[], None]) -> Iterator[None]:
-    """Call ``interrupt`` from a timer thread when wall-clock ``end`` passes."""
-    if end is None:
-        yield
-        return
-    timer = threading.Timer(max(0.0, end - time.time()), interrupt)
-    timer.daemon = True
-    timer.start()
-    try:
-        yield
-    finally:
-        timer.cancel()
 
 
 class MaxSatBackend(Backend):
@@ -64,11 +46,16 @@ class MaxSatBackend(Backend):
                 if w:
                     lit = cnf.cell(n, r, c)
                     formula.append([lit if w > 0 else -lit], weight=abs(w))
-        with RC2(formula) as rc2, _interrupt_at(wall_clock_end(problem.time_limit), rc2.interrupt):
-            model = rc2.compute(expect_interrupt=problem.time_limit is not None)
-            interrupted = rc2.interrupted
+        with RC2(formula) as rc2:
+            finished, model = run_stoppably(
+                lambda: rc2.compute(expect_interrupt=True),
+                rc2.interrupt,
+                Deadline(problem.time_limit),
+            )
+        if not finished:
+            return OptimizeResult(Status.LIMIT)
         if model is None:
-            return OptimizeResult(Status.LIMIT if interrupted else Status.INFEASIBLE)
+            return OptimizeResult(Status.INFEASIBLE)
         cols = cnf.decode(n, model)
         objective = int(weights[np.arange(n), list(cols)].sum())
         return OptimizeResult(Status.OPTIMAL, objective, Placement(cols))
