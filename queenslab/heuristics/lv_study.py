@@ -120,7 +120,7 @@ def exact_rows(n: int) -> list[StudyRow]:
     dead_p, dead_n = [Fraction(0)] * (n + 1), [Fraction(0)] * (n + 1)
     col, up, down = [False] * n, [False] * (2 * n), [False] * (2 * n)
 
-    def walk(row: int, prob: float) -> tuple[bool, int]:
+    def walk(row: int, prob: Fraction) -> tuple[bool, int]:
         """(backtracking from this prefix succeeds, queens it places until it stops)."""
         found, spent = row == n, 0
         if row < n:
