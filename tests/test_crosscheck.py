@@ -77,6 +77,13 @@ def test_too_large_n_is_shown_as_skipped():
     assert "skipped (n too large)" in report.to_text()
 
 
+def test_a_construction_that_does_not_cover_n_is_not_a_failure():
+    report = crosscheck([14], ["divide-conquer", "explicit"])
+    assert report.ok
+    assert report.rows[0].heuristics["divide-conquer"].note == "n not covered"
+    assert report.rows[0].heuristics["explicit"].note == ""
+
+
 def test_an_unknown_backend_is_a_usage_error(capsys):
     assert cli.main(["crosscheck", "--n", "4", "--backend", "nonexistent"]) == 2
     assert "unknown backend" in capsys.readouterr().err
