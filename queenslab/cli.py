@@ -83,9 +83,9 @@ def _n_range(text: str) -> range:
     return range(first, last + 1)
 
 
-def _add_problem_arguments(parser: argparse.ArgumentParser, *, seed: bool = False) -> None:
+def _add_board_arguments(parser: argparse.ArgumentParser) -> None:
+    """N and the queens placed in advance: what every command about one board takes."""
     parser.add_argument("n", type=_board_size, metavar="N", help="board size")
-    parser.add_argument("--backend", "-b", help="backend name (see `queens backends`)")
     parser.add_argument(
         "--given",
         type=_given,
@@ -94,6 +94,11 @@ def _add_problem_arguments(parser: argparse.ArgumentParser, *, seed: bool = Fals
         metavar="R:C",
         help="a queen placed in advance at row R, column C (0-based); repeatable",
     )
+
+
+def _add_problem_arguments(parser: argparse.ArgumentParser, *, seed: bool = False) -> None:
+    _add_board_arguments(parser)
+    parser.add_argument("--backend", "-b", help="backend name (see `queens backends`)")
     parser.add_argument(
         "--time-limit", type=_positive_float, metavar="SEC", help="stop after SEC seconds (exit 3)"
     )
@@ -355,15 +360,20 @@ _EXAMPLES = {
 }
 
 
+#: Flags accepted before or after the command.
+_GLOBAL_FLAGS = (("--quiet", "-q", "no progress bars"), ("--verbose", "-v", "timings on stderr"))
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="queens",
         description="N-queens through CP-SAT, SAT and MILP models, exact counters and heuristics.",
-        epilog="Exit codes: 0 ok, 1 no solution / disagreement, 2 bad input, 3 limit reached.",
+        epilog="Exit codes: 0 ok, 1 no solution / disagreement, 2 bad input, 3 limit reached, "
+        "130 interrupted.",
     )
     parser.add_argument("--version", action="version", version=f"queenslab {__version__}")
-    parser.add_argument("--quiet", "-q", action="store_true", help="no progress bars")
-    parser.add_argument("--verbose", "-v", action="store_true", help="timings on stderr")
+    for flag, short, text in _GLOBAL_FLAGS:
+        parser.add_argument(flag, short, action="store_true", help=text)
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
 
     def command(name: str, handler: Callable[[argparse.Namespace], int], help_text: str):  # type: ignore[no-untyped-def]
@@ -376,10 +386,7 @@ def build_parser() -> argparse.ArgumentParser:
         )
         sub.set_defaults(handler=handler)
         # Also accepted after the command; SUPPRESS keeps the main parser's value otherwise.
-        for flag, short, text in (
-            ("--quiet", "-q", "no progress bars"),
-            ("--verbose", "-v", "timings on stderr"),
-        ):
+        for flag, short, text in _GLOBAL_FLAGS:
             sub.add_argument(flag, short, action="store_true", default=argparse.SUPPRESS, help=text)
         return sub
 
@@ -424,16 +431,8 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("--format", choices=["text", "json"], default="text")
 
     cnf = command("cnf", cmd_cnf, "write the N-queens CNF in DIMACS format to stdout")
-    cnf.add_argument("n", type=_board_size, metavar="N", help="board size")
+    _add_board_arguments(cnf)
     cnf.add_argument("--encoding", default="pairwise", help="cardinality encoding (pairwise)")
-    cnf.add_argument(
-        "--given",
-        type=_given,
-        action="append",
-        default=[],
-        metavar="R:C",
-        help="a queen placed in advance (a unit clause); repeatable",
-    )
 
     study = command("lv-study", cmd_lv_study, "Las Vegas + backtracking: p, s, e, t per step")
     study.add_argument(
