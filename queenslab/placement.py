@@ -12,17 +12,9 @@ from typing import Any
 
 import numpy as np
 
-#: The 8 symmetries of the square (the dihedral group D4) by name.
-SYMMETRY_NAMES = (
-    "identity",
-    "rot90",
-    "rot180",
-    "rot270",
-    "flip-h",
-    "flip-v",
-    "transpose",
-    "anti-transpose",
-)
+from queenslab.boards.symmetry import D4, SYMMETRY_NAMES
+
+__all__ = ["SYMMETRY_NAMES", "Placement", "as_placement"]
 
 #: From this size on, validity is checked by a compiled one-pass kernel (see validate_kernel).
 _KERNEL_FROM = 1 << 18
@@ -162,23 +154,9 @@ class Placement:
     def symmetries(self) -> list[Placement]:
         """The 8 images under the symmetries of the square, in SYMMETRY_NAMES order."""
         cols = self._require_permutation()
-        n = self.n
-        inverse = np.empty_like(cols)
-        inverse[cols] = np.arange(n, dtype=cols.dtype)
-        flip_v = cols[::-1]  # rows upside down
-        flip_h = (n - 1) - cols  # columns mirrored
-        images = (
-            cols,
-            (n - 1) - inverse,  # rot90 clockwise: queen (r, c) -> (c, n-1-r)
-            (n - 1) - flip_v,  # rot180: (r, c) -> (n-1-r, n-1-c)
-            inverse[::-1],  # rot270: (r, c) -> (n-1-c, r)
-            flip_h,
-            flip_v,
-            inverse,  # transpose
-            ((n - 1) - inverse)[::-1],  # anti-transpose
-        )
-        small = isinstance(self._cols, tuple)
-        return [Placement(tuple(im.tolist()) if small else im.copy()) for im in images]
+        if isinstance(self._cols, tuple):
+            return [Placement(s.placement(self._cols)) for s in D4]
+        return [Placement(s.placement_array(cols)) for s in D4]
 
     def canonical(self) -> Placement:
         """The lexicographically smallest of the 8 images: one representative per class."""

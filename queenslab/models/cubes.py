@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from queenslab.backend import ProgressCallback
+from queenslab.boards.symmetry import D4, Symmetry
 from queenslab.deadline import wall_clock_end
 from queenslab.problem import Problem
 from queenslab.result import CountResult, Status
@@ -80,30 +81,22 @@ def _outer_rows(n: int) -> list[int]:
     return [r for pair in zip(range(n), range(n - 1, -1, -1), strict=True) for r in pair][:n]
 
 
-#: The symmetries of the square other than the identity, as maps of cells. The first three
-#: (left-right mirror, top-bottom mirror, half turn) map rows onto rows.
-_SYMMETRIES = (
-    lambda n, r, c: (r, n - 1 - c),
-    lambda n, r, c: (n - 1 - r, c),
-    lambda n, r, c: (n - 1 - r, n - 1 - c),
-    lambda n, r, c: (c, n - 1 - r),
-    lambda n, r, c: (n - 1 - c, r),
-    lambda n, r, c: (c, r),
-    lambda n, r, c: (n - 1 - c, n - 1 - r),
-)
-_ROW_SYMMETRIES = _SYMMETRIES[:3]
+#: The symmetries of the square other than the identity; the row-keeping ones (left-right
+#: mirror, top-bottom mirror, half turn) map a split on rows onto itself.
+_SYMMETRIES = D4[1:]
+_ROW_SYMMETRIES = tuple(s for s in _SYMMETRIES if s.keeps_rows)
 
 Queens = tuple[tuple[int, int], ...]
 
 
-def _cubes(problem: Problem, cubes: Iterable[Queens], symmetries: Sequence[Any]) -> list[Cube]:
+def _cubes(problem: Problem, cubes: Iterable[Queens], symmetries: Sequence[Symmetry]) -> list[Cube]:
     """One cube per orbit (the smallest), weighted by the orbit's size."""
     n = problem.n
     kept = []
     for queens in cubes:
         orbit = {queens}
         for symmetry in symmetries:
-            image = tuple(sorted(symmetry(n, r, c) for r, c in queens))
+            image = symmetry.cells(n, queens)
             if image < queens:
                 break  # a smaller member of the orbit stands for it
             orbit.add(image)
@@ -120,11 +113,11 @@ def rows_split(problem: Problem, depth: int = 2) -> list[Cube]:
     rows = [r for r in _outer_rows(n) if r not in givens][:depth]
     cubes = [tuple(sorted(zip(rows, cols, strict=True))) for cols in prefixes(n, rows, givens)]
     if givens:
-        symmetries: tuple[Any, ...] = ()
+        symmetries: tuple[Symmetry, ...] = ()
     elif sorted(rows) == sorted(n - 1 - r for r in rows):
         symmetries = _ROW_SYMMETRIES
     else:  # rows not closed under the top-bottom mirror: only the left-right one applies
-        symmetries = _ROW_SYMMETRIES[:1]
+        symmetries = tuple(s for s in _ROW_SYMMETRIES if s.name == "flip-h")
     return _cubes(problem, cubes, symmetries)
 
 
