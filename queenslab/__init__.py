@@ -9,23 +9,35 @@ Quick start::
     Placement([1, 3, 0, 2])
 """
 
-from queenslab.api import count, enumerate_solutions, optimize, solve
-from queenslab.backend import Capability, Family
-from queenslab.errors import BackendUnavailable, CapabilityError, QueensError, UsageError
+from queenslab.api import BackendBug, count, enumerate_solutions, optimize, solve
+from queenslab.backend import Backend, Capability, Family, Option
+from queenslab.boards import VARIANTS
+from queenslab.errors import (
+    BackendUnavailable,
+    CapabilityError,
+    LimitReached,
+    QueensError,
+    UsageError,
+)
 from queenslab.placement import Placement
 from queenslab.problem import Problem
-from queenslab.registry import backends
+from queenslab.registry import backends, register_backend
 from queenslab.result import CountResult, OptimizeResult, SolveResult, Status
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "VARIANTS",
+    "Backend",
+    "BackendBug",
     "BackendUnavailable",
     "Capability",
     "CapabilityError",
     "CountResult",
     "Family",
+    "LimitReached",
     "OptimizeResult",
+    "Option",
     "Placement",
     "Problem",
     "QueensError",
@@ -37,5 +49,6 @@ __all__ = [
     "count",
     "enumerate_solutions",
     "optimize",
+    "register_backend",
     "solve",
 ]

@@ -1,42 +1,54 @@
-"""The public entry points: pick a backend, time it, and validate everything it returns.
+"""The public entry points: pick a backend, run it, time it, and check everything it returns.
 
-Every placement any backend returns passes through ``_checked``: an O(n) validity test and
-a check that the given queens are kept. A backend that returns a wrong board raises
-``BackendBug`` instead of reaching the user.
+Every placement any backend returns passes through ``_checked``: an O(n) test of the
+board's rules (the variant's lines and leaps, blocked cells) and of the given queens. A
+backend that returns a wrong board, claims infeasibility without being complete, or
+reports a negative count raises ``BackendBug`` instead of reaching the user.
+
+Timing: ``startup_seconds`` (imports, compiled kernels) is measured apart; ``seconds`` is
+the backend's work, split into ``build_seconds`` and ``solve_seconds``. The time limit
+covers the whole call, start-up and model building included.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Iterator
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, TypeVar
 
-import numpy as np
-
-from queenslab.backend import Backend, Capability, Family, ProgressCallback
+from queenslab.backend import Backend, Capability, Family
+from queenslab.boards import DEFAULT_VARIANT, Cell
 from queenslab.errors import UsageError
 from queenslab.placement import Placement
 from queenslab.problem import MAX_N, Problem
-from queenslab.registry import get_backend, info
+from queenslab.registry import backend_class, get_backend, info, names
 from queenslab.result import CountResult, OptimizeResult, SolveResult, Status
+from queenslab.run import ProgressCallback, Run
+
+R = TypeVar("R", SolveResult, CountResult, OptimizeResult)
 
 
 class BackendBug(AssertionError):
-    """A backend returned an invalid placement or lost a given queen."""
+    """A backend broke its contract: an invalid board, a lost given queen, a false claim."""
 
 
 def make_problem(
-    n: int,
-    givens: Iterable[tuple[int, int]] = (),
-    seed: int | None = None,
-    time_limit: float | None = None,
+    n: int | Problem,
+    givens: Iterable[Cell] = (),
+    variant: str = DEFAULT_VARIANT,
+    blocked: Iterable[Cell] = (),
 ) -> Problem:
-    return Problem(n, tuple(givens), seed, time_limit)
+    """``n`` itself when it is a Problem, else the problem these arguments describe."""
+    if isinstance(n, Problem):
+        if tuple(givens) or tuple(blocked) or variant != DEFAULT_VARIANT:
+            raise UsageError("pass givens, variant and blocked cells inside the Problem")
+        return n
+    return Problem(n, tuple(givens), variant, tuple(blocked))
 
 
 #: Default backends, best first, each with the largest n it is picked for. Exact search is
-#: instant on small boards and proves infeasibility; past that, local search (no givens)
-#: or CP-SAT (givens) find a board fast.
+#: instant on small boards and proves infeasibility; past that, local search finds a board
+#: fast; CP-SAT takes over where givens or blocked cells need a complete method.
 DEFAULTS: dict[Capability, list[tuple[str, int]]] = {
     Capability.SOLVE: [("bitmask", 20), ("min-conflicts", MAX_N), ("backtrack", MAX_N)],
     Capability.ENUMERATE: [("bitmask", 63), ("backtrack", MAX_N)],
@@ -44,83 +56,181 @@ DEFAULTS: dict[Capability, list[tuple[str, int]]] = {
     Capability.UNIQUE: [("bitmask", 63), ("backtrack", MAX_N)],
     Capability.OPTIMIZE: [("bitmask", 16), ("cpsat", MAX_N), ("milp", MAX_N)],
 }
-_GIVENS_FALLBACK = "cpsat"
+_COMPLETE_FALLBACK = "cpsat"
+
+
+def _required(problem: Problem) -> set[Capability]:
+    needs = set()
+    if problem.givens:
+        needs.add(Capability.GIVENS)
+    if problem.blocked:
+        needs.add(Capability.BLOCKED)
+    return needs
+
+
+def _handles(cls: type[Backend], capability: Capability, problem: Problem) -> bool:
+    return (
+        capability in cls.capabilities
+        and _required(problem) <= cls.capabilities
+        and problem.variant in cls.variants
+    )
 
 
 def default_backend(capability: Capability, problem: Problem) -> str:
     """The fastest sensible available backend for this capability and problem."""
-    choices = [info(name) for name, largest in DEFAULTS[capability] if problem.n <= largest]
-    if problem.givens:
-        # Local search cannot prove that the givens have no completion: complete methods
-        # first, CP-SAT right after the small-board exact search.
-        choices.insert(1, info(_GIVENS_FALLBACK))
-        choices.sort(key=lambda details: details.family == Family.HEURISTIC)
-    for details in choices:
-        if (
-            details.available
-            and capability in details.capabilities
-            and (not problem.givens or Capability.GIVENS in details.capabilities)
-        ):
-            return details.name
-    raise UsageError(f"no installed backend can {capability}; see `queens backends`")
+    choices = [name for name, largest in DEFAULTS[capability] if problem.n <= largest]
+    if _required(problem):
+        # Local search cannot prove that a constrained board has no solution: complete
+        # methods first, CP-SAT right after the small-board exact search.
+        choices.insert(1, _COMPLETE_FALLBACK)
+        choices.sort(key=lambda name: backend_class(name).family == Family.HEURISTIC)
+    for name in choices:
+        if info(name).available and _handles(backend_class(name), capability, problem):
+            return name
+    able = [name for name in names() if _handles(backend_class(name), capability, problem)]
+    raise UsageError(
+        f"no installed backend can {capability} this board ({problem.describe()})"
+        + (f"; backends that could: {', '.join(able)}" if able else "")
+    )
 
 
 def _backend(
     name: str | None, capability: Capability, problem: Problem, options: dict[str, Any]
 ) -> Backend:
+    """The chosen backend, refused before any search when it cannot take this problem."""
     name = name or default_backend(capability, problem)
-    backend = get_backend(name, capability, **options)
-    if problem.givens and Capability.GIVENS not in backend.capabilities:
-        raise UsageError(f"backend {name!r} does not support given queens")
-    return backend
+    cls = backend_class(name)
+    if problem.variant not in cls.variants:
+        able = [b for b in names() if _handles(backend_class(b), capability, problem)]
+        raise UsageError(
+            f"backend {name!r} does not handle the {problem.variant} board; "
+            f"backends that do: {', '.join(able) or 'none'}"
+        )
+    for need in sorted(_required(problem) - cls.capabilities):
+        what = {Capability.GIVENS: "given queens", Capability.BLOCKED: "blocked cells"}[need]
+        able = [b for b in names() if _handles(backend_class(b), capability, problem)]
+        raise UsageError(
+            f"backend {name!r} does not support {what}; backends that do: {', '.join(able)}"
+        )
+    return get_backend(name, capability, **options)
 
 
 def _checked(problem: Problem, placement: Placement, backend: str) -> Placement:
     if placement.n != problem.n:
         raise BackendBug(f"{backend} returned {placement.n} queens for n={problem.n}")
-    if not placement.is_valid():
-        raise BackendBug(f"{backend} returned an invalid placement: {placement!r}")
+    if not problem.board.is_valid(placement.cols):
+        why = problem.board.check(placement.cols).describe()
+        raise BackendBug(f"{backend} returned an invalid placement ({why}): {placement!r}")
     if not problem.keeps_givens(placement):
         raise BackendBug(f"{backend} moved a given queen: {placement!r}")
     return placement
+
+
+def _timed(engine: Backend, problem: Problem, run: Run, work: Callable[[], R]) -> R:
+    """Load the backend, run ``work``, and fill the result's timing and identity."""
+    start = time.perf_counter()
+    try:
+        engine.load()
+        loaded = time.perf_counter()
+        result = work()
+    except KeyboardInterrupt:
+        run.stop()  # threads and kernels of this run wind down
+        raise
+    seconds = time.perf_counter() - loaded
+    stats = run.stats
+    stats.setdefault("build_seconds", 0.0)
+    stats["solve_seconds"] = max(0.0, seconds - stats["build_seconds"])
+    stats["startup_seconds"] = loaded - start
+    result.stats = {**stats, **result.stats}
+    result.seconds = seconds
+    result.n, result.variant, result.backend = problem.n, problem.variant, engine.name
+    return result
 
 
 def solve(
     n: int | Problem,
     backend: str | None = None,
     *,
-    givens: Iterable[tuple[int, int]] = (),
+    givens: Iterable[Cell] = (),
+    variant: str = DEFAULT_VARIANT,
+    blocked: Iterable[Cell] = (),
     seed: int | None = None,
     time_limit: float | None = None,
     **options: Any,
 ) -> SolveResult:
-    """Find one placement of n queens (keeping ``givens``) with the chosen backend."""
-    problem = n if isinstance(n, Problem) else make_problem(n, givens, seed, time_limit)
+    """Find one placement of n queens (keeping ``givens``) with the chosen backend.
+
+    Example: ``ql.solve(8, "cpsat", givens=[(0, 3)]).placement``.
+    """
+    problem = make_problem(n, givens, variant, blocked)
+    run = Run(seed, time_limit)
     engine = _backend(backend, Capability.SOLVE, problem, options)
-    start = time.perf_counter()
-    result = engine.solve(problem)
-    result.seconds = time.perf_counter() - start
-    result.n, result.backend = problem.n, engine.name
+    result = _timed(engine, problem, run, lambda: engine.solve(problem, run))
     if result.placement is not None:
         _checked(problem, result.placement, engine.name)
     elif result.status is Status.SOLVED:
         raise BackendBug(f"{engine.name} said solved without a placement")
+    if result.status is Status.INFEASIBLE and engine.family is Family.HEURISTIC:
+        raise BackendBug(f"{engine.name} is incomplete but claimed that no solution exists")
     return result
+
+
+class Solutions(Iterator[Placement]):
+    """The stream of ``enumerate_solutions``: each placement checked as it comes.
+
+    After the stream ends, ``stats`` and ``seconds`` describe the run (as on results).
+    """
+
+    def __init__(self, engine: Backend, problem: Problem, run: Run) -> None:
+        self.backend, self.problem, self.run = engine.name, problem, run
+        self.stats = run.stats
+        self.seconds = 0.0
+        self._engine = engine
+        self._stream: Iterator[Placement] | None = None
+        self._clock = 0.0
+
+    def __next__(self) -> Placement:
+        start = time.perf_counter()
+        try:
+            if self._stream is None:
+                self._engine.load()
+                self.stats["startup_seconds"] = time.perf_counter() - start
+                start = time.perf_counter()
+                self._stream = iter(self._engine.enumerate(self.problem, self.run))
+            placement = next(self._stream)
+        except KeyboardInterrupt:
+            self.run.stop()
+            raise
+        finally:
+            self.seconds += time.perf_counter() - start
+            self.stats["solve_seconds"] = self.seconds - self.stats.get("build_seconds", 0.0)
+        return _checked(self.problem, placement, self.backend)
+
+    def close(self) -> None:
+        """Stop the search and release what it holds (threads, solvers)."""
+        self.run.stop()
+        close = getattr(self._stream, "close", None)
+        if close is not None:
+            close()
 
 
 def enumerate_solutions(
     n: int | Problem,
     backend: str | None = None,
     *,
-    givens: Iterable[tuple[int, int]] = (),
+    givens: Iterable[Cell] = (),
+    variant: str = DEFAULT_VARIANT,
+    blocked: Iterable[Cell] = (),
     time_limit: float | None = None,
     **options: Any,
-) -> Iterator[Placement]:
-    """Stream every solution (each validated) without holding them all in memory."""
-    problem = n if isinstance(n, Problem) else make_problem(n, givens, None, time_limit)
+) -> Solutions:
+    """Stream every solution (each validated) without holding them all in memory.
+
+    Bad arguments raise here, at the call; the search starts at the first ``next()``.
+    """
+    problem = make_problem(n, givens, variant, blocked)
     engine = _backend(backend, Capability.ENUMERATE, problem, options)
-    for placement in engine.enumerate(problem):
-        yield _checked(problem, placement, engine.name)
+    return Solutions(engine, problem, Run(None, time_limit))
 
 
 def count(
@@ -128,47 +238,61 @@ def count(
     backend: str | None = None,
     *,
     unique: bool = False,
-    givens: Iterable[tuple[int, int]] = (),
+    givens: Iterable[Cell] = (),
+    variant: str = DEFAULT_VARIANT,
+    blocked: Iterable[Cell] = (),
     time_limit: float | None = None,
     progress: ProgressCallback | None = None,
     **options: Any,
 ) -> CountResult:
-    """Count all solutions (and, with ``unique``, the classes up to rotation/reflection)."""
-    problem = n if isinstance(n, Problem) else make_problem(n, givens, None, time_limit)
+    """Count all solutions (and, with ``unique``, the classes under the board's symmetries).
+
+    Example: ``ql.count(13, variant="toroidal").total``.
+    """
+    problem = make_problem(n, givens, variant, blocked)
     if unique and problem.givens:
-        raise UsageError("--unique counts symmetry classes of the empty board; drop the givens")
-    engine = _backend(backend, Capability.UNIQUE if unique else Capability.COUNT, problem, options)
-    start = time.perf_counter()
-    result = engine.count(problem, unique=unique, progress=progress)
-    result.seconds = time.perf_counter() - start
-    result.n, result.backend = problem.n, engine.name
+        raise UsageError("--unique counts symmetry classes of a board without givens")
+    capability = Capability.UNIQUE if unique else Capability.COUNT
+    engine = _backend(backend, capability, problem, options)
+    run = Run(None, time_limit, progress)
+    result = _timed(engine, problem, run, lambda: engine.count(problem, run, unique))
+    for value in (result.total, result.unique):
+        if value is not None and value < 0:
+            raise BackendBug(f"{engine.name} reported a negative count {value}")
+    if result.status is Status.SOLVED and result.total is None:
+        raise BackendBug(f"{engine.name} finished a count without a total")
     return result
 
 
 def optimize(
     n: int | Problem,
-    weights: np.ndarray,
+    weights: Any,
     backend: str | None = None,
     *,
-    givens: Iterable[tuple[int, int]] = (),
+    givens: Iterable[Cell] = (),
+    variant: str = DEFAULT_VARIANT,
+    blocked: Iterable[Cell] = (),
     time_limit: float | None = None,
     **options: Any,
 ) -> OptimizeResult:
-    """Place n queens to maximise the total weight of the occupied cells."""
-    problem = n if isinstance(n, Problem) else make_problem(n, givens, None, time_limit)
-    weights = np.asarray(weights)
-    if weights.shape != (problem.n, problem.n):
-        raise UsageError(f"weights must be a {problem.n}x{problem.n} matrix, got {weights.shape}")
+    """Place n queens to maximise the total weight of the occupied cells.
+
+    ``weights`` is an n x n matrix of integers within +-10^12 (a UsageError otherwise).
+    """
+    from queenslab.weights import check_weights
+
+    problem = make_problem(n, givens, variant, blocked)
+    matrix = check_weights(weights, problem.n)
     engine = _backend(backend, Capability.OPTIMIZE, problem, options)
-    start = time.perf_counter()
-    result = engine.optimize(problem, weights.astype(np.int64))
-    result.seconds = time.perf_counter() - start
-    result.n, result.backend = problem.n, engine.name
+    run = Run(None, time_limit)
+    result = _timed(engine, problem, run, lambda: engine.optimize(problem, run, matrix))
     if result.placement is not None:
         placement = _checked(problem, result.placement, engine.name)
-        achieved = int(weights[np.arange(problem.n), placement.as_array()].sum())
+        achieved = sum(int(matrix[r, c]) for r, c in enumerate(placement))
         if result.objective != achieved:
             raise BackendBug(
                 f"{engine.name} reported objective {result.objective}, board gives {achieved}"
             )
+    elif result.status in (Status.OPTIMAL, Status.FEASIBLE):
+        raise BackendBug(f"{engine.name} said {result.status} without a placement")
     return result

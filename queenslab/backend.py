@@ -1,21 +1,29 @@
-"""The interface every backend implements, and the vocabulary that describes it."""
+"""The interface every backend implements, and the vocabulary that describes it.
+
+A backend declares, as class attributes, everything the rest of the package needs to know
+about it: its family, capabilities, the board variants it handles, the packages it needs
+and its options (``Option``: type, default and help, from which the CLI builds its flags).
+Its methods receive the ``Problem`` (what to solve) and the ``Run`` (seed, deadline, stop
+signal, statistics).
+"""
 
 from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
-import numpy as np
-
+from queenslab.boards import DEFAULT_VARIANT
 from queenslab.errors import CapabilityError, UsageError
 from queenslab.placement import Placement
 from queenslab.problem import Problem
 from queenslab.result import CountResult, OptimizeResult, SolveResult
+from queenslab.run import Run
 
-#: Called with the number of finished work units and their total (None when unknown).
-ProgressCallback = Callable[[int, int | None], None]
+if TYPE_CHECKING:
+    import numpy as np
 
 
 class Family(StrEnum):
@@ -28,51 +36,92 @@ class Capability(StrEnum):
     SOLVE = "solve"
     ENUMERATE = "enumerate"
     COUNT = "count"
-    UNIQUE = "unique"  # count up to rotation and reflection
+    UNIQUE = "unique"  # count up to the board's symmetries
     GIVENS = "givens"  # honours queens placed in advance
+    BLOCKED = "blocked"  # honours blocked cells
     OPTIMIZE = "optimize"  # weighted N-queens
+
+
+@dataclass(frozen=True)
+class Option:
+    """A backend setting, declared once: its CLI flag and help are built from here.
+
+    ``choices`` limits the value to some names; otherwise ``convert`` turns the value (a
+    string from the command line, or any Python value from the API) into what the backend
+    uses and raises ValueError or TypeError on a bad one.
+    """
+
+    name: str
+    help: str
+    default: Any = None
+    choices: tuple[str, ...] = ()
+    convert: Callable[[Any], Any] = str
+    metavar: str | None = None
+
+    @property
+    def flag(self) -> str:
+        return "--" + self.name.replace("_", "-")
+
+    def parse(self, backend: str, value: Any) -> Any:
+        if self.choices:
+            if str(value) not in self.choices:
+                raise UsageError(
+                    f"unknown {self.name} {value!r} for backend {backend!r}; "
+                    f"choose from: {', '.join(self.choices)}"
+                )
+            return str(value)
+        try:
+            return self.convert(value)
+        except (TypeError, ValueError) as exc:
+            raise UsageError(
+                f"invalid {self.name} {value!r} for backend {backend!r}: {exc}"
+            ) from None
 
 
 class Backend:
     """Base class: subclasses set the class attributes and override what they support.
 
-    ``options`` maps each option the backend accepts to its valid choices (a tuple of
-    strings) or to a converter (e.g. ``int``); the constructor rejects anything else with
-    a message naming the valid choices. Solver packages are imported inside methods only.
+    Solver packages and compiled kernels are imported in ``load`` (timed apart from the
+    search as ``startup_seconds``) or inside methods, never at module level.
     """
 
     name: ClassVar[str]
     family: ClassVar[Family]
     capabilities: ClassVar[frozenset[Capability]]
     summary: ClassVar[str] = ""
+    #: Board variants the backend searches correctly (see ``queenslab.boards``).
+    variants: ClassVar[frozenset[str]] = frozenset({DEFAULT_VARIANT})
     #: Importable modules the backend needs, and the pip package that provides them.
     requires: ClassVar[Mapping[str, str]] = {}
-    options: ClassVar[Mapping[str, tuple[str, ...] | Callable[[str], Any]]] = {}
-    defaults: ClassVar[Mapping[str, Any]] = {}
+    options: ClassVar[tuple[Option, ...]] = ()
+    #: Whether the run's seed changes what the backend does (else the CLI says it does not).
+    uses_seed: ClassVar[bool] = False
 
-    def __init__(self, **options: Any) -> None:
-        self.settings: dict[str, Any] = dict(self.defaults)
-        for key, value in options.items():
+    def __init__(self, **settings: Any) -> None:
+        declared = {option.name: option for option in self.options}
+        self.settings: dict[str, Any] = {o.name: o.default for o in self.options}
+        for key, value in settings.items():
             if value is None:
                 continue
-            if key not in self.options:
-                known = ", ".join(sorted(self.options)) or "none"
+            if key not in declared:
+                known = ", ".join(sorted(declared)) or "none"
                 raise UsageError(f"backend {self.name!r} has no option {key!r} (options: {known})")
-            self.settings[key] = _convert_option(self.name, key, value, self.options[key])
+            self.settings[key] = declared[key].parse(self.name, value)
+
+    def load(self) -> None:
+        """Import solver packages and compiled kernels before the clock of the search starts."""
 
     # Each capability raises unless the subclass provides it.
-    def solve(self, problem: Problem) -> SolveResult:
+    def solve(self, problem: Problem, run: Run) -> SolveResult:
         raise self._lacks(Capability.SOLVE)
 
-    def enumerate(self, problem: Problem) -> Iterator[Placement]:
+    def enumerate(self, problem: Problem, run: Run) -> Iterator[Placement]:
         raise self._lacks(Capability.ENUMERATE)
 
-    def count(
-        self, problem: Problem, unique: bool = False, progress: ProgressCallback | None = None
-    ) -> CountResult:
+    def count(self, problem: Problem, run: Run, unique: bool = False) -> CountResult:
         raise self._lacks(Capability.COUNT)
 
-    def optimize(self, problem: Problem, weights: np.ndarray) -> OptimizeResult:
+    def optimize(self, problem: Problem, run: Run, weights: np.ndarray) -> OptimizeResult:
         raise self._lacks(Capability.OPTIMIZE)
 
     def _lacks(self, capability: Capability) -> CapabilityError:
@@ -89,22 +138,35 @@ def default_workers() -> int:
     return os.cpu_count() or 1
 
 
-def positive_int(value: Any) -> int:
-    """Option converter for counts such as ``workers``."""
+def non_negative_int(value: Any) -> int:
+    """Option converter for whole numbers from 0: ASCII digits only (no "８", no "1e3")."""
+    if isinstance(value, str) and not (value.isascii() and value.strip().isdigit()):
+        raise ValueError("must be a whole number written with the digits 0-9")
+    if isinstance(value, bool) or (isinstance(value, float) and not value.is_integer()):
+        raise ValueError("must be a whole number")
     number = int(value)
+    if number < 0:
+        raise ValueError("must be at least 0")
+    return number
+
+
+def positive_int(value: Any) -> int:
+    """Option converter for counts such as ``workers``: a whole number from 1."""
+    number = non_negative_int(value)
     if number < 1:
         raise ValueError("must be at least 1")
     return number
 
 
-def _convert_option(backend: str, key: str, value: Any, spec: Any) -> Any:
-    if isinstance(spec, tuple):
-        if str(value) not in spec:
-            raise UsageError(
-                f"unknown {key} {value!r} for backend {backend!r}; choose from: {', '.join(spec)}"
-            )
-        return str(value)
-    try:
-        return spec(value)
-    except (TypeError, ValueError) as exc:
-        raise UsageError(f"invalid {key} {value!r} for backend {backend!r}: {exc}") from None
+def workers_option(default: int | None = None, help: str = "parallel workers") -> Option:
+    """The ``workers`` option every parallel backend shares."""
+    return Option("workers", help, default or default_workers(), convert=positive_int, metavar="K")
+
+
+def options_table(backends: Mapping[str, type[Backend]]) -> dict[str, list[tuple[str, Option]]]:
+    """Each option name -> the backends declaring it, with their declarations."""
+    table: dict[str, list[tuple[str, Option]]] = {}
+    for name, cls in backends.items():
+        for option in cls.options:
+            table.setdefault(option.name, []).append((name, option))
+    return table

@@ -1,6 +1,8 @@
-"""Cross-validation: every counting backend against each other and against OEIS A000170.
+"""Cross-validation: every counting backend against each other and against OEIS.
 
-A disagreement anywhere (two backends, or a backend and the published value) makes the
+The published count is the variant's own sequence (A000170 standard, A051906 toroidal,
+A051223 super-queens); with blocked cells the counters must agree with each other. A
+disagreement anywhere (two backends, or a backend and the published value) makes the
 report fail. Heuristic backends cannot count, so for each n >= 4 their placement goes
 through the harness (``api.solve`` validates every board) and must come back valid.
 Backends too slow for an n are listed as skipped, never silently left out.
@@ -12,11 +14,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from queenslab import api, reference
-from queenslab.backend import Capability, Family, ProgressCallback
+from queenslab import api, boards, reference
+from queenslab.backend import Capability, Family
+from queenslab.boards import DEFAULT_VARIANT, Cell
 from queenslab.errors import UsageError
-from queenslab.registry import BACKENDS, backend_class, info
+from queenslab.problem import Problem
+from queenslab.registry import backend_class, info, names
 from queenslab.result import Status
+from queenslab.run import ProgressCallback
 
 #: Largest n each counter is asked to count here (it would take minutes beyond).
 MAX_COUNT_N: dict[str, int] = {
@@ -33,7 +38,7 @@ SEED = 0  # heuristics are seeded so a failure can be replayed
 
 
 @dataclass
-class Cell:
+class Answer:
     """One backend's answer for one n: a count (or ``ok`` for a heuristic) or a note."""
 
     value: int | None = None
@@ -56,8 +61,8 @@ class Cell:
 class Row:
     n: int
     oeis: int | None
-    counts: dict[str, Cell] = field(default_factory=dict)
-    heuristics: dict[str, Cell] = field(default_factory=dict)
+    counts: dict[str, Answer] = field(default_factory=dict)
+    heuristics: dict[str, Answer] = field(default_factory=dict)
 
     @property
     def disagrees(self) -> bool:
@@ -78,6 +83,7 @@ class CrosscheckReport:
     counters: list[str]
     heuristics: list[str]
     rows: list[Row]
+    variant: str = DEFAULT_VARIANT
 
     @property
     def ok(self) -> bool:
@@ -86,6 +92,7 @@ class CrosscheckReport:
     def to_json(self) -> dict[str, Any]:
         return {
             "ok": self.ok,
+            "variant": self.variant,
             "counters": self.counters,
             "heuristics": self.heuristics,
             "rows": [
@@ -109,7 +116,7 @@ class CrosscheckReport:
                 str(row.n),
                 "?" if row.oeis is None else str(row.oeis),
                 *(row.counts[name].text() for name in self.counters),
-                *(row.heuristics.get(name, Cell(note="-")).text() for name in self.heuristics),
+                *(row.heuristics.get(name, Answer(note="-")).text() for name in self.heuristics),
                 "" if row.ok else "!! disagree" if row.disagrees else "!! failed",
             ]
             for row in self.rows
@@ -127,34 +134,60 @@ class CrosscheckReport:
 def crosscheck(
     ns: Sequence[int],
     backends: Sequence[str] | None = None,
+    *,
+    variant: str = DEFAULT_VARIANT,
+    blocked: Sequence[Cell] = (),
     progress: ProgressCallback | None = None,
 ) -> CrosscheckReport:
-    """Count every n with every chosen counter and validate every heuristic's board."""
-    counters, heuristics = _split(backends)
-    rows = [Row(n, reference.total(n)) for n in ns]
+    """Count every n with every chosen counter and validate every heuristic's board.
+
+    With blocked cells there is no published count: the counters must agree with each
+    other (backtracking among them). Sizes no counter is asked to count are refused.
+    """
+    boards.variant(variant)
+    sample = Problem(max(ns), variant=variant, blocked=tuple(blocked))
+    counters, heuristics = _split(backends, sample)
+    reachable = max((MAX_COUNT_N.get(name, DEFAULT_MAX_COUNT_N) for name in counters), default=0)
+    unchecked = [n for n in ns if n > reachable and not (heuristics and n >= 4)]
+    if unchecked:
+        raise UsageError(
+            f"nothing in this cross-check can check n={unchecked[0]} "
+            f"(its counters reach n={reachable})"
+        )
+    problems = [Problem(n, variant=variant, blocked=tuple(blocked)) for n in ns]
+    rows = [Row(p.n, None if p.blocked else reference.total(p.n, variant)) for p in problems]
     total = len(rows) * (len(counters) + len(heuristics))
     done = 0
-    for row in rows:
+    for problem, row in zip(problems, rows, strict=True):
         for name in counters:
-            row.counts[name] = _count(name, row.n)
+            row.counts[name] = _count(name, problem)
             done += 1
             if progress:
                 progress(done, total)
         for name in heuristics:
             if row.n >= 4:
-                row.heuristics[name] = _validate(name, row.n)
+                row.heuristics[name] = _validate(name, problem)
             done += 1
             if progress:
                 progress(done, total)
-    return CrosscheckReport(counters, heuristics, rows)
+    return CrosscheckReport(counters, heuristics, rows, variant)
 
 
-def _split(backends: Sequence[str] | None) -> tuple[list[str], list[str]]:
-    """Counters and heuristics to run: the chosen ones, or every registered one."""
-    chosen = list(dict.fromkeys(backends)) if backends is not None else list(BACKENDS)
+def _split(backends: Sequence[str] | None, problem: Problem) -> tuple[list[str], list[str]]:
+    """Counters and heuristics to run: the chosen ones, or every one that takes the board."""
+    chosen = list(dict.fromkeys(backends)) if backends is not None else names()
     counters, heuristics = [], []
     for name in chosen:
         cls = backend_class(name)  # UsageError for an unknown name
+        takes = problem.variant in cls.variants and (
+            not problem.blocked or Capability.BLOCKED in cls.capabilities
+        )
+        if not takes:
+            if backends is not None:
+                raise UsageError(
+                    f"backend {name!r} does not handle this board ({problem.describe()})"
+                )
+            continue
         if Capability.COUNT in cls.capabilities:
             counters.append(name)
         elif cls.family is Family.HEURISTIC and Capability.SOLVE in cls.capabilities:
@@ -164,34 +197,34 @@ def _split(backends: Sequence[str] | None) -> tuple[list[str], list[str]]:
     return counters, heuristics
 
 
-def _count(name: str, n: int) -> Cell:
-    if n > MAX_COUNT_N.get(name, DEFAULT_MAX_COUNT_N):
-        return Cell(note="skipped (n too large)")
+def _count(name: str, problem: Problem) -> Answer:
+    if problem.n > MAX_COUNT_N.get(name, DEFAULT_MAX_COUNT_N):
+        return Answer(note="skipped (n too large)")
     if not info(name).available:
-        return Cell(note="unavailable")
+        return Answer(note="unavailable")
     try:
-        result = api.count(n, name, time_limit=TIME_LIMIT)
+        result = api.count(problem, name, time_limit=TIME_LIMIT)
     except Exception as exc:  # a crosscheck reports every failure instead of stopping
-        return Cell(note=f"error: {exc}", failed=True)
+        return Answer(note=f"error: {exc}", failed=True)
     if result.status is Status.LIMIT or result.total is None:
-        return Cell(seconds=result.seconds, note="limit")
-    return Cell(result.total, result.seconds)
+        return Answer(seconds=result.seconds, note="limit")
+    return Answer(result.total, result.seconds)
 
 
-def _validate(name: str, n: int) -> Cell:
+def _validate(name: str, problem: Problem) -> Answer:
     """``api.solve`` raises BackendBug on an invalid board or a moved queen."""
     if not info(name).available:
-        return Cell(note="unavailable")
+        return Answer(note="unavailable")
     try:
-        result = api.solve(n, name, seed=SEED, time_limit=TIME_LIMIT)
+        result = api.solve(problem, name, seed=SEED, time_limit=TIME_LIMIT)
     except api.BackendBug as exc:
-        return Cell(note=f"invalid board: {exc}", failed=True)
+        return Answer(note=f"invalid board: {exc}", failed=True)
     except UsageError:  # a construction that does not cover n says so: not a failure
-        return Cell(note="n not covered")
+        return Answer(note="n not covered")
     except Exception as exc:  # a crosscheck reports every failure instead of stopping
-        return Cell(note=f"error: {exc}", failed=True)
+        return Answer(note=f"error: {exc}", failed=True)
     if result.status is Status.SOLVED:
-        return Cell(seconds=result.seconds)
+        return Answer(seconds=result.seconds)
     if result.status is Status.INFEASIBLE:
-        return Cell(note="claimed infeasible", failed=True)
-    return Cell(seconds=result.seconds, note=f"gave up ({result.status})")
+        return Answer(note="claimed infeasible", failed=True)
+    return Answer(seconds=result.seconds, note=f"gave up ({result.status})")

@@ -1,4 +1,4 @@
-"""Exceptions that the CLI turns into one-line messages and exit code 2."""
+"""Exceptions that the CLI turns into one-line messages and exit codes."""
 
 
 class QueensError(Exception):
@@ -6,7 +6,7 @@ class QueensError(Exception):
 
 
 class UsageError(QueensError, ValueError):
-    """Bad input: an invalid n, option value, given queen or file."""
+    """Bad input: an invalid n, option value, given queen or file (exit code 2)."""
 
 
 class CapabilityError(QueensError):
@@ -15,3 +15,7 @@ class CapabilityError(QueensError):
 
 class BackendUnavailable(QueensError):
     """The backend's solver package is not installed; the message says what to install."""
+
+
+class LimitReached(Exception):
+    """A search stopped because its time limit passed (the CLI exits with code 3)."""

@@ -8,16 +8,16 @@ and per diagonal, never by building an n x n board.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from queenslab.boards.symmetry import D4, SYMMETRY_NAMES
 
-__all__ = ["SYMMETRY_NAMES", "Placement", "as_placement"]
+if TYPE_CHECKING:
+    from queenslab.boards import Board, Verdict
 
-#: From this size on, validity is checked by a compiled one-pass kernel (see validate_kernel).
-_KERNEL_FROM = 1 << 18
+__all__ = ["SYMMETRY_NAMES", "Placement", "as_placement"]
 
 
 class Placement:
@@ -38,6 +38,11 @@ class Placement:
             self._cols = tuple(int(c) for c in cols)
 
     # -- container protocol -------------------------------------------------------------
+    @property
+    def cols(self) -> tuple[int, ...] | np.ndarray:
+        """The held tuple or array of columns itself (never a copy)."""
+        return self._cols
+
     @property
     def n(self) -> int:
         return len(self._cols)
@@ -91,56 +96,33 @@ class Placement:
 
         return to_svg(self)
 
-    # -- validation ---------------------------------------------------------------------
-    def _line_counts(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """Queens per column, per r+c diagonal and per r-c diagonal; raises if off the board."""
-        n = self.n
-        cols = self.as_array()
-        if n and (cols.min() < 0 or cols.max() >= n):
-            bad = int(np.flatnonzero((cols < 0) | (cols >= n))[0])
-            raise ValueError(f"row {bad} has column {int(cols[bad])}, off a board of size {n}")
-        rows = np.arange(n, dtype=np.int64)
-        per_col = np.bincount(cols, minlength=n)
-        per_sum = np.bincount(rows + cols, minlength=2 * n)
-        per_diff = np.bincount(rows - cols + (n - 1), minlength=2 * n)
-        return per_col, per_sum, per_diff
+    # -- validation (the rules live in queenslab.boards) ------------------------------
+    def _on(self, board: Board | None) -> Board:
+        if board is None:
+            from queenslab.boards import board as standard_board
 
-    def is_valid(self) -> bool:
-        """True when no two queens share a column or a diagonal (and all are on the board)."""
-        if self.n >= _KERNEL_FROM:
-            from queenslab.validate_kernel import is_valid_large
+            return standard_board(self.n)
+        if board.n != self.n:
+            raise ValueError(f"a placement of {self.n} queens is not for a board of size {board.n}")
+        return board
 
-            return is_valid_large(self.as_array())
-        try:
-            counts = self._line_counts()
-        except ValueError:
-            return False
-        return all(int(c.max(initial=0)) <= 1 for c in counts)
+    def is_valid(self, board: Board | None = None) -> bool:
+        """True when no two queens attack each other on ``board`` (the standard one by default)."""
+        return self._on(board).is_valid(self._cols)
 
-    def attacking_pair_count(self) -> int:
-        """Number of unordered pairs of queens that attack each other, in O(n)."""
-        return sum(int((c * (c - 1) // 2).sum()) for c in self._line_counts())
+    def check(self, board: Board | None = None) -> Verdict:
+        """What is wrong with the placement on ``board``: attacking pairs, blocked cells."""
+        return self._on(board).check(self._cols)
 
-    def attacking_pairs(self) -> list[tuple[int, int]]:
-        """The attacking pairs as (row_a, row_b) with row_a < row_b, sorted.
+    def attacking_pairs(self, board: Board | None = None) -> list[tuple[int, int]]:
+        """The attacking pairs as (row_a, row_b) with row_a < row_b, sorted."""
+        verdict = self.check(board)
+        if verdict.off_board:
+            raise ValueError(verdict.describe())
+        return list(verdict.attacking)
 
-        Groups rows by line, so the cost is O(n + number of pairs).
-        """
-        n = self.n
-        cols = self.as_array()
-        self._line_counts()  # range check
-        rows = np.arange(n, dtype=np.int64)
-        pairs: set[tuple[int, int]] = set()
-        for key in (cols, rows + cols, rows - cols):
-            order = np.argsort(key, kind="stable")
-            sorted_keys = key[order]
-            starts = np.flatnonzero(np.r_[True, sorted_keys[1:] != sorted_keys[:-1]])
-            ends = np.r_[starts[1:], n]
-            for s, e in zip(starts.tolist(), ends.tolist(), strict=True):
-                if e - s > 1:
-                    group = sorted(order[s:e].tolist())
-                    pairs.update((a, b) for i, a in enumerate(group) for b in group[i + 1 :])
-        return sorted(pairs)
+    def attacking_pair_count(self, board: Board | None = None) -> int:
+        return len(self.attacking_pairs(board))
 
     # -- symmetry -----------------------------------------------------------------------
     def _require_permutation(self) -> np.ndarray:

@@ -1,10 +1,17 @@
-"""What a caller asks: the board size, queens already placed, a seed and limits."""
+"""What a caller asks about: the board size, its variant, blocked cells and given queens.
+
+How to search (seed, time limit) is not part of the problem; it travels in a ``Run``.
+Everything a problem says is checked here, before any search: a bad instance is a one-line
+UsageError, never a search over a board that cannot exist.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
+from queenslab.boards import DEFAULT_VARIANT, Board, Cell, board, variant
 from queenslab.errors import UsageError
 
 MAX_N = 10**9
@@ -12,55 +19,80 @@ MAX_N = 10**9
 
 @dataclass(frozen=True)
 class Problem:
-    """An N-queens instance; given queens are checked here, before any search.
+    """An N-queens instance.
 
-    ``givens`` are (row, col) pairs that every answer must contain. ``seed`` drives all
-    randomness; ``time_limit`` (seconds) bounds the search.
+    ``givens`` are (row, col) queens that every answer must contain; ``blocked`` are cells
+    that may not hold a queen; ``variant`` names the rule of attack (see ``boards``).
     """
 
     n: int
-    givens: tuple[tuple[int, int], ...] = ()
-    seed: int | None = None
-    time_limit: float | None = None
+    givens: tuple[Cell, ...] = ()
+    variant: str = DEFAULT_VARIANT
+    blocked: tuple[Cell, ...] = ()
 
     def __post_init__(self) -> None:
         if isinstance(self.n, bool) or not isinstance(self.n, int):
             raise UsageError(f"n must be an integer, got {self.n!r}")
         if not 1 <= self.n <= MAX_N:
             raise UsageError(f"n must be between 1 and {MAX_N}, got {self.n}")
-        if self.time_limit is not None and not self.time_limit > 0:
-            raise UsageError(f"time limit must be positive, got {self.time_limit}")
-        givens = tuple(sorted((int(r), int(c)) for r, c in self.givens))
-        object.__setattr__(self, "givens", givens)
-        check_givens(self.n, givens)
+        variant(self.variant)  # a UsageError naming the variants when unknown
+        object.__setattr__(self, "blocked", _cells(self.n, self.blocked, "blocked cell"))
+        object.__setattr__(self, "givens", _cells(self.n, self.givens, "given queen"))
+        _check_givens(self.board, self.givens)
+
+    @cached_property
+    def board(self) -> Board:
+        return board(self.n, self.variant, self.blocked)
 
     @property
     def given_cols(self) -> dict[int, int]:
         """Row -> column of each given queen."""
         return dict(self.givens)
 
+    @property
+    def is_classic(self) -> bool:
+        """The plain N-queens board: standard rules, no blocked cell (givens allowed)."""
+        return self.variant == DEFAULT_VARIANT and not self.blocked
+
     def keeps_givens(self, cols: Sequence[int]) -> bool:
         """True when a placement (anything indexable by row) has every given queen."""
         return len(cols) == self.n and all(cols[r] == c for r, c in self.givens)
 
+    def with_givens(self, queens: Iterable[Cell]) -> Problem:
+        """The same board with more queens placed in advance (a cube of a split search)."""
+        return Problem(self.n, (*self.givens, *queens), self.variant, self.blocked)
 
-def check_givens(n: int, givens: Iterable[tuple[int, int]]) -> None:
-    """Reject queens off the board, two in one row, or two that attack each other."""
-    seen: list[tuple[int, int]] = []
-    for r, c in givens:
+    def describe(self) -> str:
+        """A short label, e.g. ``n=8 toroidal, 2 blocked, givens 0:1``."""
+        parts = [f"n={self.n}" + ("" if self.variant == DEFAULT_VARIANT else f" {self.variant}")]
+        if self.blocked:
+            parts.append(f"{len(self.blocked)} blocked")
+        if self.givens:
+            parts.append("givens " + " ".join(f"{r}:{c}" for r, c in self.givens))
+        return ", ".join(parts)
+
+
+def _cells(n: int, cells: Iterable[Cell], what: str) -> tuple[Cell, ...]:
+    """Cells as sorted (int, int) pairs, each on the board and listed once."""
+    seen: set[Cell] = set()
+    for cell in cells:
+        try:
+            r, c = (int(x) for x in cell)
+        except (TypeError, ValueError):
+            raise UsageError(f"{what} must be a (row, col) pair, got {cell!r}") from None
         if not (0 <= r < n and 0 <= c < n):
-            raise UsageError(f"given queen {r}:{c} is off the {n}x{n} board")
-        for r2, c2 in seen:
-            if r == r2 and c == c2:
-                raise UsageError(f"given queen {r}:{c} is listed twice")
-            if r == r2 or c == c2 or abs(r - r2) == abs(c - c2):
+            raise UsageError(f"{what} {r}:{c} is off the {n}x{n} board")
+        if (r, c) in seen:
+            raise UsageError(f"{what} {r}:{c} is listed twice")
+        seen.add((r, c))
+    return tuple(sorted(seen))
+
+
+def _check_givens(board: Board, givens: tuple[Cell, ...]) -> None:
+    """Reject given queens on blocked cells or attacking each other under the variant."""
+    for i, (r, c) in enumerate(givens):
+        if not board.is_open(r, c):
+            raise UsageError(f"given queen {r}:{c} is on a blocked cell")
+        for r2, c2 in givens[:i]:
+            if board.attacks((r2, c2), (r, c)):
                 raise UsageError(f"given queens {r2}:{c2} and {r}:{c} attack each other")
-        seen.append((r, c))
-
-
-def parse_given(text: str) -> tuple[int, int]:
-    """Parse ``R:C`` (0-based row and column)."""
-    parts = text.split(":")
-    if len(parts) != 2 or not all(p.strip().lstrip("-").isdigit() for p in parts):
-        raise UsageError(f"given queen must look like ROW:COL, got {text!r}")
-    return int(parts[0]), int(parts[1])

@@ -1,4 +1,4 @@
-"""Published counts (OEIS A000170 total, A002562 up to symmetry).
+"""Published counts from OEIS, per board variant (the table of each variant names them).
 
 For validation and the cross-check report only: no backend may read an answer from here.
 """
@@ -9,30 +9,34 @@ import json
 from functools import cache
 from importlib.resources import files
 
+from queenslab import boards
+
 
 @cache
 def _tables() -> dict[str, dict]:
     return json.loads(files("queenslab.data").joinpath("oeis.json").read_text())
 
 
-def _lookup(sequence: str, n: int) -> int | None:
+def _lookup(sequence: str | None, n: int) -> int | None:
+    if sequence is None:
+        return None
     table = _tables()[sequence]
     index = n - table["offset"]
     values = table["values"]
     return values[index] if 0 <= index < len(values) else None
 
 
-def total(n: int) -> int | None:
-    """A000170(n): solutions on an n x n board, or None beyond the published table."""
-    return _lookup("A000170", n)
+def total(n: int, variant: str = boards.DEFAULT_VARIANT) -> int | None:
+    """Solutions on an n x n board of ``variant``, or None beyond the published table."""
+    return _lookup(boards.variant(variant).total_sequence, n)
 
 
-def unique(n: int) -> int | None:
-    """A002562(n): solutions up to rotation and reflection, or None beyond the table."""
-    return _lookup("A002562", n)
+def unique(n: int, variant: str = boards.DEFAULT_VARIANT) -> int | None:
+    """Solutions up to rotation and reflection, or None where nothing is published."""
+    return _lookup(boards.variant(variant).unique_sequence, n)
 
 
-def largest_n() -> int:
-    """The largest n with a published total."""
-    table = _tables()["A000170"]
+def largest_n(variant: str = boards.DEFAULT_VARIANT) -> int:
+    """The largest n with a published total for ``variant``."""
+    table = _tables()[boards.variant(variant).total_sequence or ""]
     return table["offset"] + len(table["values"]) - 1

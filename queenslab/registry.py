@@ -1,18 +1,24 @@
-"""Backend names -> classes, imported only when asked for, with their availability."""
+"""Backend names -> classes, imported only when asked for, with their availability.
+
+Three sources, in this order: the package's own backends (``BUILTIN``), backends other
+packages declare in the ``queenslab.backends`` entry-point group, and classes registered
+at run time with ``register_backend`` (for notebooks). Listing names imports nothing.
+"""
 
 from __future__ import annotations
 
 import importlib
 import importlib.util
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
-from queenslab.backend import Backend, Capability, Family
+from queenslab.backend import Backend, Capability, Family, Option
 from queenslab.errors import BackendUnavailable, UsageError
 
-#: Every backend of the project. Importing a backend module is cheap: solver packages are
+#: The package's own backends. Importing a backend module is cheap: solver packages are
 #: imported inside its methods.
-BACKENDS: dict[str, str] = {
+BUILTIN: dict[str, str] = {
     "backtrack": "queenslab.exact.backtracking:BacktrackingBackend",
     "bitmask": "queenslab.exact.bitmask:BitmaskBackend",
     "milp": "queenslab.models.milp:MilpBackend",
@@ -26,6 +32,30 @@ BACKENDS: dict[str, str] = {
     "divide-conquer": "queenslab.heuristics.divide_conquer:DivideConquerBackend",
     "explicit": "queenslab.heuristics.explicit:ExplicitBackend",
 }
+ENTRY_POINT_GROUP = "queenslab.backends"
+_registered: dict[str, type[Backend]] = {}
+
+
+@cache
+def _plugins() -> dict[str, str]:
+    """Backends declared by installed packages: name -> "module:Class" (not imported)."""
+    from importlib.metadata import entry_points
+
+    return {ep.name: ep.value for ep in entry_points(group=ENTRY_POINT_GROUP)}
+
+
+def register_backend(name: str, cls: type[Backend]) -> None:
+    """Make ``cls`` available as backend ``name`` in this process (e.g. from a notebook)."""
+    if not (isinstance(cls, type) and issubclass(cls, Backend)):
+        raise UsageError(f"backend {name!r} must be a subclass of queenslab.Backend")
+    if name in BUILTIN:
+        raise UsageError(f"backend name {name!r} is taken by a built-in backend")
+    _registered[name] = cls
+
+
+def names() -> list[str]:
+    """Every backend name: built-in, then installed plug-ins, then registered ones."""
+    return list(dict.fromkeys([*BUILTIN, *_plugins(), *_registered]))
 
 
 @dataclass(frozen=True)
@@ -33,6 +63,8 @@ class BackendInfo:
     name: str
     family: Family
     capabilities: frozenset[Capability]
+    variants: frozenset[str]
+    options: tuple[Option, ...]
     summary: str
     missing: tuple[str, ...]  # pip packages to install before it can run
 
@@ -42,12 +74,21 @@ class BackendInfo:
 
 
 def backend_class(name: str) -> type[Backend]:
+    if name in _registered:
+        return _registered[name]
+    target = (BUILTIN.get(name) or _plugins().get(name)) if name else None
+    if target is None:
+        raise UsageError(f"unknown backend {name!r}; choose from: {', '.join(names())}")
+    module_name, _, class_name = target.partition(":")
     try:
-        target = BACKENDS[name]
-    except KeyError:
-        raise UsageError(f"unknown backend {name!r}; choose from: {', '.join(BACKENDS)}") from None
-    module_name, class_name = target.split(":")
-    return getattr(importlib.import_module(module_name), class_name)
+        cls = getattr(importlib.import_module(module_name), class_name)
+    except (ImportError, AttributeError) as exc:
+        raise BackendUnavailable(
+            f"backend {name!r} cannot be loaded from {target}: {exc}"
+        ) from None
+    if not (isinstance(cls, type) and issubclass(cls, Backend)):
+        raise BackendUnavailable(f"backend {name!r} ({target}) is not a queenslab Backend")
+    return cls
 
 
 def info(name: str) -> BackendInfo:
@@ -57,12 +98,14 @@ def info(name: str) -> BackendInfo:
         for module, package in cls.requires.items()
         if importlib.util.find_spec(module) is None
     )
-    return BackendInfo(name, cls.family, cls.capabilities, cls.summary, missing)
+    return BackendInfo(
+        name, cls.family, cls.capabilities, cls.variants, cls.options, cls.summary, missing
+    )
 
 
 def backends() -> list[BackendInfo]:
-    """Every registered backend, available or not, in registry order."""
-    return [info(name) for name in BACKENDS]
+    """Every backend, available or not, in registry order."""
+    return [info(name) for name in names()]
 
 
 def names_with(capability: Capability, *, available_only: bool = True) -> list[str]:

@@ -75,8 +75,8 @@ def to_svg(placement: Placement, cell: int = 40) -> str:
     return "\n".join(parts)
 
 
-def write_png(placement: Placement, path: str) -> None:
-    """Save the board as a PNG (matplotlib, imported only here)."""
+def write_png(placement: Placement, out: Any) -> None:
+    """Save the board as a PNG into a path or binary file (matplotlib, imported only here)."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -89,7 +89,7 @@ def write_png(placement: Placement, path: str) -> None:
     ax.scatter(placement.as_array(), np.arange(n), s=max(4.0, 9000 / n**2), c="black", marker="o")
     ax.set_axis_off()
     ax.set_title(f"{n} queens")
-    fig.savefig(path, format="png", bbox_inches="tight")
+    fig.savefig(out, format="png", bbox_inches="tight")
     plt.close(fig)
 
 

@@ -1,4 +1,9 @@
-"""What a backend answers: a status kept apart from the placement, counts, optima."""
+"""What a backend answers: a status kept apart from the placement, counts, optima.
+
+Every result carries the statistics of its run (``stats``, in the shared vocabulary of
+``queenslab.stats``) and ``seconds``, the time of building plus searching; imports and
+compiled-kernel loading are reported apart as ``stats["startup_seconds"]``.
+"""
 
 from __future__ import annotations
 
@@ -14,8 +19,9 @@ class Status(StrEnum):
 
     SOLVED = "solved"  # a valid placement was found
     OPTIMAL = "optimal"  # a placement proven best for the objective (optimize)
+    FEASIBLE = "feasible"  # optimize stopped at a limit with a board not proven best
     INFEASIBLE = "infeasible"  # proven: no placement exists
-    LIMIT = "limit"  # a time or node limit ended the search before an answer
+    LIMIT = "limit"  # a time limit (or a stop) ended the search before an answer
     UNKNOWN = "unknown"  # an incomplete method gave up without proof
 
     @property
@@ -25,63 +31,63 @@ class Status(StrEnum):
 
 
 @dataclass
-class SolveResult:
-    status: Status
-    placement: Placement | None = None
-    n: int = 0
-    backend: str = ""
-    seconds: float = 0.0
-    stats: dict[str, Any] = field(default_factory=dict)
+class _Answer:
+    """Fields every result shares; the api fills n, variant, backend and seconds."""
 
-    def to_json(self) -> dict[str, Any]:
-        return _board_record(self)
+    n: int = field(default=0, kw_only=True)
+    variant: str = field(default="standard", kw_only=True)
+    backend: str = field(default="", kw_only=True)
+    seconds: float = field(default=0.0, kw_only=True)
+    stats: dict[str, Any] = field(default_factory=dict, kw_only=True)
 
-
-@dataclass
-class CountResult:
-    """A count; ``total`` is None when a limit stopped the count (status LIMIT)."""
-
-    total: int | None
-    unique: int | None = None
-    n: int = 0
-    backend: str = ""
-    seconds: float = 0.0
-    status: Status = Status.SOLVED
-    stats: dict[str, Any] = field(default_factory=dict)
-
-    def to_json(self) -> dict[str, Any]:
+    def _record(self, **fields: Any) -> dict[str, Any]:
         return {
             "n": self.n,
+            "variant": self.variant,
             "backend": self.backend,
-            "total": self.total,
-            "unique": self.unique,
+            **fields,
             "seconds": round(self.seconds, 6),
+            "stats": {k: round(v, 6) if isinstance(v, float) else v for k, v in self.stats.items()},
         }
 
 
 @dataclass
-class OptimizeResult:
+class SolveResult(_Answer):
+    status: Status
+    placement: Placement | None = None
+
+    def to_json(self, with_cols: bool = True) -> dict[str, Any]:
+        """The JSON record; ``with_cols=False`` leaves ``cols`` None for a streaming writer."""
+        return self._record(status=str(self.status), cols=_cols(self.placement, with_cols))
+
+
+@dataclass
+class CountResult(_Answer):
+    """A count; ``total`` is None when a limit stopped the count (status LIMIT)."""
+
+    total: int | None
+    unique: int | None = None
+    status: Status = Status.SOLVED
+
+    def to_json(self) -> dict[str, Any]:
+        return self._record(status=str(self.status), total=self.total, unique=self.unique)
+
+
+@dataclass
+class OptimizeResult(_Answer):
     """Best total weight of occupied cells; ``placement`` achieves ``objective``."""
 
     status: Status
     objective: int | None = None
     placement: Placement | None = None
-    n: int = 0
-    backend: str = ""
-    seconds: float = 0.0
-    stats: dict[str, Any] = field(default_factory=dict)
 
-    def to_json(self) -> dict[str, Any]:
-        return _board_record(self, objective=self.objective)
+    def to_json(self, with_cols: bool = True) -> dict[str, Any]:
+        return self._record(
+            status=str(self.status),
+            objective=self.objective,
+            cols=_cols(self.placement, with_cols),
+        )
 
 
-def _board_record(result: SolveResult | OptimizeResult, **extra: Any) -> dict[str, Any]:
-    """The JSON contract of an answer with a board: ``extra`` goes before ``cols``."""
-    return {
-        "n": result.n,
-        "backend": result.backend,
-        "status": str(result.status),
-        **extra,
-        "cols": None if result.placement is None else result.placement.to_list(),
-        "seconds": round(result.seconds, 6),
-    }
+def _cols(placement: Placement | None, wanted: bool) -> list[int] | None:
+    return placement.to_list() if placement is not None and wanted else None

@@ -20,6 +20,32 @@ from queenslab.errors import UsageError
 MAX_WEIGHT = 10**12
 
 
+def check_weights(weights: object, n: int) -> np.ndarray:
+    """The weights as an (n, n) int64 array, or a UsageError: integral and within bounds.
+
+    The API enforces what the weights file enforces: a float, NaN or huge entry would
+    otherwise overflow a sum or be rounded silently by some solver.
+    """
+    try:
+        array = np.asarray(weights)
+    except (TypeError, ValueError) as exc:
+        raise UsageError(f"weights must be an n x n array of integers: {exc}") from None
+    if array.shape != (n, n):
+        raise UsageError(f"weights must be a {n}x{n} matrix, got shape {array.shape}")
+    if array.dtype.kind not in "iuf" or array.dtype == np.float16:
+        raise UsageError(f"weights must be integers, got {array.dtype} entries")
+    if array.dtype.kind == "f":
+        bad = ~np.isfinite(array) | (array != np.round(array))
+        if bad.any():
+            r, c = (int(i) for i in np.argwhere(bad)[0])
+            raise UsageError(f"weight ({r}, {c}) is {array[r, c]}, not an integer")
+    too_big = np.abs(array.astype(np.float64)) > MAX_WEIGHT
+    if too_big.any():
+        r, c = (int(i) for i in np.argwhere(too_big)[0])
+        raise UsageError(f"weight ({r}, {c}) is {array[r, c]}, beyond the limit of +-{MAX_WEIGHT}")
+    return array.astype(np.int64)
+
+
 def load_weights(path: str, n: int) -> np.ndarray:
     """An (n, n) int64 array from a JSON list of lists or a CSV file (format sniffed)."""
     try:

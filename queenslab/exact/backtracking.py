@@ -1,79 +1,91 @@
 """Textbook backtracking: row by row, columns in increasing order, O(1) lookups.
 
-The reference method of the seed documents, kept plain on purpose: a column array and two
-diagonal arrays (index ``r + c`` and ``r - c + n - 1``) make each safety test O(1). It is
-the slow, obviously-correct baseline that every faster backend is checked against.
-Solutions come out in lexicographic order of ``cols``.
+The reference method, kept plain on purpose: one lookup array marks the columns and
+diagonals already taken (the board says which line each cell lies on, for every variant),
+so each safety test is a few array reads; leaps (a super-queen's knight moves) are looked
+up on the queens of the rows above. It is the slow, obviously correct baseline every faster
+backend is checked against. Solutions come out in lexicographic order of ``cols``.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
 
-from queenslab.backend import Backend, Capability, Family, ProgressCallback
-from queenslab.deadline import Deadline, LimitReached
+from queenslab.backend import Backend, Capability, Family
+from queenslab.boards import VARIANTS
+from queenslab.errors import LimitReached
 from queenslab.placement import Placement
 from queenslab.problem import Problem
 from queenslab.result import CountResult, SolveResult, Status
+from queenslab.run import Run
 
 _CHECK_EVERY = 4096  # nodes between two looks at the clock
 
 
-def search(problem: Problem, stats: dict[str, int] | None = None) -> Iterator[tuple[int, ...]]:
-    """Yield every solution that keeps the given queens, in lexicographic order.
+def search(problem: Problem, run: Run | None = None) -> Iterator[tuple[int, ...]]:
+    """Yield every solution of ``problem``, in lexicographic order.
 
-    Iterative (no recursion limit). Counts placed queens in ``stats["nodes"]``; raises
-    LimitReached when the problem's time limit passes.
+    Iterative (no recursion limit). Counts the nodes of the search tree (every consistent
+    partial placement visited, the empty board included) in ``run.stats["nodes"]``; raises
+    LimitReached when the run must stop.
     """
     n = problem.n
+    board = problem.board
     givens = problem.given_cols
-    candidates = [(givens[r],) if r in givens else tuple(range(n)) for r in range(n)]
-    col_used = [False] * n
-    sum_used = [False] * (2 * n - 1)
-    diff_used = [False] * (2 * n - 1)
+    candidates = [
+        [c for c in ((givens[r],) if r in givens else range(n)) if board.is_open(r, c)]
+        for r in range(n)
+    ]
+    lines = [[board.line_ids(r, c) for c in range(n)] for r in range(n)]
+    sources = [[board.leap_sources(r, c) for c in range(n)] for r in range(n)]
+    used = [False] * board.line_id_count()
     placed = [0] * n
     next_index = [0] * (n + 1)
-    deadline = Deadline(problem.time_limit)
-    nodes = 0
+    nodes = 1  # the empty board
     row = 0
+
+    def free(r: int, c: int) -> bool:
+        return not any(used[i] for i in lines[r][c]) and all(
+            placed[r2] != c2 for r2, c2 in sources[r][c]
+        )
+
+    def mark(r: int, c: int, value: bool) -> None:
+        for i in lines[r][c]:
+            used[i] = value
+
     try:
         while row >= 0:
             if row == n:
                 yield tuple(placed)
                 row -= 1
-                c = placed[row]
-                col_used[c] = sum_used[row + c] = diff_used[row - c + n - 1] = False
+                mark(row, placed[row], False)
                 continue
             options = candidates[row]
             i = next_index[row]
-            while i < len(options):
-                c = options[i]
+            while i < len(options) and not free(row, options[i]):
                 i += 1
-                if not (col_used[c] or sum_used[row + c] or diff_used[row - c + n - 1]):
-                    break
-            else:
+            if i == len(options):
                 next_index[row] = 0
                 row -= 1
                 if row >= 0:
-                    c = placed[row]
-                    col_used[c] = sum_used[row + c] = diff_used[row - c + n - 1] = False
+                    mark(row, placed[row], False)
                 continue
-            next_index[row] = i
-            placed[row] = c
-            col_used[c] = sum_used[row + c] = diff_used[row - c + n - 1] = True
+            next_index[row] = i + 1
+            placed[row] = options[i]
+            mark(row, options[i], True)
             row += 1
             next_index[row] = 0
             nodes += 1
-            if nodes % _CHECK_EVERY == 0 and deadline.expired():
+            if nodes % _CHECK_EVERY == 0 and run is not None and run.should_stop():
                 raise LimitReached
     finally:
-        if stats is not None:
-            stats["nodes"] = nodes
+        if run is not None:
+            run.stats.add(nodes=nodes)
 
 
-def is_canonical(cols: tuple[int, ...]) -> bool:
-    """True when ``cols`` is the lexicographically smallest image in its symmetry class."""
-    return Placement(cols).canonical().as_tuple() == cols
+def canonical(problem: Problem, cols: tuple[int, ...]) -> bool:
+    """True when ``cols`` is the smallest image of its class under the board's symmetries."""
+    return all(s.placement(cols) >= cols for s in problem.board.symmetries())
 
 
 class BacktrackingBackend(Backend):
@@ -86,34 +98,35 @@ class BacktrackingBackend(Backend):
             Capability.COUNT,
             Capability.UNIQUE,
             Capability.GIVENS,
+            Capability.BLOCKED,
         }
     )
-    summary = "textbook backtracking with O(1) column/diagonal lookups (reference)"
+    variants = frozenset(VARIANTS)
+    summary = "textbook backtracking with O(1) line lookups (reference, every variant)"
 
-    def solve(self, problem: Problem) -> SolveResult:
-        stats: dict[str, int] = {}
+    def solve(self, problem: Problem, run: Run) -> SolveResult:
+        solutions = search(problem, run)
         try:
-            first = next(search(problem, stats), None)
+            first = next(solutions, None)
         except LimitReached:
-            return SolveResult(Status.LIMIT, stats=stats)
+            return SolveResult(Status.LIMIT)
+        finally:
+            solutions.close()  # records the nodes now
         if first is None:
-            return SolveResult(Status.INFEASIBLE, stats=stats)
-        return SolveResult(Status.SOLVED, Placement(first), stats=stats)
+            return SolveResult(Status.INFEASIBLE)
+        return SolveResult(Status.SOLVED, Placement(first))
 
-    def enumerate(self, problem: Problem) -> Iterator[Placement]:
-        for cols in search(problem):
+    def enumerate(self, problem: Problem, run: Run) -> Iterator[Placement]:
+        for cols in search(problem, run):
             yield Placement(cols)
 
-    def count(
-        self, problem: Problem, unique: bool = False, progress: ProgressCallback | None = None
-    ) -> CountResult:
-        stats: dict[str, int] = {}
+    def count(self, problem: Problem, run: Run, unique: bool = False) -> CountResult:
         total = distinct = 0
         try:
-            for cols in search(problem, stats):
+            for cols in search(problem, run):
                 total += 1
-                if unique and is_canonical(cols):
+                if unique and canonical(problem, cols):
                     distinct += 1
         except LimitReached:
-            return CountResult(None, status=Status.LIMIT, stats=stats)
-        return CountResult(total, distinct if unique else None, stats=stats)
+            return CountResult(None, status=Status.LIMIT)
+        return CountResult(total, distinct if unique else None)

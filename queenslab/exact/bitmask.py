@@ -16,19 +16,12 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 import numpy as np
 
-from queenslab.backend import (
-    Backend,
-    Capability,
-    Family,
-    ProgressCallback,
-    default_workers,
-    positive_int,
-)
-from queenslab.deadline import Deadline, LimitReached
-from queenslab.errors import UsageError
+from queenslab.backend import Backend, Capability, Family, Option, workers_option
+from queenslab.errors import LimitReached, UsageError
 from queenslab.placement import Placement
 from queenslab.problem import Problem
 from queenslab.result import CountResult, OptimizeResult, SolveResult, Status
+from queenslab.run import Run
 
 if TYPE_CHECKING:
     from queenslab.exact.subproblems import Subproblems
@@ -44,41 +37,38 @@ class BitmaskBackend(Backend):
     capabilities = frozenset(Capability)
     summary = "Numba bitmask search, 8-fold symmetry, threads or Dask, resumable; exact B&B"
     requires: ClassVar[Mapping[str, str]] = {"numba": "numba"}
-    options: ClassVar[Mapping[str, Any]] = {
-        "workers": positive_int,
-        "scheduler": str,
-        "checkpoint": str,
-    }
-    defaults: ClassVar[Mapping[str, Any]] = {
-        "workers": default_workers(),
-        "scheduler": None,
-        "checkpoint": None,
-    }
+    options = (
+        workers_option(help="counting threads"),
+        Option("scheduler", "Dask scheduler address, e.g. tcp://127.0.0.1:8786", metavar="ADDR"),
+        Option("checkpoint", "SQLite file recording finished subproblems (resumable)",
+               metavar="FILE"),
+    )  # fmt: skip
 
-    def solve(self, problem: Problem) -> SolveResult:
-        stats: dict[str, int] = {}
+    def load(self) -> None:
+        from queenslab.exact import kernels  # noqa: F401  (compiled kernels from the cache)
+
+    def solve(self, problem: Problem, run: Run) -> SolveResult:
         try:
-            first = next(_stream(problem, 1, stats), None)
+            first = next(_stream(problem, run, 1), None)
         except LimitReached:
-            return SolveResult(Status.LIMIT, stats=stats)
+            return SolveResult(Status.LIMIT)
         if first is None:
-            return SolveResult(Status.INFEASIBLE, stats=stats)
-        return SolveResult(Status.SOLVED, Placement(tuple(first[0].tolist())), stats=stats)
+            return SolveResult(Status.INFEASIBLE)
+        return SolveResult(Status.SOLVED, Placement(tuple(first[0].tolist())))
 
-    def enumerate(self, problem: Problem) -> Iterator[Placement]:
-        for found in _stream(problem, BUFFER):
+    def enumerate(self, problem: Problem, run: Run) -> Iterator[Placement]:
+        for found in _stream(problem, run, BUFFER):
             for cols in found.tolist():
                 yield Placement(cols)
 
-    def count(
-        self, problem: Problem, unique: bool = False, progress: ProgressCallback | None = None
-    ) -> CountResult:
+    def count(self, problem: Problem, run: Run, unique: bool = False) -> CountResult:
         from queenslab.exact import parallel
 
+        if unique and problem.blocked:
+            raise UsageError("bitmask counts symmetry classes only without blocked cells")
         plan = _plan(problem)
         results = np.zeros((len(plan), 3), dtype=np.int64)
         pending = np.ones(len(plan), dtype=bool)
-        deadline = Deadline(problem.time_limit)
         with contextlib.ExitStack() as stack:
             checkpoint = None
             if self.settings["checkpoint"]:
@@ -95,28 +85,26 @@ class BitmaskBackend(Backend):
                 runner = parallel.run_threads(plan, todo, self.settings["workers"])
             runner = stack.enter_context(contextlib.closing(runner))
             done = len(plan) - len(todo)
-            if progress is not None:
-                progress(done, len(plan))
+            run.report(done, len(plan))
             for ids, rows in runner:
                 results[ids] = rows
                 done += len(ids)
                 if checkpoint is not None:
                     checkpoint.record(ids, rows)
-                if progress is not None:
-                    progress(done, len(plan))
-                if done < len(plan) and deadline.expired():
-                    return CountResult(None, status=Status.LIMIT, stats=_stats(plan, results))
+                run.report(done, len(plan))
+                if done < len(plan) and run.should_stop():
+                    run.stats.add(_stats(plan, results))
+                    return CountResult(None, status=Status.LIMIT)
+        run.stats.add(_stats(plan, results))
         total, classes = (int(x) for x in results[:, :2].sum(axis=0))
-        return CountResult(total, classes if unique else None, stats=_stats(plan, results))
+        return CountResult(total, classes if unique else None)
 
-    def optimize(self, problem: Problem, weights: np.ndarray) -> OptimizeResult:
+    def optimize(self, problem: Problem, run: Run, weights: np.ndarray) -> OptimizeResult:
         """Exact branch and bound over the same row-by-row bitmask search."""
         from queenslab.exact.branch_bound import maximize_weight
 
         try:
-            best = maximize_weight(
-                problem.n, weights, problem.given_cols, Deadline(problem.time_limit)
-            )
+            best = maximize_weight(problem, weights, run)
         except LimitReached:
             return OptimizeResult(Status.LIMIT)
         if best is None:
@@ -130,11 +118,11 @@ def _plan(problem: Problem) -> Subproblems:
     from queenslab.exact import subproblems
 
     _check_size(problem.n)
-    if problem.givens:
-        base = subproblems.plain(problem.n, problem.given_cols)
-    else:
+    if problem.is_classic and not problem.givens:
         base = subproblems.symmetric(problem.n)
-    return subproblems.split(base, subproblems.split_depth(problem.n))
+    else:
+        base = subproblems.plain(problem)
+    return subproblems.split(base, problem.board, subproblems.split_depth(problem.n))
 
 
 def _check_size(n: int) -> None:
@@ -146,18 +134,16 @@ def _stats(plan: Subproblems, results: np.ndarray) -> dict[str, Any]:
     return {"method": plan.method, "subproblems": len(plan), "nodes": int(results[:, 2].sum())}
 
 
-def _stream(
-    problem: Problem, capacity: int, stats: dict[str, int] | None = None
-) -> Iterator[np.ndarray]:
+def _stream(problem: Problem, run: Run, capacity: int) -> Iterator[np.ndarray]:
     """Yield arrays of up to ``capacity`` solutions (rows of columns) keeping the givens.
 
-    Raises LimitReached when the time limit passes; ``stats["nodes"]`` counts the search.
+    Raises LimitReached when the run must stop; ``run.stats["nodes"]`` counts the search.
     """
     from queenslab.exact import kernels, subproblems
 
     _check_size(problem.n)
     n = problem.n
-    search = subproblems.plain(n, problem.given_cols)
+    search = subproblems.plain(problem)
     if not len(search):
         return
     allowed, need_row, need_mask = search.allowed[0], search.need_row[0], search.need_mask[0]
@@ -165,16 +151,14 @@ def _stream(
     stack = np.zeros((4, n), dtype=np.int64)
     state = np.zeros(4, dtype=np.int64)
     out = np.zeros((capacity, n), dtype=np.int64)
-    deadline = Deadline(problem.time_limit)
     kernels.start(allowed, stack, state)
     while state[kernels.ROW] >= 0:
         budget = state[kernels.NODES] + SLICE_NODES
         found = kernels.search(
             n, allowed, need_row, need_mask, kernels.PLAIN, 0, 1, board, stack, state, out, budget
         )
-        if stats is not None:
-            stats["nodes"] = int(state[kernels.NODES])
+        run.stats["nodes"] = int(state[kernels.NODES]) + 1  # the empty board is a node too
         if found:
             yield out[:found].copy()
-        if state[kernels.ROW] >= 0 and deadline.expired():
+        if state[kernels.ROW] >= 0 and run.should_stop():
             raise LimitReached

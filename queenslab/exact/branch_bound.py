@@ -14,8 +14,9 @@ from __future__ import annotations
 import numpy as np
 
 from queenslab._numba import njit
-from queenslab.deadline import Deadline, LimitReached
-from queenslab.errors import UsageError
+from queenslab.errors import LimitReached, UsageError
+from queenslab.problem import Problem
+from queenslab.run import Run
 
 MAX_N = 62  # columns are bits of an int64 mask, shifted by up to n - 1
 _NODE_BUDGET = 1 << 20  # nodes per kernel call between two looks at the clock
@@ -85,20 +86,21 @@ def _search(  # type: ignore[no-untyped-def]
 
 
 def maximize_weight(
-    n: int, weights: np.ndarray, givens: dict[int, int], deadline: Deadline | None = None
+    problem: Problem, weights: np.ndarray, run: Run
 ) -> tuple[int, np.ndarray] | None:
-    """The best total weight of n non-attacking queens keeping ``givens``, and a board for it.
+    """The best total weight of a solution of ``problem``, and a board for it.
 
-    Returns None when no placement exists; raises LimitReached when the deadline passes.
+    Returns None when no placement exists; raises LimitReached when the run must stop.
     """
+    n = problem.n
     if n > MAX_N:
         raise UsageError(f"exact weighted search supports n <= {MAX_N}, got {n}")
     weights = np.ascontiguousarray(weights, dtype=np.int64)
     if weights.shape != (n, n):
         raise UsageError(f"weights must be a {n}x{n} matrix, got {weights.shape}")
     order = np.argsort(-weights, axis=1, kind="stable").astype(np.int64)
-    allowed = np.full(n, (1 << n) - 1, dtype=np.int64)
-    for r, c in givens.items():
+    allowed = np.array(problem.board.allowed_masks(), dtype=np.int64)
+    for r, c in problem.givens:
         allowed[r] = 1 << c
     state = np.array([0, 0, 0], dtype=np.int64)
     pos = np.full(n + 1, -1, dtype=np.int64)
@@ -109,7 +111,7 @@ def maximize_weight(
     while not _search(
         weights, order, allowed, state, pos, placed, acc, masks, best_cols, _NODE_BUDGET
     ):
-        if deadline is not None and deadline.expired():
+        if run.should_stop():
             raise LimitReached
     if state[2] == 0:
         return None

@@ -29,7 +29,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from queenslab import boards
+from queenslab.boards import Board
 from queenslab.exact.kernels import CORNER, EDGE, PLAIN
+from queenslab.problem import Problem
 
 Row = tuple[int, list[int], int, int, int, int]  # kind, allowed, need row+mask, b1, weight
 
@@ -77,40 +80,41 @@ def _stack(method: str, n: int, rows: list[Row]) -> Subproblems:
     )
 
 
-def pin(allowed: list[int], row: int, col: int) -> list[int] | None:
+def pin(allowed: list[int], board: Board, row: int, col: int) -> list[int] | None:
     """A copy of ``allowed`` with a queen pinned at (row, col); None if that cell is closed."""
     if not allowed[row] >> col & 1:
         return None
-    pinned = list(allowed)
-    for r in range(len(allowed)):
-        d = abs(r - row)
-        pinned[r] &= ~((1 << col) | (1 << (col + d)) | ((1 << (col - d)) if col >= d else 0))
+    attacked = board.attack_masks(row, col)
+    pinned = [mask & ~hit for mask, hit in zip(allowed, attacked, strict=True)]
     pinned[row] = 1 << col
     return pinned
 
 
-def _pin_all(allowed: list[int] | None, cells: list[tuple[int, int]]) -> list[int] | None:
+def _pin_all(
+    allowed: list[int] | None, board: Board, cells: list[tuple[int, int]]
+) -> list[int] | None:
     for row, col in cells:
         if allowed is None:
             return None
-        allowed = pin(allowed, row, col)
+        allowed = pin(allowed, board, row, col)
     return allowed
 
 
 def symmetric(n: int) -> Subproblems:
+    board = boards.board(n)
     full, m = (1 << n) - 1, n - 1
     side = 1 | (1 << m)
     if n == 1:  # the lone queen is a corner queen whose orbit has a single member
         return _stack("symmetric", n, [(PLAIN, [1], -1, 0, 0, 1)])
     rows: list[Row] = []
     for b in range(2, m):
-        corner = _pin_all([full] * n, [(0, 0), (1, b)])
+        corner = _pin_all([full] * n, board, [(0, 0), (1, b)])
         for r in range(2, b):
             corner[r] &= ~2
         rows.append((CORNER, corner, -1, 0, 0, 8))
     for b1 in range(1, n // 2):  # b1 < b2
         b2 = m - b1
-        edge = pin([full] * n, 0, b1)
+        edge = pin([full] * n, board, 0, b1)
         for r in [*range(1, b1), *range(b2 + 1, n)]:
             edge[r] &= ~side
         edge[m] &= ((1 << (b2 + 1)) - 1) & ~((1 << b1) - 1)
@@ -119,21 +123,24 @@ def symmetric(n: int) -> Subproblems:
 
 
 def mirror(n: int) -> Subproblems:
+    board = boards.board(n)
     full, half = (1 << n) - 1, (1 << (n // 2)) - 1
     rows: list[Row] = [(PLAIN, [half] + [full] * (n - 1), -1, 0, 0, 2)]
     if n % 2:
-        middle = pin([full] * n, 0, n // 2)
+        middle = pin([full] * n, board, 0, n // 2)
         if n > 1:
             middle[1] &= half
         rows.append((PLAIN, middle, -1, 0, 0, 2 if n > 1 else 1))
     return _stack("mirror", n, rows)
 
 
-def plain(n: int, givens: dict[int, int]) -> Subproblems:
-    cells = sorted(givens.items())
-    board = _pin_all([(1 << n) - 1] * n, cells)
-    method = "plain" + "".join(f" {r}:{c}" for r, c in cells)
-    return _stack(method, n, [] if board is None else [(PLAIN, board, -1, 0, 0, 1)])
+def plain(problem: Problem) -> Subproblems:
+    """Every solution of ``problem`` (givens pinned, blocked cells closed), weight 1."""
+    board = problem.board
+    allowed = _pin_all(board.allowed_masks(), board, list(problem.givens))
+    method = "plain" + "".join(f" {r}:{c}" for r, c in problem.givens)
+    method += "".join(f" x{r}:{c}" for r, c in problem.blocked)
+    return _stack(method, problem.n, [] if allowed is None else [(PLAIN, allowed, -1, 0, 0, 1)])
 
 
 def split_depth(n: int) -> int:
@@ -141,7 +148,7 @@ def split_depth(n: int) -> int:
     return max(0, min(n - 1, 2 if n < 12 else 3 if n < 19 else 4))
 
 
-def split(subproblems: Subproblems, depth: int) -> Subproblems:
+def split(subproblems: Subproblems, board: Board, depth: int) -> Subproblems:
     """Each subproblem once for every way to place its first ``depth`` rows (pinned), in order."""
     rows: list[Row] = []
     for j in range(len(subproblems)):
@@ -157,15 +164,15 @@ def split(subproblems: Subproblems, depth: int) -> Subproblems:
         )
         stack = [(0, subproblems.allowed[j].tolist())]
         while stack:
-            row, board = stack.pop()
+            row, allowed = stack.pop()
             if row == depth:
-                rows.append((kind, board, need_row, need_mask, b1, weight))
+                rows.append((kind, allowed, need_row, need_mask, b1, weight))
                 continue
             children = []
-            bits = board[row]  # pinned queens above have closed every attacked cell
+            bits = allowed[row]  # pinned queens above have closed every attacked cell
             while bits:
                 bit = bits & -bits
                 bits ^= bit
-                children.append((row + 1, pin(board, row, bit.bit_length() - 1)))
+                children.append((row + 1, pin(allowed, board, row, bit.bit_length() - 1)))
             stack.extend(reversed(children))
     return _stack(f"{subproblems.method}/split={depth}", subproblems.n, rows)

@@ -41,6 +41,7 @@ from queenslab.errors import UsageError
 from queenslab.placement import Placement
 from queenslab.problem import Problem
 from queenslab.result import SolveResult, Status
+from queenslab.run import Run
 
 #: Boards up to this size come from backtracking; everything larger is composed.
 BASE_LIMIT = 12
@@ -185,7 +186,7 @@ class DivideConquerBackend(Backend):
     capabilities = frozenset({Capability.SOLVE})
     summary = "construction from toroidal tiles, block products and corner moves"
 
-    def solve(self, problem: Problem) -> SolveResult:
+    def solve(self, problem: Problem, run: Run) -> SolveResult:
         recipe = plan(problem.n)
         if recipe is None:
             raise UsageError(

@@ -15,6 +15,7 @@ from queenslab.errors import UsageError
 from queenslab.placement import Placement
 from queenslab.problem import Problem
 from queenslab.result import SolveResult, Status
+from queenslab.run import Run
 
 
 def explicit_columns(n: int) -> np.ndarray:
@@ -40,5 +41,5 @@ class ExplicitBackend(Backend):
     capabilities = frozenset({Capability.SOLVE})
     summary = "closed-form construction by n mod 6 (every n >= 4, 10^8 in seconds)"
 
-    def solve(self, problem: Problem) -> SolveResult:
+    def solve(self, problem: Problem, run: Run) -> SolveResult:
         return SolveResult(Status.SOLVED, Placement(explicit_columns(problem.n)))

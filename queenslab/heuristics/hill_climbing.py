@@ -12,10 +12,10 @@ from __future__ import annotations
 import random
 
 from queenslab.backend import Backend, Capability, Family
-from queenslab.deadline import Deadline
 from queenslab.placement import Placement
 from queenslab.problem import Problem
 from queenslab.result import SolveResult, Status
+from queenslab.run import Run
 
 _CHECK_EVERY = 1024  # steps between two looks at the clock
 
@@ -56,11 +56,11 @@ class HillClimbingBackend(Backend):
     family = Family.HEURISTIC
     capabilities = frozenset({Capability.SOLVE})
     summary = "random-restart hill climbing with swaps (textbook reference, n <= ~200)"
+    uses_seed = True
 
-    def solve(self, problem: Problem) -> SolveResult:
+    def solve(self, problem: Problem, run: Run) -> SolveResult:
         n = problem.n
-        rng = random.Random(problem.seed or 0)
-        deadline = Deadline(problem.time_limit)
+        rng = random.Random(run.seed or 0)
         budget = n * n
         steps = 0
         for restart in range(budget):
@@ -76,7 +76,7 @@ class HillClimbingBackend(Backend):
                 if board.pairs > before:
                     board.swap(a, b)
                 steps += 1
-                if steps % _CHECK_EVERY == 0 and deadline.expired():
+                if steps % _CHECK_EVERY == 0 and run.should_stop():
                     return SolveResult(Status.LIMIT, stats={"restarts": restart, "steps": steps})
             if board.pairs == 0:
                 stats = {"restarts": restart, "steps": steps}

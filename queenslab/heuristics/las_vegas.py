@@ -1,4 +1,4 @@
-"""The Las Vegas + backtracking hybrid (seed 004): random first rows, then backtracking.
+"""The Las Vegas + backtracking hybrid : random first rows, then backtracking.
 
 The first ``step`` rows each take a uniformly random safe column; the remaining rows are
 filled by textbook backtracking in column order; a dead end restarts from scratch. The
@@ -10,16 +10,18 @@ time limit (or Ctrl-C) stops within a few thousand nodes, even in the middle of 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import Any, ClassVar
+from collections.abc import Mapping
+from typing import ClassVar
 
 import numpy as np
 
-from queenslab.backend import Backend, Capability, Family
-from queenslab.deadline import Deadline, run_stoppably
+from queenslab.backend import Backend, Capability, Family, Option, non_negative_int, positive_int
+from queenslab.errors import UsageError
 from queenslab.placement import Placement
 from queenslab.problem import Problem
 from queenslab.result import SolveResult, Status
+from queenslab.run import Run
+from queenslab.stoppable import run_stoppably
 
 
 def default_step(n: int) -> int:
@@ -43,34 +45,43 @@ class LasVegasBackend(Backend):
     name = "las-vegas"
     family = Family.HEURISTIC
     capabilities = frozenset({Capability.SOLVE, Capability.GIVENS})
-    summary = "Las Vegas random rows + backtracking, restarted on failure (seed 004)"
+    summary = "Las Vegas random rows + backtracking, restarted on failure"
     requires: ClassVar[Mapping[str, str]] = {"numba": "numba"}
-    options: ClassVar[Mapping[str, Callable[[str], int]]] = {"step": int, "trials": int}
-    defaults: ClassVar[Mapping[str, Any]] = {"step": None, "trials": 100_000}
+    options = (
+        Option("step", "rows placed at random before backtracking (0..N; default about 0.6 N)",
+               convert=non_negative_int, metavar="K"),
+        Option("trials", "trials before giving up", 100_000, convert=positive_int),
+    )  # fmt: skip
+    uses_seed = True
 
-    def solve(self, problem: Problem) -> SolveResult:
+    def load(self) -> None:
+        from queenslab.heuristics import kernels  # noqa: F401
+
+    def solve(self, problem: Problem, run: Run) -> SolveResult:
         from queenslab.heuristics import kernels
 
         n = problem.n
         step = self.settings["step"]
-        step = default_step(n) if step is None else min(max(step, 0), n)
-        state = kernels.new_rng(problem.seed)
+        if step is None:
+            step = default_step(n)
+        elif step > n:
+            raise UsageError(f"--step must be between 0 and N={n}, got {step}")
+        state = kernels.new_rng(run.seed)
         given = given_columns(problem)
         cols = np.zeros(n, dtype=np.int64)
-        stop = np.zeros(1, dtype=np.uint8)
+        stop = run.stop_flag
 
         def trials() -> tuple[bool, int, int]:
             return kernels.lv_until_solved(
                 n, step, given, state, self.settings["trials"], cols, stop
             )
 
-        finished, outcome = run_stoppably(
-            trials, lambda: stop.fill(1), Deadline(problem.time_limit)
-        )
+        finished, outcome = run_stoppably(trials, run.stop, run.should_stop)
+        run.stats.add(step=step)
         if not finished or outcome is None:
-            return SolveResult(Status.LIMIT, stats={"step": step})
+            return SolveResult(Status.LIMIT)
         solved, tried, nodes = outcome
-        stats = {"step": step, "trials": int(tried), "nodes": int(nodes)}
+        run.stats.add(trials=int(tried), nodes=int(nodes))
         if solved:
-            return SolveResult(Status.SOLVED, Placement(cols.copy()), stats=stats)
-        return SolveResult(Status.UNKNOWN, stats=stats)
+            return SolveResult(Status.SOLVED, Placement(cols.copy()))
+        return SolveResult(Status.UNKNOWN)

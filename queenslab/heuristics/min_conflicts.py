@@ -11,16 +11,16 @@ not finish within its attempt budget restarts; after ``restarts`` runs the backe
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from typing import Any, ClassVar
+from collections.abc import Mapping
+from typing import ClassVar
 
 import numpy as np
 
-from queenslab.backend import Backend, Capability, Family
-from queenslab.deadline import Deadline
+from queenslab.backend import Backend, Capability, Family, Option, positive_int
 from queenslab.placement import Placement
 from queenslab.problem import Problem
 from queenslab.result import SolveResult, Status
+from queenslab.run import Run
 
 _GREEDY_TRIES_PER_ROW = 3.08  # Sosic & Gu's budget for the greedy phase, times n
 _CHUNK = 1 << 22  # rows or swap attempts between two looks at the clock
@@ -61,20 +61,23 @@ class MinConflictsBackend(Backend):
     capabilities = frozenset({Capability.SOLVE, Capability.GIVENS})
     summary = "QS4 min-conflicts local search in Numba (10^7 queens in seconds)"
     requires: ClassVar[Mapping[str, str]] = {"numba": "numba"}
-    options: ClassVar[Mapping[str, Callable[[str], int]]] = {"restarts": int}
-    defaults: ClassVar[Mapping[str, Any]] = {"restarts": 1000}
+    options = (
+        Option("restarts", "runs from a new random start before giving up", 1000,
+               convert=positive_int),
+    )  # fmt: skip
+    uses_seed = True
 
-    def solve(self, problem: Problem) -> SolveResult:
+    def solve(self, problem: Problem, run: Run) -> SolveResult:
         from queenslab.heuristics import kernels
 
         n = problem.n
-        deadline = Deadline(problem.time_limit)
-        state = kernels.new_rng(problem.seed)
+        state = kernels.new_rng(run.seed)
         start_perm, fixed = initial_permutation(problem)
         rows = np.array([r for r, _ in problem.givens], dtype=np.int64)
-        stats = {"restarts": 0, "swap_attempts": 0, "tail_rows": 0}
-        for run in range(max(1, self.settings["restarts"])):
-            stats["restarts"] = run
+        stats = run.stats
+        stats.add(restarts=0, swap_attempts=0, tail_rows=0)
+        for attempt in range(max(1, self.settings["restarts"])):
+            stats["restarts"] = attempt
             queen = start_perm.copy()
             up = np.zeros(2 * n, dtype=np.int32)
             down = np.zeros(2 * n, dtype=np.int32)
@@ -85,8 +88,8 @@ class MinConflictsBackend(Backend):
                 row, tries = kernels.qs4_greedy(
                     queen, up, down, fixed, row, min(n, row + _CHUNK), tries, state
                 )
-                if deadline.expired():
-                    return SolveResult(Status.LIMIT, stats=stats)
+                if run.should_stop():
+                    return SolveResult(Status.LIMIT)
             todo = np.empty(min(n, _RING), dtype=np.int32)
             collisions, queued = kernels.qs4_fill_rest(queen, up, down, fixed, row, todo, state)
             stats["tail_rows"] = n - row
@@ -98,8 +101,8 @@ class MinConflictsBackend(Backend):
                 )  # fmt: skip
                 budget -= used
                 stats["swap_attempts"] += used
-                if collisions and deadline.expired():
-                    return SolveResult(Status.LIMIT, stats=stats)
+                if collisions and run.should_stop():
+                    return SolveResult(Status.LIMIT)
             if collisions == 0:
-                return SolveResult(Status.SOLVED, Placement(queen), stats=stats)
-        return SolveResult(Status.UNKNOWN, stats=stats)
+                return SolveResult(Status.SOLVED, Placement(queen))
+        return SolveResult(Status.UNKNOWN)

@@ -1,10 +1,12 @@
 """N-queens as CNF for python-sat: the clauses, DIMACS export, and the ``sat`` backend.
 
 Variables 1..n² are the board cells (cell (r, c) is ``r*n + c + 1``); the auxiliary
-variables of the cardinality encodings come after them. Rows and columns hold exactly one
-queen, every diagonal at most one. Given queens are unit clauses.
+variables of the cardinality encodings come after them. The constraints are the board's
+groups (``Board.groups``: rows and columns exactly one queen, diagonals and leap pairs at
+most one, for every variant), each encoded by the chosen cardinality encoding; blocked
+cells and given queens are unit clauses.
 
-Counting splits the board on its border queens (``cubes.border_split``, all eight
+Counting splits the board on its border queens (``cubes.border_split``, the board's
 symmetries) and solves each batch of cubes in one solver, under assumptions, in processes.
 Models are blocked on the board variables only: blocking a whole model would also block
 the auxiliary variables and count one board several times. Because every row has exactly
@@ -14,24 +16,17 @@ one queen, the clause "not all of these n queens" blocks exactly one board.
 from __future__ import annotations
 
 import functools
-import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any, ClassVar, TextIO
 
-from queenslab.backend import (
-    Backend,
-    Capability,
-    Family,
-    ProgressCallback,
-    default_workers,
-    positive_int,
-)
-from queenslab.deadline import LimitReached, wall_clock_end
-from queenslab.errors import UsageError
+from queenslab.backend import Backend, Capability, Family, Option, workers_option
+from queenslab.boards import VARIANTS, Board
+from queenslab.errors import LimitReached, UsageError
 from queenslab.models import cubes
 from queenslab.placement import Placement
 from queenslab.problem import Problem
 from queenslab.result import CountResult, SolveResult, Status
+from queenslab.run import Run
 
 #: pysat cardinality encodings that handle "exactly one" and "at most one" (``native``
 #: needs a cardinality-aware solver and is left out).
@@ -70,23 +65,18 @@ SOLVERS = (
     "ergo",
 )
 
-#: Conflicts between two looks at the clock when a time limit is set.
+#: The cardinality encoding option, shared by every backend built on these clauses.
+ENCODING_OPTION = Option(
+    "encoding", "cardinality encoding of the at-most/exactly-one lines", "pairwise", ENCODINGS
+)
+
+#: Conflicts between two looks at the clock (and for Ctrl-C).
 _CONFLICTS_PER_SLICE = 1000
 
 
 def cell(n: int, row: int, col: int) -> int:
     """The board variable of cell (row, col)."""
     return row * n + col + 1
-
-
-def _lines(n: int) -> Iterator[tuple[list[int], bool]]:
-    """Each line of the board as (cells, exactly_one): rows and columns, then diagonals."""
-    for i in range(n):
-        yield [cell(n, i, c) for c in range(n)], True
-        yield [cell(n, r, i) for r in range(n)], True
-    for d in range(2 * n - 1):
-        yield [cell(n, r, d - r) for r in range(n) if 0 <= d - r < n], False
-        yield [cell(n, r, r - d + n - 1) for r in range(n) if 0 <= r - d + n - 1 < n], False
 
 
 def check_encoding(encoding: str) -> str:
@@ -96,39 +86,53 @@ def check_encoding(encoding: str) -> str:
 
 
 @functools.lru_cache(maxsize=8)
-def board_clauses(n: int, encoding: str) -> tuple[tuple[tuple[int, ...], ...], int]:
-    """The N-queens clauses without givens, and the highest variable they use."""
+def board_clauses(board: Board, encoding: str) -> tuple[tuple[tuple[int, ...], ...], int]:
+    """The clauses of the board's groups (no givens), and the highest variable they use.
+
+    Each group is "exactly one" or "at most one" of its cells, encoded by ``encoding``;
+    blocked cells are unit clauses "empty".
+    """
     from pysat.card import CardEnc, EncType
     from pysat.formula import IDPool
 
     kind = getattr(EncType, check_encoding(encoding))
+    n = board.n
     pool = IDPool(start_from=n * n + 1)
-    clauses: list[tuple[int, ...]] = []
-    for cells, exactly in _lines(n):
-        if len(cells) < 2 and not exactly:
+    clauses: list[tuple[int, ...]] = [(-cell(n, r, c),) for r, c in board.blocked]
+    for group in board.groups():
+        literals = [cell(n, r, c) for r, c in group.cells]
+        if group.exactly_one and not literals:
+            clauses.append(())  # a row or column with every cell blocked
             continue
-        encode = CardEnc.equals if exactly else CardEnc.atmost
-        clauses.extend(tuple(c) for c in encode(cells, 1, vpool=pool, encoding=kind).clauses)
+        encode = CardEnc.equals if group.exactly_one else CardEnc.atmost
+        clauses.extend(tuple(c) for c in encode(literals, 1, vpool=pool, encoding=kind).clauses)
     return tuple(clauses), max(pool.top, n * n)
 
 
 def clauses(problem: Problem, encoding: str) -> tuple[list[tuple[int, ...]], int]:
     """The clauses of a problem (givens as unit clauses) and its number of variables."""
-    hard, top = board_clauses(problem.n, encoding)
+    hard, top = board_clauses(problem.board, encoding)
     units = [(cell(problem.n, r, c),) for r, c in problem.givens]
     return [*hard, *units], top
 
 
 def write_dimacs(problem: Problem, encoding: str, out: TextIO) -> None:
-    """Write the problem as DIMACS CNF, with a header describing the variables."""
+    """Write the problem as DIMACS CNF, with a header naming the variables and the rules."""
     n = problem.n
     body, top = clauses(problem, encoding)
     given = " ".join(f"{r}:{c}" for r, c in problem.givens) or "none"
+    blocked = " ".join(f"{r}:{c}" for r, c in problem.blocked) or "none"
     auxiliary = f"{n * n + 1}..{top}" if top > n * n else "none"
     out.write(
-        f"c N-queens n={n}, cardinality encoding {encoding}, given queens: {given}\n"
+        f"c N-queens n={n}, variant {problem.variant}, cardinality encoding {encoding}\n"
+        f"c given queens: {given}; blocked cells: {blocked}\n"
         f"c variables 1..{n * n} are the board: cell (r, c) is r*{n} + c + 1 (0-based r, c)\n"
         f"c auxiliary variables of the encoding: {auxiliary}\n"
+        f"c lines: rows and columns hold exactly one queen, diagonals at most one"
+        + (" (diagonals wrap around)" if problem.board.variant.wraps else "")
+        + (", knight-move pairs at most one" if problem.board.variant.leaps else "")
+        + "\n"
+        f"c p show {' '.join(str(v) for v in range(1, n * n + 1))} 0\n"
         f"p cnf {top} {len(body)}\n"
     )
     out.writelines(" ".join(map(str, clause)) + " 0\n" for clause in body)
@@ -143,15 +147,15 @@ def _blocking_clause(n: int, model: list[int]) -> list[int]:
     return [-lit for lit in model[: n * n] if lit > 0]
 
 
-def _solve_before(solver: Any, end: float | None, assumptions: Sequence[int] = ()) -> bool | None:
-    """Solve, looking at the clock between slices of conflicts; None when ``end`` passes.
+def _solve_until(
+    solver: Any, should_stop: Callable[[], bool], assumptions: Sequence[int] = ()
+) -> bool | None:
+    """Solve in slices of conflicts, asking ``should_stop`` between them; None when told to.
 
     Conflict budgets rather than an interrupt from a timer: CaDiCaL in pysat has no
-    interrupt, and every listed solver has budgets.
+    interrupt, and every listed solver has budgets. Slices also let Ctrl-C through.
     """
-    if end is None:
-        return solver.solve(assumptions=assumptions)
-    while time.time() < end:
+    while not should_stop():
         solver.conf_budget(_CONFLICTS_PER_SLICE)
         found = solver.solve_limited(assumptions=assumptions)
         if found is not None:
@@ -159,29 +163,46 @@ def _solve_before(solver: Any, end: float | None, assumptions: Sequence[int] = (
     return None
 
 
-def _models(
-    problem: Problem, settings: Mapping[str, Any], end: float | None
-) -> Iterator[list[int]]:
-    """Every model, each blocked on the board once found; raises LimitReached at ``end``."""
+def _model_stats(top: int, body: Sequence[Sequence[int]], n: int) -> dict[str, int]:
+    return {"variables": top, "constraints": len(body), "auxiliary_variables": top - n * n}
+
+
+def _solver_stats(solver: Any) -> dict[str, int]:
+    """python-sat's search counters under the shared names."""
+    counters = solver.accum_stats() or {}
+    return {key: int(counters.get(key, 0)) for key in _SEARCH_COUNTERS}
+
+
+_SEARCH_COUNTERS = ("conflicts", "decisions", "propagations", "restarts")
+
+
+def _models(problem: Problem, settings: Mapping[str, Any], run: Run) -> Iterator[list[int]]:
+    """Every model, each blocked on the board once found; raises LimitReached on a stop."""
     from pysat.solvers import Solver
 
     n = problem.n
-    body, _ = clauses(problem, settings["encoding"])
-    with Solver(name=settings["solver"], bootstrap_with=body) as solver:
-        while True:
-            found = _solve_before(solver, end)
-            if found is None:
-                raise LimitReached
-            if not found:
-                return
-            model = solver.get_model()
-            yield model
-            solver.add_clause(_blocking_clause(n, model))
+    with run.phase("build"):
+        body, top = clauses(problem, settings["encoding"])
+        solver = Solver(name=settings["solver"], bootstrap_with=body)
+    run.stats.add(_model_stats(top, body, n))
+    with solver:
+        try:
+            while True:
+                found = _solve_until(solver, run.should_stop)
+                if found is None:
+                    raise LimitReached
+                if not found:
+                    return
+                model = solver.get_model()
+                yield model
+                solver.add_clause(_blocking_clause(n, model))
+        finally:
+            run.stats.add(_solver_stats(solver))
 
 
 def count_batch(
-    batch: Sequence[cubes.Cube], settings: Mapping[str, Any], end: float | None
-) -> int | None:
+    batch: Sequence[cubes.Cube], settings: Mapping[str, Any], should_stop: Callable[[], bool]
+) -> cubes.BatchResult | None:
     """Weighted models of some cubes, in one solver taking each cube as assumptions.
 
     The blocking clauses of one cube may stay for the next: each blocks one solution,
@@ -189,58 +210,68 @@ def count_batch(
     """
     from pysat.solvers import Solver
 
-    n = batch[0].problem.n
-    hard, _ = board_clauses(n, settings["encoding"])
+    problem = batch[0].problem
+    n = problem.n
+    hard, _ = board_clauses(problem.board, settings["encoding"])
     total = 0
     with Solver(name=settings["solver"], bootstrap_with=hard) as solver:
         for cube in batch:
             assumptions = [cell(n, r, c) for r, c in cube.problem.givens]
             found = 0
-            while satisfiable := _solve_before(solver, end, assumptions):
+            while satisfiable := _solve_until(solver, should_stop, assumptions):
                 found += 1
                 solver.add_clause(_blocking_clause(n, solver.get_model()))
             if satisfiable is None:
                 return None
             total += cube.weight * found
-    return total
+        return total, _solver_stats(solver)
 
 
 class SatBackend(Backend):
     name = "sat"
     family = Family.MODEL
     capabilities = frozenset(
-        {Capability.SOLVE, Capability.ENUMERATE, Capability.COUNT, Capability.GIVENS}
+        {
+            Capability.SOLVE,
+            Capability.ENUMERATE,
+            Capability.COUNT,
+            Capability.GIVENS,
+            Capability.BLOCKED,
+        }
     )
+    variants = frozenset(VARIANTS)
     summary = "CNF with pysat cardinality encodings; counts cube by cube in processes"
     requires: ClassVar[Mapping[str, str]] = {"pysat": "python-sat"}
-    options: ClassVar[Mapping[str, Any]] = {
-        "encoding": ENCODINGS,
-        "solver": SOLVERS,
-        "workers": positive_int,
-    }
-    defaults: ClassVar[Mapping[str, Any]] = {
-        "encoding": "pairwise",
-        "solver": "cadical195",
-        "workers": default_workers(),
-    }
+    options = (
+        ENCODING_OPTION,
+        Option("solver", "SAT solver inside python-sat", "cadical195", choices=SOLVERS),
+        workers_option(help="counting processes"),
+    )
 
-    def solve(self, problem: Problem) -> SolveResult:
+    def load(self) -> None:
+        import pysat.card
+        import pysat.solvers  # noqa: F401
+
+    def solve(self, problem: Problem, run: Run) -> SolveResult:
+        models = _models(problem, self.settings, run)
         try:
-            model = next(_models(problem, self.settings, wall_clock_end(problem.time_limit)), None)
+            model = next(models, None)
         except LimitReached:
             return SolveResult(Status.LIMIT)
+        finally:
+            models.close()
         if model is None:
             return SolveResult(Status.INFEASIBLE)
         return SolveResult(Status.SOLVED, Placement(decode(problem.n, model)))
 
-    def enumerate(self, problem: Problem) -> Iterator[Placement]:
-        for model in _models(problem, self.settings, wall_clock_end(problem.time_limit)):
+    def enumerate(self, problem: Problem, run: Run) -> Iterator[Placement]:
+        for model in _models(problem, self.settings, run):
             yield Placement(decode(problem.n, model))
 
-    def count(
-        self, problem: Problem, unique: bool = False, progress: ProgressCallback | None = None
-    ) -> CountResult:
-        split = cubes.border_split(problem)
-        return cubes.count(
-            count_batch, problem, split, self.settings, pool="process", progress=progress
-        )
+    def count(self, problem: Problem, run: Run, unique: bool = False) -> CountResult:
+        with run.phase("build"):
+            split = cubes.border_split(problem)
+            body, top = clauses(problem, self.settings["encoding"])
+        run.stats.add(_model_stats(top, body, problem.n), cubes=len(split))
+        total = cubes.count_cubes(count_batch, split, self.settings, run, pool="process")
+        return CountResult(total, status=Status.SOLVED if total is not None else Status.LIMIT)

@@ -14,26 +14,21 @@ from __future__ import annotations
 
 import queue
 import threading
-import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import numpy as np
 
-from queenslab.backend import (
-    Backend,
-    Capability,
-    Family,
-    ProgressCallback,
-    default_workers,
-    positive_int,
-)
-from queenslab.deadline import LimitReached, run_stoppably
+from queenslab.backend import Backend, Capability, Family, Option, default_workers, workers_option
+from queenslab.boards import VARIANTS
+from queenslab.errors import LimitReached
 from queenslab.models import cubes
 from queenslab.placement import Placement
 from queenslab.problem import Problem
 from queenslab.result import CountResult, OptimizeResult, SolveResult, Status
+from queenslab.run import Run
+from queenslab.stoppable import run_stoppably
 
 FORMULATIONS = ("integer", "boolean")
 #: Rows fixed per counting cube (one at each end of the board). The border split, with
@@ -54,27 +49,47 @@ class Model:
 
 
 def build(problem: Problem, formulation: str) -> Model:
-    """The model of ``problem``; given queens are fixed in it before any search."""
+    """The model of ``problem``, posting the board's lines; givens are fixed before search.
+
+    ``integer``: one variable per row (its queen's column, the row's open columns as its
+    domain), and for every other line family AllDifferent over the rows' line keys (a
+    wrapped diagonal's key through a modulo variable); each leap is a difference that two
+    rows may not have. ``boolean``: a variable per cell and each of the board's groups
+    (lines, leap pairs) as exactly-one or at-most-one, blocked cells fixed empty.
+    """
     from ortools.sat.python import cp_model
 
     n = problem.n
+    board = problem.board
     given = problem.given_cols
     model = cp_model.CpModel()
     if formulation == "integer":
-        q = [model.new_int_var(given.get(r, 0), given.get(r, n - 1), f"q{r}") for r in range(n)]
-        model.add_all_different(q)
-        model.add_all_different([q[r] + r for r in range(n)])
-        model.add_all_different([q[r] - r for r in range(n)])
+        q = []
+        for r in range(n):
+            open_cols = [c for c in range(n) if board.is_open(r, c) and given.get(r, c) == c]
+            domain = cp_model.Domain.from_values(open_cols)
+            q.append(model.new_int_var_from_domain(domain, f"q_r{r}"))
+        for family in board.families[1:]:
+            keys = [family.row_weight * r + family.col_weight * q[r] for r in range(n)]
+            if family.wraps:
+                wrapped = [model.new_int_var(0, n - 1, f"{family.name}_r{r}") for r in range(n)]
+                for key, target in zip(keys, wrapped, strict=True):
+                    model.add_modulo_equality(target, key + n, n)
+                keys = wrapped
+            model.add_all_different(keys).with_name(family.name)
+        for dr, dc in board.variant.leaps:
+            for r in range(n - dr):
+                model.add(q[r + dr] - q[r] != dc).with_name(f"leap_r{r}_r{r + dr}")
         return Model(model, q, lambda value: tuple(int(value(v)) for v in q))
-    x = [[model.new_bool_var(f"x{r}_{c}") for c in range(n)] for r in range(n)]
-    for i in range(n):
-        model.add_exactly_one(x[i])
-        model.add_exactly_one([x[r][i] for r in range(n)])
-    for d in range(2 * n - 1):
-        model.add_at_most_one([x[r][d - r] for r in range(n) if 0 <= d - r < n])
-        model.add_at_most_one([x[r][r - d + n - 1] for r in range(n) if 0 <= r - d + n - 1 < n])
+    x = [[model.new_bool_var(f"x_r{r}_c{c}") for c in range(n)] for r in range(n)]
+    for r, c in board.blocked:
+        model.add(x[r][c] == 0).with_name(f"blocked_r{r}_c{c}")
+    for group in board.groups():
+        cells = [x[r][c] for r, c in group.cells]
+        post = model.add_exactly_one if group.exactly_one else model.add_at_most_one
+        post(cells).with_name(group.name)
     for r, c in problem.givens:
-        model.add(x[r][c] == 1)
+        model.add(x[r][c] == 1).with_name(f"given_r{r}_c{c}")
     cells = [v for row in x for v in row]
 
     def columns(value: Callable[[Any], int]) -> tuple[int, ...]:
@@ -97,9 +112,25 @@ def _new_solver() -> Any:
     return solver
 
 
-def _solve_interruptibly(solver: Any, model: Any) -> Any:
-    """Solve in a helper thread, so Ctrl-C reaches the main thread at once and stops it."""
-    return run_stoppably(lambda: solver.solve(model), solver.stop_search)[1]
+def _search(solver: Any, model: Any, should_stop: Callable[[], bool], callback: Any = None) -> Any:
+    """Solve in a helper thread that a stop of the run (or Ctrl-C) ends; None when stopped.
+
+    The solver's own time limit is set from the run too, so a long solve also ends inside
+    CP-SAT; the polling thread catches what the limit cannot (Ctrl-C, a stop by a caller).
+    """
+    finished, status = run_stoppably(
+        lambda: solver.solve(model, callback), solver.stop_search, should_stop
+    )
+    return status if finished else None
+
+
+def _model_stats(model: Any) -> dict[str, int]:
+    proto = model.proto
+    return {"variables": len(proto.variables), "constraints": len(proto.constraints)}
+
+
+def _solver_stats(solver: Any) -> dict[str, int]:
+    return {"conflicts": int(solver.num_conflicts), "branches": int(solver.num_branches)}
 
 
 def _enumerating_solver(built: Model, formulation: str, seconds: float | None) -> Any:
@@ -122,65 +153,62 @@ def _enumerating_solver(built: Model, formulation: str, seconds: float | None) -
 
 
 def _enumerate(
-    problem: Problem,
+    built: Model,
     formulation: str,
+    should_stop: Callable[[], bool],
     seconds: float | None,
     on_solution: Callable[[Callable[[Any], int], Model], bool],
-) -> bool:
+) -> tuple[bool, dict[str, int]]:
     """Call ``on_solution(value, model)`` for every solution until it returns False.
 
-    Returns True when the search finished (or was stopped by ``on_solution``), False when
-    the time limit ended it.
+    Returns (whether the search finished or ``on_solution`` ended it, its statistics);
+    False when a stop or the time limit ended it first.
     """
     from ortools.sat.python import cp_model
 
-    built = build(problem, formulation)
     solver = _enumerating_solver(built, formulation, seconds)
 
     class Callback(cp_model.CpSolverSolutionCallback):
-        stopped = False
+        ended = False
 
         def on_solution_callback(self) -> None:
-            if cubes.interrupted():
-                self.stop_search()
-            elif not on_solution(self.value, built):
-                self.stopped = True
+            if not on_solution(self.value, built):
+                self.ended = True
                 self.stop_search()
 
     callback = Callback()
-    status = solver.solve(built.model, callback)
-    return callback.stopped or status in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
-
-
-def _count_cube(problem: Problem, formulation: str, end: float | None) -> int | None:
-    """Solutions of one cube, or None when wall-clock ``end`` passes first."""
-    seconds = None if end is None else end - time.time()
-    if seconds is not None and seconds <= 0:
-        return None
-    found = 0
-
-    def tally(_value: Callable[[Any], int], _model: Model) -> bool:
-        nonlocal found
-        found += 1
-        return True
-
-    return found if _enumerate(problem, formulation, seconds, tally) else None
+    status = _search(solver, built.model, should_stop, callback)
+    finished = callback.ended or status in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
+    return finished, {**_model_stats(built.model), **_solver_stats(solver)}
 
 
 def count_batch(
-    batch: Sequence[cubes.Cube], settings: Mapping[str, Any], end: float | None
-) -> int | None:
+    batch: Sequence[cubes.Cube], settings: Mapping[str, Any], should_stop: Callable[[], bool]
+) -> cubes.BatchResult | None:
     """Weighted solutions of some cubes, one model and one solve per cube."""
+    from queenslab.stats import Stats
+
     total = 0
+    stats = Stats()
     for cube in batch:
-        found = _count_cube(cube.problem, settings["formulation"], end)
-        if found is None:
+        found = 0
+
+        def tally(_value: Callable[[Any], int], _model: Model) -> bool:
+            nonlocal found
+            found += 1
+            return True
+
+        formulation = settings["formulation"]
+        built = build(cube.problem, formulation)
+        finished, cube_stats = _enumerate(built, formulation, should_stop, None, tally)
+        if not finished:
             return None
         total += cube.weight * found
-    return total
+        stats.add(conflicts=cube_stats["conflicts"], branches=cube_stats["branches"])
+    return total, stats
 
 
-def _stream(problem: Problem, formulation: str) -> Iterator[tuple[int, ...]]:
+def _stream(problem: Problem, formulation: str, run: Run) -> Iterator[tuple[int, ...]]:
     """Solutions from a solver thread through a bounded queue, never all held at once."""
     channel: queue.Queue[Any] = queue.Queue(_QUEUE_SIZE)
     abandoned = threading.Event()
@@ -195,14 +223,22 @@ def _stream(problem: Problem, formulation: str) -> Iterator[tuple[int, ...]]:
                 continue
         return False
 
+    def should_stop() -> bool:
+        return abandoned.is_set() or run.should_stop()
+
+    with run.phase("build"):
+        built = build(problem, formulation)
+
     def produce() -> None:
         try:
-            completed = _enumerate(
-                problem,
+            completed, stats = _enumerate(
+                built,
                 formulation,
-                problem.time_limit,
-                lambda value, built: put(built.columns(value)),
+                should_stop,
+                run.remaining(),
+                lambda value, model: put(model.columns(value)),
             )
+            run.stats.add(stats)
             put(finished if completed else LimitReached())
         except BaseException as exc:  # handed to the consumer, raised there
             put(exc)
@@ -228,73 +264,88 @@ class CpSatBackend(Backend):
             Capability.ENUMERATE,
             Capability.COUNT,
             Capability.GIVENS,
+            Capability.BLOCKED,
             Capability.OPTIMIZE,
         }
     )
+    variants = frozenset(VARIANTS)
     summary = "OR-Tools CP-SAT, integer or Boolean model; counts cube by cube on threads"
     requires: ClassVar[Mapping[str, str]] = {"ortools": "ortools"}
-    options: ClassVar[Mapping[str, Any]] = {"formulation": FORMULATIONS, "workers": positive_int}
-    # boolean: faster than integer at every n measured, to solve and to count
-    defaults: ClassVar[Mapping[str, Any]] = {
-        "formulation": "boolean",
-        "workers": max(2, default_workers()),  # interleaved search wants two at least
-    }
+    options = (
+        # boolean: faster than integer at every n measured, to solve and to count
+        Option("formulation", "CP-SAT model: a Boolean per cell, or an integer per row",
+               "boolean", FORMULATIONS),
+        # interleaved search wants two workers at least
+        workers_option(max(2, default_workers()), "CP-SAT workers, or counting threads"),
+    )  # fmt: skip
+    uses_seed = True
 
-    def _solver(self, problem: Problem) -> Any:
+    def load(self) -> None:
+        from ortools.sat.python import cp_model  # noqa: F401
+
+    def _solver(self, run: Run) -> Any:
         """A parallel solver; interleaved search keeps it deterministic for a given seed."""
         solver = _new_solver()
         params = solver.parameters
         params.num_workers = self.settings["workers"]
         params.interleave_search = True
-        params.random_seed = problem.seed or 0
-        if problem.time_limit is not None:
-            params.max_time_in_seconds = problem.time_limit
+        params.random_seed = run.seed or 0
+        remaining = run.remaining()
+        if remaining is not None:
+            params.max_time_in_seconds = remaining
         return solver
 
-    def solve(self, problem: Problem) -> SolveResult:
+    def _build(self, problem: Problem, run: Run, formulation: str) -> Model:
+        with run.phase("build"):
+            built = build(problem, formulation)
+        run.stats.add(_model_stats(built.model))
+        return built
+
+    def solve(self, problem: Problem, run: Run) -> SolveResult:
         from ortools.sat.python import cp_model
 
-        built = build(problem, self.settings["formulation"])
-        solver = self._solver(problem)
-        status = _solve_interruptibly(solver, built.model)
+        built = self._build(problem, run, self.settings["formulation"])
+        solver = self._solver(run)
+        status = _search(solver, built.model, run.should_stop)
+        run.stats.add(_solver_stats(solver))
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             return SolveResult(Status.SOLVED, Placement(built.columns(solver.value)))
         if status == cp_model.INFEASIBLE:
             return SolveResult(Status.INFEASIBLE)
         return SolveResult(Status.LIMIT)
 
-    def enumerate(self, problem: Problem) -> Iterator[Placement]:
-        for cols in _stream(problem, self.settings["formulation"]):
+    def enumerate(self, problem: Problem, run: Run) -> Iterator[Placement]:
+        for cols in _stream(problem, self.settings["formulation"], run):
             yield Placement(cols)
 
-    def count(
-        self, problem: Problem, unique: bool = False, progress: ProgressCallback | None = None
-    ) -> CountResult:
-        split = cubes.rows_split(problem, CUBE_DEPTH)
-        return cubes.count(
-            count_batch, problem, split, self.settings, pool="thread", progress=progress
-        )
+    def count(self, problem: Problem, run: Run, unique: bool = False) -> CountResult:
+        with run.phase("build"):
+            split = cubes.rows_split(problem, CUBE_DEPTH)
+        run.stats.add(cubes=len(split))
+        total = cubes.count_cubes(count_batch, split, self.settings, run, pool="thread")
+        return CountResult(total, status=Status.SOLVED if total is not None else Status.LIMIT)
 
-    def optimize(self, problem: Problem, weights: np.ndarray) -> OptimizeResult:
+    def optimize(self, problem: Problem, run: Run, weights: np.ndarray) -> OptimizeResult:
         """Maximise the total weight of the occupied cells on the Boolean board."""
         from ortools.sat.python import cp_model
 
         n = problem.n
-        built = build(problem, "boolean")
+        built = self._build(problem, run, "boolean")
         assert built.board is not None
-        built.model.maximize(
-            sum(int(weights[r, c]) * built.board[r][c] for r in range(n) for c in range(n))
-        )
-        solver = self._solver(problem)
-        status = _solve_interruptibly(solver, built.model)
+        with run.phase("build"):
+            built.model.maximize(
+                sum(int(weights[r, c]) * built.board[r][c] for r in range(n) for c in range(n))
+            )
+        solver = self._solver(run)
+        status = _search(solver, built.model, run.should_stop)
+        run.stats.add(_solver_stats(solver))
         if status == cp_model.INFEASIBLE:
             return OptimizeResult(Status.INFEASIBLE)
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             return OptimizeResult(Status.LIMIT)
         cols = built.columns(solver.value)
-        objective = int(weights[np.arange(n), list(cols)].sum())
+        objective = sum(int(weights[r, c]) for r, c in enumerate(cols))
+        proven = status == cp_model.OPTIMAL
         return OptimizeResult(
-            Status.OPTIMAL if status == cp_model.OPTIMAL else Status.LIMIT,
-            objective,
-            Placement(cols),
+            Status.OPTIMAL if proven else Status.FEASIBLE, objective, Placement(cols)
         )

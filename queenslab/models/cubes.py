@@ -1,19 +1,22 @@
 """Cube-and-conquer counting: split the board into cubes, count the pieces apart, add up.
 
-A cube fixes a few queens; every solution lies in exactly one cube. Two shapes:
+A cube places a few queens in advance; every solution lies in exactly one cube. Two
+shapes:
 
 - ``rows_split``: the queens of ``depth`` rows from both ends of the board (0, n-1, 1, ...)
-  that hold no given queen. Without givens the left-right and top-bottom mirrors map a
-  cube's solutions one-to-one onto its mirrored cubes' solutions, so one cube per orbit is
-  solved, counted once per member: nearly a quarter of the work.
+  that hold no given queen. The board's row-keeping symmetries (left-right mirror,
+  top-bottom mirror, half turn) map a cube's solutions one-to-one onto its mirrored
+  cubes' solutions, so one cube per orbit is solved, counted once per member.
 - ``border_split``: the queens of the four border lines (rows 0 and n-1, columns 0 and
-  n-1). All eight symmetries of the square map the border onto itself, so one cube per
-  orbit of the whole group is solved: nearly an eighth of the work, in many small cubes
-  (for solvers that take a cube as assumptions, without rebuilding).
+  n-1). Every symmetry of the square maps the border onto itself, so one cube per orbit
+  of the board's whole symmetry group is solved: nearly an eighth of the work, in many
+  small cubes (for solvers that take a cube as assumptions, without rebuilding).
 
-With givens the board has no symmetry left; the rows split is used and every cube counts
-once. One runner serves every counting backend: batches of cubes run in a thread pool
-when the solver releases the GIL (CP-SAT), in a process pool when it does not (pysat).
+The symmetries are the board's own (``Board.symmetries``: all eight on an open board,
+fewer with blocked cells); with givens none is used. One runner serves every counting
+backend: batches of cubes run on threads when the solver releases the GIL (CP-SAT), in a
+process pool when it does not (pysat). Each batch returns its weighted count and its
+statistics, which add up in the run's record.
 """
 
 from __future__ import annotations
@@ -21,24 +24,24 @@ from __future__ import annotations
 import itertools
 import multiprocessing
 import signal
-import threading
+import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import wait as wait_futures
 from dataclasses import dataclass
 from typing import Any, Literal
 
-from queenslab.backend import ProgressCallback
-from queenslab.boards.symmetry import D4, Symmetry
-from queenslab.deadline import wall_clock_end
+from queenslab.boards.symmetry import Symmetry
 from queenslab.problem import Problem
-from queenslab.result import CountResult, Status
+from queenslab.run import Run
 
 #: Below this board size a count takes milliseconds: starting a pool would cost more.
 PARALLEL_FROM_N = 10
 #: Batches per worker: enough to balance uneven cubes, few enough to share solver setup.
 BATCHES_PER_WORKER = 8
-_POLL_SECONDS = 0.1  # how often the waiting main thread looks for Ctrl-C
+_POLL_SECONDS = 0.05  # how often the waiting main thread looks at the clock and for Ctrl-C
+
+Queens = tuple[tuple[int, int], ...]
 
 
 @dataclass(frozen=True)
@@ -49,29 +52,36 @@ class Cube:
     weight: int  # the size of its orbit: how many cubes it is counted for
 
 
-#: Counts a batch of cubes and returns the sum of weight x solutions, or None when the
-#: wall-clock ``end`` (a ``time.time()`` value, comparable across processes) passes first.
-BatchCounter = Callable[[Sequence[Cube], Mapping[str, Any], float | None], int | None]
+@dataclass(frozen=True)
+class WallClock:
+    """``should_stop`` for a pool process: the run's deadline as a ``time.time()`` value.
+
+    Picklable, unlike the run itself; a stop or Ctrl-C ends the process from outside.
+    """
+
+    end: float | None
+
+    def __call__(self) -> bool:
+        return self.end is not None and time.time() >= self.end
 
 
-def _peaceful(queens: Sequence[tuple[int, int]]) -> bool:
-    """No two queens share a row, a column or a diagonal."""
-    return all(
-        r1 != r2 and c1 != c2 and abs(r1 - r2) != abs(c1 - c2)
-        for i, (r1, c1) in enumerate(queens)
-        for r2, c2 in queens[i + 1 :]
-    )
+#: The weighted count of a batch and its statistics, or None when ``should_stop()`` said
+#: stop first. Counters for process pools must be module-level functions (pickled).
+BatchResult = tuple[int, dict[str, Any]]
+BatchCounter = Callable[[Sequence[Cube], Mapping[str, Any], Callable[[], bool]], BatchResult | None]
 
 
-def prefixes(n: int, rows: list[int], givens: dict[int, int]) -> list[tuple[int, ...]]:
-    """Columns for ``rows`` attacking neither each other nor the given queens."""
+def prefixes(problem: Problem, rows: Sequence[int]) -> list[tuple[int, ...]]:
+    """Columns for ``rows`` whose queens attack neither each other nor the givens."""
+    board = problem.board
     partial: list[tuple[int, ...]] = [()]
-    for row in rows:
+    for depth, row in enumerate(rows):
+        placed = [*problem.givens]
         partial = [
             (*cols, c)
             for cols in partial
-            for c in range(n)
-            if _peaceful([*givens.items(), *zip(rows, cols, strict=False), (row, c)])
+            for c in range(problem.n)
+            if board.peaceful([*placed, *zip(rows[:depth], cols, strict=True), (row, c)])
         ]
     return partial
 
@@ -81,12 +91,9 @@ def _outer_rows(n: int) -> list[int]:
     return [r for pair in zip(range(n), range(n - 1, -1, -1), strict=True) for r in pair][:n]
 
 
-#: The symmetries of the square other than the identity; the row-keeping ones (left-right
-#: mirror, top-bottom mirror, half turn) map a split on rows onto itself.
-_SYMMETRIES = D4[1:]
-_ROW_SYMMETRIES = tuple(s for s in _SYMMETRIES if s.keeps_rows)
-
-Queens = tuple[tuple[int, int], ...]
+def _symmetries(problem: Problem) -> tuple[Symmetry, ...]:
+    """The board's symmetries other than the identity; none when queens are given."""
+    return () if problem.givens else problem.board.symmetries()[1:]
 
 
 def _cubes(problem: Problem, cubes: Iterable[Queens], symmetries: Sequence[Symmetry]) -> list[Cube]:
@@ -101,8 +108,7 @@ def _cubes(problem: Problem, cubes: Iterable[Queens], symmetries: Sequence[Symme
                 break  # a smaller member of the orbit stands for it
             orbit.add(image)
         else:
-            full = Problem(n, problem.givens + queens, problem.seed, problem.time_limit)
-            kept.append(Cube(full, len(orbit)))
+            kept.append(Cube(problem.with_givens(queens), len(orbit)))
     return kept
 
 
@@ -111,13 +117,14 @@ def rows_split(problem: Problem, depth: int = 2) -> list[Cube]:
     n = problem.n
     givens = problem.given_cols
     rows = [r for r in _outer_rows(n) if r not in givens][:depth]
-    cubes = [tuple(sorted(zip(rows, cols, strict=True))) for cols in prefixes(n, rows, givens)]
-    if givens:
-        symmetries: tuple[Symmetry, ...] = ()
-    elif sorted(rows) == sorted(n - 1 - r for r in rows):
-        symmetries = _ROW_SYMMETRIES
-    else:  # rows not closed under the top-bottom mirror: only the left-right one applies
-        symmetries = tuple(s for s in _ROW_SYMMETRIES if s.name == "flip-h")
+    cubes = [tuple(sorted(zip(rows, cols, strict=True))) for cols in prefixes(problem, rows)]
+    mirrored = sorted(rows) == sorted(n - 1 - r for r in rows)
+    symmetries = tuple(
+        s
+        for s in _symmetries(problem)
+        # rows not closed under the top-bottom mirror: only the left-right one applies
+        if s.keeps_rows and (mirrored or s.name == "flip-h")
+    )
     return _cubes(problem, cubes, symmetries)
 
 
@@ -126,6 +133,7 @@ def border_split(problem: Problem) -> list[Cube]:
     n = problem.n
     if problem.givens or n < 4:
         return rows_split(problem)
+    board = problem.board
     inner = range(1, n - 1)
     cubes = set()
     for top, bottom in itertools.product(range(n), repeat=2):
@@ -134,37 +142,14 @@ def border_split(problem: Problem) -> list[Cube]:
                 queens = [(0, top), (n - 1, bottom)]
                 queens += [] if left is None else [(left, 0)]
                 queens += [] if right is None else [(right, n - 1)]
-                if _peaceful(queens):
+                if board.peaceful(queens):
                     cubes.add(tuple(sorted(queens)))
-    return _cubes(problem, sorted(cubes), _SYMMETRIES)
-
-
-#: Set while an interrupted count winds down: thread-run solves stop at their next check.
-_interrupted = threading.Event()
-
-
-def interrupted() -> bool:
-    """True when the user pressed Ctrl-C during a count: cube solves should stop now."""
-    return _interrupted.is_set()
+    return _cubes(problem, sorted(cubes), _symmetries(problem))
 
 
 def leave_sigint_to_parent() -> None:
     """Pool processes ignore Ctrl-C: the parent stops them, so no child prints a traceback."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def _executor(kind: Literal["thread", "process"], workers: int) -> Executor:
-    if kind == "thread":
-        return ThreadPoolExecutor(workers)
-    # fork: children start at once, without re-importing the solver or re-running the
-    # caller's main script (spawn and forkserver do both, and fail in unguarded scripts).
-    # Only pure-C solvers without threads of their own (python-sat) run in processes.
-    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-    return ProcessPoolExecutor(
-        workers,
-        mp_context=multiprocessing.get_context(method),
-        initializer=leave_sigint_to_parent,
-    )
 
 
 def _batches(cubes: list[Cube], parts: int) -> list[list[Cube]]:
@@ -174,77 +159,92 @@ def _batches(cubes: list[Cube], parts: int) -> list[list[Cube]]:
 
 def count_cubes(
     counter: BatchCounter,
-    problem: Problem,
     cubes: list[Cube],
     settings: Mapping[str, Any],
+    run: Run,
     *,
-    workers: int,
     pool: Literal["thread", "process"],
-    progress: ProgressCallback | None = None,
 ) -> int | None:
-    """The weighted sum of the cubes' counts, or None when the time limit passed first.
+    """The weighted sum of the cubes' counts, or None when the run had to stop first.
 
-    ``counter`` must be a module-level function when ``pool`` is "process" (it is pickled).
+    Statistics of every batch are added to ``run.stats``; ``settings["workers"]`` batches
+    run at once when the board is big enough to pay for a pool.
     """
-    end = wall_clock_end(problem.time_limit)
-    parallel = workers > 1 and problem.n >= PARALLEL_FROM_N
+    workers = settings["workers"]
+    parallel = workers > 1 and bool(cubes) and cubes[0].problem.n >= PARALLEL_FROM_N
     batches = _batches(cubes, workers * BATCHES_PER_WORKER if parallel else BATCHES_PER_WORKER)
     total = 0
 
-    def add(found: int | None, finished: int) -> bool:
+    def add(found: BatchResult | None, finished: int) -> bool:
         nonlocal total
         if found is None:
             return False
-        total += found
-        if progress is not None:
-            progress(finished, len(batches))
+        total += found[0]
+        run.stats.add(found[1])
+        run.report(finished, len(batches))
         return True
 
     if not parallel:
         for finished, batch in enumerate(batches, 1):
-            if not add(counter(batch, settings, end), finished):
+            if not add(counter(batch, settings, run.should_stop), finished):
                 return None
         return total
-    executor = _executor(pool, min(workers, len(batches)))
+    runner = _in_processes if pool == "process" else _on_threads
+    for finished, found in enumerate(runner(counter, batches, settings, run, workers), 1):
+        if not add(found, finished):
+            return None
+    return total
+
+
+def _on_threads(
+    counter: BatchCounter,
+    batches: list[list[Cube]],
+    settings: Mapping[str, Any],
+    run: Run,
+    workers: int,
+) -> Iterable[BatchResult | None]:
+    """Batch results as they finish; the counters see the run's own stop signal."""
+    executor = ThreadPoolExecutor(min(workers, len(batches)), thread_name_prefix="cubes")
     try:
-        pending = {executor.submit(counter, batch, settings, end) for batch in batches}
-        finished = 0
+        pending = {executor.submit(counter, batch, settings, run.should_stop) for batch in batches}
         while pending:
             # A short timeout: the main thread looks for Ctrl-C between waits.
             done, pending = wait_futures(pending, _POLL_SECONDS, return_when="FIRST_COMPLETED")
             for future in done:
-                finished += 1
-                if not add(future.result(), finished):
-                    return None
-        return total
-    except KeyboardInterrupt:
-        _interrupted.set()
-        if pool == "process":
-            for child in multiprocessing.active_children():
-                child.terminate()
+                yield future.result()
+    except BaseException:  # Ctrl-C, or the consumer stopped early: the rest is not wanted
+        run.stop()
         raise
     finally:
         executor.shutdown(wait=True, cancel_futures=True)
-        _interrupted.clear()
 
 
-def count(
+def _in_processes(
     counter: BatchCounter,
-    problem: Problem,
-    cubes: list[Cube],
+    batches: list[list[Cube]],
     settings: Mapping[str, Any],
-    *,
-    pool: Literal["thread", "process"],
-    progress: ProgressCallback | None = None,
-) -> CountResult:
-    """A backend's count: ``settings["workers"]`` cubes in parallel."""
-    total = count_cubes(
-        counter,
-        problem,
-        cubes,
-        settings,
-        workers=settings["workers"],
-        pool=pool,
-        progress=progress,
-    )
-    return CountResult(total, status=Status.SOLVED if total is not None else Status.LIMIT)
+    run: Run,
+    workers: int,
+) -> Iterable[BatchResult | None]:
+    """Batch results as they finish, from forked processes this run alone owns.
+
+    fork, because spawn and forkserver re-import the caller's main script (and fail in an
+    unguarded one); the children run only pure-C solvers (python-sat) and start before any
+    search thread of this run. Stopping terminates this pool's processes and no others.
+    """
+    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
+    context = multiprocessing.get_context(method)
+    should_stop = WallClock(run.wall_clock_end())
+    with context.Pool(min(workers, len(batches)), initializer=leave_sigint_to_parent) as procs:
+        pending = [procs.apply_async(counter, (batch, settings, should_stop)) for batch in batches]
+        while pending:
+            ready = [job for job in pending if job.ready()]
+            for job in ready:
+                pending.remove(job)
+                yield job.get()
+            if not ready:
+                if run.should_stop():
+                    yield None
+                    return
+                time.sleep(_POLL_SECONDS)
+        # leaving the with block terminates the pool: its processes, and only those

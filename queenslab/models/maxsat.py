@@ -11,51 +11,57 @@ cost; it is recomputed from the board, the cost only guides the search. RC2's or
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any, ClassVar
+from typing import ClassVar
 
 import numpy as np
 
 from queenslab.backend import Backend, Capability, Family
-from queenslab.deadline import Deadline, run_stoppably
+from queenslab.boards import VARIANTS
 from queenslab.models import cnf
 from queenslab.placement import Placement
 from queenslab.problem import Problem
 from queenslab.result import OptimizeResult, Status
+from queenslab.run import Run
+from queenslab.stoppable import run_stoppably
 
 
 class MaxSatBackend(Backend):
     name = "maxsat"
     family = Family.MODEL
-    capabilities = frozenset({Capability.OPTIMIZE, Capability.GIVENS})
+    capabilities = frozenset({Capability.OPTIMIZE, Capability.GIVENS, Capability.BLOCKED})
+    variants = frozenset(VARIANTS)
     summary = "pysat RC2 MaxSAT: hard N-queens CNF, one weighted soft clause per cell"
     requires: ClassVar[Mapping[str, str]] = {"pysat": "python-sat"}
-    options: ClassVar[Mapping[str, Any]] = {"encoding": cnf.ENCODINGS}
-    defaults: ClassVar[Mapping[str, Any]] = {"encoding": "pairwise"}
+    options = (cnf.ENCODING_OPTION,)
 
-    def optimize(self, problem: Problem, weights: np.ndarray) -> OptimizeResult:
+    def load(self) -> None:
+        import pysat.examples.rc2  # noqa: F401
+
+    def optimize(self, problem: Problem, run: Run, weights: np.ndarray) -> OptimizeResult:
         from pysat.examples.rc2 import RC2
         from pysat.formula import WCNF
 
         n = problem.n
-        formula = WCNF()
-        hard, _ = cnf.clauses(problem, self.settings["encoding"])
-        formula.extend(hard)
-        for r in range(n):
-            for c in range(n):
-                w = int(weights[r, c])
-                if w:
-                    lit = cnf.cell(n, r, c)
-                    formula.append([lit if w > 0 else -lit], weight=abs(w))
+        with run.phase("build"):
+            formula = WCNF()
+            hard, top = cnf.clauses(problem, self.settings["encoding"])
+            formula.extend(hard)
+            for r in range(n):
+                for c in range(n):
+                    w = int(weights[r, c])
+                    if w:
+                        lit = cnf.cell(n, r, c)
+                        formula.append([lit if w > 0 else -lit], weight=abs(w))
+        run.stats.add(variables=top, constraints=len(hard), soft_clauses=len(formula.soft))
         with RC2(formula) as rc2:
             finished, model = run_stoppably(
-                lambda: rc2.compute(expect_interrupt=True),
-                rc2.interrupt,
-                Deadline(problem.time_limit),
+                lambda: rc2.compute(expect_interrupt=True), rc2.interrupt, run.should_stop
             )
+            run.stats.add(oracle_calls=int(getattr(rc2, "oracle_calls", 0) or 0))
         if not finished:
             return OptimizeResult(Status.LIMIT)
         if model is None:
             return OptimizeResult(Status.INFEASIBLE)
         cols = cnf.decode(n, model)
-        objective = int(weights[np.arange(n), list(cols)].sum())
+        objective = sum(int(weights[r, c]) for r, c in enumerate(cols))
         return OptimizeResult(Status.OPTIMAL, objective, Placement(cols))

@@ -1,52 +1,57 @@
 """N-queens as a 0-1 integer program in Pyomo, solved by HiGHS or any MILP solver Pyomo finds.
 
-Binary x[r, c] is 1 when a queen stands on (r, c): every row and column sums to 1, every
-diagonal to at most 1. The model is built once per call and handed to a persistent solver;
-enumeration and counting then re-solve it after each no-good cut (``sum of the cells of the
-last solution <= n - 1``), which is only sensible for small n: each solution costs a solve.
+Binary x[r, c] is 1 when a queen stands on (r, c); each of the board's groups (rows and
+columns sum to 1, diagonals and leap pairs to at most 1) is one named constraint. The model
+is built once per call and handed to a persistent solver; enumeration and counting then
+re-solve it after each no-good cut (``sum of the cells of the last solution <= n - 1``),
+which is only sensible for small n: each solution costs a solve.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any, ClassVar
 
 import numpy as np
 
-from queenslab.backend import Backend, Capability, Family, ProgressCallback
-from queenslab.deadline import Deadline, LimitReached
+from queenslab.backend import Backend, Capability, Family, Option
+from queenslab.boards import VARIANTS
+from queenslab.errors import LimitReached
 from queenslab.models import cubes
 from queenslab.models.pyomo_solvers import Outcome, PyomoSolver, known_name, open_solver
 from queenslab.placement import Placement
 from queenslab.problem import Problem
 from queenslab.result import CountResult, OptimizeResult, SolveResult, Status
+from queenslab.run import Run
 
 
-def build_model(n: int, givens: dict[int, int], weights: np.ndarray | None = None) -> Any:
-    """The ConcreteModel: x[r, c] binary, given queens fixed, objective sum w*x (or 0)."""
+def build_model(problem: Problem, weights: np.ndarray | None = None) -> Any:
+    """The ConcreteModel: x[r, c] binary, one constraint per board group, givens fixed.
+
+    ``groups[name]`` is ``sum == 1`` for rows and columns, ``<= 1`` for diagonals and leap
+    pairs (``Board.groups``); blocked cells are fixed at 0. The objective is the total
+    weight of the occupied cells (or 0 for a feasibility model).
+    """
     import pyomo.environ as pe
 
+    n = problem.n
+    board = problem.board
+    groups = {group.name: group for group in board.groups()}
     model = pe.ConcreteModel(name=f"queens{n}")
     model.x = pe.Var(range(n), range(n), domain=pe.Binary)
     x = model.x
-    model.rows = pe.Constraint(
-        range(n), rule=lambda m, r: pe.quicksum(x[r, c] for c in range(n)) == 1
-    )
-    model.cols = pe.Constraint(
-        range(n), rule=lambda m, c: pe.quicksum(x[r, c] for r in range(n)) == 1
-    )
-    # Diagonals with at least two cells: r + c = s and r - c = d.
-    model.sums = pe.Constraint(
-        range(1, 2 * n - 2),
-        rule=lambda m, s: (
-            pe.quicksum(x[r, s - r] for r in range(max(0, s - n + 1), min(n, s + 1))) <= 1
-        ),
-    )
-    model.diffs = pe.Constraint(
-        range(2 - n, n - 1),
-        rule=lambda m, d: pe.quicksum(x[r, r - d] for r in range(max(0, d), min(n, n + d))) <= 1,
-    )
-    for r, c in givens.items():
+
+    def rule(m: Any, name: str) -> Any:
+        group = groups[name]
+        if not group.cells:  # a row or column with every cell blocked
+            return pe.Constraint.Infeasible
+        total = pe.quicksum(x[r, c] for r, c in group.cells)
+        return total == 1 if group.exactly_one else total <= 1
+
+    model.groups = pe.Constraint(list(groups), rule=rule)
+    for r, c in board.blocked:
+        x[r, c].fix(0)
+    for r, c in problem.givens:
         x[r, c].fix(1)
     if weights is None:
         model.objective = pe.Objective(expr=0)
@@ -74,37 +79,43 @@ def read_placement(model: Any, n: int) -> Placement:
 _SOLVER_ROWS = 6
 
 
-def subproblems(n: int, givens: dict[int, int], depth: int) -> list[list[tuple[int, int]]]:
-    """Every non-attacking placement of the first ``depth`` rows without a given queen.
+def subproblems(problem: Problem, depth: int) -> list[list[tuple[int, int]]]:
+    """Every peaceful placement of the first ``depth`` rows without a given queen.
 
     No-good cuts make each MILP harder than the last (n = 8 took 5.8 s in one model); the
     same cuts inside small subproblems keep every solve a few milliseconds (0.4 s).
     """
-    rows = [r for r in range(n) if r not in givens][:depth]
-    return [list(zip(rows, cols, strict=True)) for cols in cubes.prefixes(n, rows, givens)]
+    givens = problem.given_cols
+    rows = [r for r in range(problem.n) if r not in givens][:depth]
+    return [list(zip(rows, cols, strict=True)) for cols in cubes.prefixes(problem, rows)]
 
 
 class _Session:
-    """One built model on one prepared solver, with the time left for solving it."""
+    """One built model on one prepared solver; the run's deadline bounds every solve."""
 
-    def __init__(self, solver_name: str, problem: Problem, weights: np.ndarray | None = None):
-        self.deadline = Deadline(problem.time_limit)
+    def __init__(
+        self, solver_name: str, problem: Problem, run: Run, weights: np.ndarray | None = None
+    ):
         self.problem = problem
-        self.solver: PyomoSolver = open_solver(solver_name)
-        self.model = build_model(problem.n, problem.given_cols, weights)
-        self.solver.prepare(self.model)
+        self.run = run
+        with run.phase("build"):
+            self.solver: PyomoSolver = open_solver(solver_name)
+            self.model = build_model(problem, weights)
+            self.solver.prepare(self.model)
+        run.stats.add(
+            variables=problem.n * problem.n, constraints=len(self.model.groups), solver=solver_name
+        )
 
     def solve(self, presolve: bool = True) -> Outcome:
-        remaining = self.deadline.remaining()
-        if remaining == 0.0:
+        if self.run.should_stop():
             return Outcome.LIMIT
-        return self.solver.solve(remaining, presolve)
+        return self.solver.solve(self.run.remaining(), presolve)
 
     def solutions(self) -> Iterator[Placement]:
         """Every solution once, subproblem by subproblem; LimitReached when time runs out."""
         n, givens = self.problem.n, self.problem.given_cols
         depth = max(0, n - len(givens) - _SOLVER_ROWS)
-        for cube in subproblems(n, givens, depth):
+        for cube in subproblems(self.problem, depth):
             yield from self._solutions_with(cube)
 
     def _solutions_with(self, queens: list[tuple[int, int]]) -> Iterator[Placement]:
@@ -151,45 +162,48 @@ class MilpBackend(Backend):
             Capability.ENUMERATE,
             Capability.COUNT,
             Capability.GIVENS,
+            Capability.BLOCKED,
             Capability.OPTIMIZE,
         }
     )
+    variants = frozenset(VARIANTS)
     summary = "0-1 integer program in Pyomo; HiGHS by default (--solver: cbc, glpk, scip, ...)"
     requires: ClassVar[Mapping[str, str]] = {"pyomo": "pyomo", "highspy": "highspy"}
-    options: ClassVar[Mapping[str, Callable[[str], str]]] = {"solver": known_name}
-    defaults: ClassVar[Mapping[str, str]] = {"solver": "highs"}
+    options = (Option("solver", "MILP solver reached through Pyomo", "highs", convert=known_name),)
 
-    def _session(self, problem: Problem, weights: np.ndarray | None = None) -> _Session:
-        return _Session(self.settings["solver"], problem, weights)
+    def load(self) -> None:
+        import pyomo.environ  # noqa: F401
 
-    def solve(self, problem: Problem) -> SolveResult:
-        session = self._session(problem)
+    def _session(self, problem: Problem, run: Run, weights: np.ndarray | None = None) -> _Session:
+        return _Session(self.settings["solver"], problem, run, weights)
+
+    def solve(self, problem: Problem, run: Run) -> SolveResult:
+        session = self._session(problem, run)
         outcome = session.solve(presolve=False)  # see pyomo_solvers.NO_PRESOLVE
-        stats = {"solver": self.settings["solver"], "outcome": outcome.value}
+        run.stats.add(outcome=outcome.value)
         if outcome in (Outcome.OPTIMAL, Outcome.FEASIBLE):
-            return SolveResult(Status.SOLVED, read_placement(session.model, problem.n), stats=stats)
-        return SolveResult(_STATUS[outcome], stats=stats)
+            return SolveResult(Status.SOLVED, read_placement(session.model, problem.n))
+        return SolveResult(_STATUS[outcome])
 
-    def enumerate(self, problem: Problem) -> Iterator[Placement]:
-        yield from self._session(problem).solutions()
+    def enumerate(self, problem: Problem, run: Run) -> Iterator[Placement]:
+        yield from self._session(problem, run).solutions()
 
-    def count(
-        self, problem: Problem, unique: bool = False, progress: ProgressCallback | None = None
-    ) -> CountResult:
+    def count(self, problem: Problem, run: Run, unique: bool = False) -> CountResult:
         total = 0
         try:
-            for _ in self._session(problem).solutions():
+            for _ in self._session(problem, run).solutions():
                 total += 1
         except LimitReached:
-            return CountResult(None, status=Status.LIMIT, stats={"found": total})
+            run.stats.add(found=total)
+            return CountResult(None, status=Status.LIMIT)
         return CountResult(total)
 
-    def optimize(self, problem: Problem, weights: np.ndarray) -> OptimizeResult:
-        session = self._session(problem, weights)
+    def optimize(self, problem: Problem, run: Run, weights: np.ndarray) -> OptimizeResult:
+        session = self._session(problem, run, weights)
         outcome = session.solve()
-        if outcome is Outcome.OPTIMAL:
+        if outcome in (Outcome.OPTIMAL, Outcome.FEASIBLE):
             placement = read_placement(session.model, problem.n)
-            objective = int(weights[np.arange(problem.n), placement.as_array()].sum())
-            return OptimizeResult(Status.OPTIMAL, objective, placement)
-        # A limit may leave a feasible board, but OPTIMAL is the only claim optimize makes.
-        return OptimizeResult(Status.LIMIT if outcome is Outcome.FEASIBLE else _STATUS[outcome])
+            objective = sum(int(weights[r, c]) for r, c in enumerate(placement))
+            status = Status.OPTIMAL if outcome is Outcome.OPTIMAL else Status.FEASIBLE
+            return OptimizeResult(status, objective, placement)
+        return OptimizeResult(_STATUS[outcome])

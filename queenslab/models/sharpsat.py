@@ -16,11 +16,13 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import Any, ClassVar
 
-from queenslab.backend import Backend, Capability, Family, ProgressCallback
+from queenslab.backend import Backend, Capability, Family
+from queenslab.boards import VARIANTS
 from queenslab.models import cnf
 from queenslab.models.cubes import leave_sigint_to_parent
 from queenslab.problem import Problem
 from queenslab.result import CountResult, Status
+from queenslab.run import Run
 
 
 @contextmanager
@@ -65,24 +67,27 @@ def _count_within(counter: Any, seconds: float) -> int | None:
 class SharpSatBackend(Backend):
     name = "sharpsat"
     family = Family.MODEL
-    capabilities = frozenset({Capability.COUNT, Capability.GIVENS})
+    capabilities = frozenset({Capability.COUNT, Capability.GIVENS, Capability.BLOCKED})
+    variants = frozenset(VARIANTS)
     summary = "Ganak #SAT counter on the CNF, projected on the board (cross-validation)"
     requires: ClassVar[Mapping[str, str]] = {"pyganak": "pyganak", "pysat": "python-sat"}
-    options: ClassVar[Mapping[str, Any]] = {"encoding": cnf.ENCODINGS}
-    defaults: ClassVar[Mapping[str, Any]] = {"encoding": "pairwise"}
+    options = (cnf.ENCODING_OPTION,)
 
-    def count(
-        self, problem: Problem, unique: bool = False, progress: ProgressCallback | None = None
-    ) -> CountResult:
+    def load(self) -> None:
+        import pyganak  # noqa: F401
+
+    def count(self, problem: Problem, run: Run, unique: bool = False) -> CountResult:
         from pyganak import Counter
 
         n = problem.n
-        body, top = cnf.clauses(problem, self.settings["encoding"])
-        counter = Counter()
-        counter.new_vars(top)
-        counter.add_clauses(body)
-        counter.set_sampling_set(range(1, n * n + 1))
-        if problem.time_limit is None:
+        with run.phase("build"):
+            body, top = cnf.clauses(problem, self.settings["encoding"])
+            counter = Counter()
+            counter.new_vars(top)
+            counter.add_clauses(body)
+            counter.set_sampling_set(range(1, n * n + 1))
+        run.stats.add(variables=top, constraints=len(body), auxiliary_variables=top - n * n)
+        if run.time_limit is None:
             return CountResult(_count(counter))
-        total = _count_within(counter, problem.time_limit)
+        total = _count_within(counter, run.remaining() or 0.0)
         return CountResult(total, status=Status.SOLVED if total is not None else Status.LIMIT)

@@ -1,0 +1,59 @@
+"""One vocabulary for what a search did, so backends can be compared number for number.
+
+Every backend reports into ``Run.stats`` under these names where the concept applies;
+anything solver-specific goes beside them under a clear name of its own. Counts of a split
+search (cubes, subproblems) are summed with ``Stats.add``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+#: Shared names and what they mean (also the table in docs/statistics.md).
+FIELDS: dict[str, str] = {
+    "variables": "model variables, board cells and auxiliary ones",
+    "constraints": "model constraints: clauses for CNF, rows for MILP, constraints for CP-SAT",
+    "auxiliary_variables": "variables a cardinality encoding adds beyond the n² board cells",
+    "nodes": "nodes of a native search tree: consistent partial placements visited, "
+    "the empty board included",
+    "conflicts": "conflicts of a CDCL or CP-SAT search",
+    "decisions": "branching decisions of a SAT search",
+    "propagations": "literals propagated by a SAT search",
+    "restarts": "restarts of a SAT search, or of a local search",
+    "branches": "branches of a CP-SAT search",
+    "mip_nodes": "branch-and-bound nodes of a MILP solver",
+    "lp_iterations": "simplex iterations of a MILP solver",
+    "oracle_calls": "SAT oracle calls of a MaxSAT solver",
+    "moves": "moves (swaps) made by a local search",
+    "trials": "independent trials of a Las Vegas method",
+    "build_seconds": "building the model and loading it into the solver",
+    "solve_seconds": "searching; build_seconds + solve_seconds = seconds",
+    "startup_seconds": "importing the solver and loading compiled kernels (not in seconds)",
+}
+
+
+class Stats(dict[str, Any]):
+    """A search's statistics: numbers add up across the parts of a split search."""
+
+    def add(self, values: Mapping[str, Any] | None = None, /, **more: Any) -> None:
+        """Sum numeric values into the record; other values (names, methods) are set."""
+        for key, value in {**(values or {}), **more}.items():
+            if isinstance(value, int | float) and not isinstance(value, bool):
+                self[key] = self.get(key, 0) + value
+            else:
+                self[key] = value
+
+
+def summary(stats: Mapping[str, Any]) -> str:
+    """One readable line: the timings, then every other figure, e.g. for ``-v``."""
+    seconds = [f"{key[:-8]} {stats[key]:.3f} s" for key in _TIMES if key in stats]
+    figures = [
+        f"{key} {value:,}" if isinstance(value, int) else f"{key} {value}"
+        for key, value in stats.items()
+        if key not in _TIMES
+    ]
+    return "; ".join([", ".join(seconds), *figures] if seconds else figures)
+
+
+_TIMES = ("build_seconds", "solve_seconds", "startup_seconds")
