@@ -1,30 +1,56 @@
-"""Output files that appear whole or not at all."""
+"""Output files that appear whole or not at all.
+
+A regular file is written to a temporary file beside it and renamed into place only when
+the run succeeds, so a failed, interrupted or killed run leaves nothing behind. Anything
+else that already exists at the path (a device such as /dev/null, a FIFO) is written
+through, never replaced.
+"""
 
 from __future__ import annotations
 
 import os
+import signal
 import sys
 import tempfile
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TextIO
+from typing import IO, Any
 
 from queenslab.errors import UsageError
 
 
 @contextmanager
-def atomic_output(path: str | None) -> Iterator[TextIO]:
-    """Yield stdout, or a temporary file that replaces ``path`` only when the block succeeds.
+def atomic_output(path: str | None, binary: bool = False) -> Iterator[IO[Any]]:
+    """Yield stdout, or a file that appears at ``path`` only when the block succeeds.
 
-    The temporary file is opened before any work starts, so an unwritable path fails fast,
-    and a failed or interrupted run leaves no partial file behind.
+    The file is opened before any work starts, so an unwritable path fails fast.
     """
+    mode = "wb" if binary else "w"
+    encoding = None if binary else "utf-8"
     if path is None:
-        yield sys.stdout
+        yield sys.stdout.buffer if binary else sys.stdout
         return
-    with atomic_path(path) as temp, open(temp, "w", encoding="utf-8") as handle:
+    target = Path(path)
+    if target.exists() and not target.is_file() and not target.is_dir():
+        with _opened(path, mode, encoding) as handle:  # a device or FIFO: write through
+            yield handle
+        return
+    with atomic_path(path) as temp, _opened(temp, mode, encoding) as handle:
         yield handle
+
+
+@contextmanager
+def _opened(path: str, mode: str, encoding: str | None) -> Iterator[IO[Any]]:
+    try:
+        handle = open(path, mode, encoding=encoding)  # noqa: SIM115 - closed below
+    except OSError as exc:
+        raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
+    with handle:
+        yield handle
+
+
+_pending: set[str] = set()  # temporary files of this process, removed on SIGTERM too
 
 
 @contextmanager
@@ -41,9 +67,22 @@ def atomic_path(path: str) -> Iterator[str]:
     umask = os.umask(0)
     os.umask(umask)
     os.chmod(temp, 0o666 & ~umask)  # mkstemp makes 0600; give the file normal permissions
+    _pending.add(temp)
     try:
         yield temp
         os.replace(temp, target)
-    except BaseException:
+    finally:
+        _pending.discard(temp)
         Path(temp).unlink(missing_ok=True)
-        raise
+
+
+def remove_on_termination() -> None:
+    """On SIGTERM, remove this process's temporary files before it ends (exit 143)."""
+
+    def terminate(signum: int, _frame: object) -> None:
+        for temp in list(_pending):
+            Path(temp).unlink(missing_ok=True)
+        signal.signal(signum, signal.SIG_DFL)
+        os.kill(os.getpid(), signum)
+
+    signal.signal(signal.SIGTERM, terminate)

@@ -1,0 +1,107 @@
+"""The ``queens`` command: solve, count, enumerate and study N-queens from the shell.
+
+Each command is one module here with ``HELP``, ``EXAMPLES``, ``add_arguments(parser)`` and
+``run(args) -> exit code``; ``COMMANDS`` lists them. Exit codes: 0 success; 1 proven
+"no solution" (or a cross-check disagreement); 2 bad usage or input (one line on stderr);
+3 a limit was reached before an answer; 130 interrupted (Ctrl-C).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+from typing import NoReturn
+
+from queenslab import __version__, progress
+from queenslab.cli.arguments import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE
+from queenslab.errors import QueensError
+
+#: Command name -> module. A new command is a module and one line here.
+COMMANDS: dict[str, str] = {
+    "solve": "queenslab.cli.solve",
+    "count": "queenslab.cli.count",
+    "enumerate": "queenslab.cli.enumerate",
+    "optimize": "queenslab.cli.optimize",
+    "cnf": "queenslab.cli.cnf",
+    "crosscheck": "queenslab.cli.crosscheck",
+    "lv-study": "queenslab.cli.lv_study",
+    "backends": "queenslab.cli.backends",
+}
+
+#: Flags accepted before or after the command.
+_GLOBAL_FLAGS = (("--quiet", "-q", "no progress bars"), ("--verbose", "-v", "statistics on stderr"))
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse that reports bad usage in one line and exits 2."""
+
+    def error(self, message: str) -> NoReturn:
+        print(f"{self.prog}: error: {message}", file=sys.stderr)
+        raise SystemExit(EXIT_USAGE)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="queens",
+        description="N-queens through CP-SAT, SAT and MILP models, exact counters and heuristics.",
+        epilog="Exit codes: 0 ok, 1 no solution / disagreement, 2 bad input, 3 limit reached, "
+        "130 interrupted.",
+    )
+    parser.add_argument("--version", action="version", version=f"queenslab {__version__}")
+    for flag, short, text in _GLOBAL_FLAGS:
+        parser.add_argument(flag, short, action="store_true", help=text)
+    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    for name, module_name in COMMANDS.items():
+        module = importlib.import_module(module_name)
+        sub = commands.add_parser(
+            name,
+            help=module.HELP,
+            description=module.HELP,
+            epilog=module.EXAMPLES,
+            formatter_class=argparse.RawDescriptionHelpFormatter,
+        )
+        sub.set_defaults(handler=module.run)
+        # Also accepted after the command; SUPPRESS keeps the main parser's value otherwise.
+        for flag, short, text in _GLOBAL_FLAGS:
+            sub.add_argument(flag, short, action="store_true", default=argparse.SUPPRESS, help=text)
+        module.add_arguments(sub)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    from queenslab.output import remove_on_termination
+
+    args = build_parser().parse_args(argv)
+    progress.set_enabled(not args.quiet)
+    remove_on_termination()
+    try:
+        code = args.handler(args)
+        sys.stdout.flush()  # a full disk or a closed pipe shows here, not at exit
+        return code
+    except QueensError as exc:
+        print(f"queens: error: {exc}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        print("queens: interrupted", file=sys.stderr)
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        _silence_stdout()  # the reader went away (e.g. `| head`): not an error
+        return EXIT_OK
+    except OSError as exc:
+        _silence_stdout()
+        where = f": {exc.filename}" if exc.filename else ""
+        print(f"queens: error: {exc.strerror or exc}{where}", file=sys.stderr)
+        return EXIT_USAGE
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null so the interpreter's final flush raises nothing more."""
+    import os
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass

@@ -1,0 +1,230 @@
+"""What the commands share: argument types, the board and run arguments, backend options.
+
+Backend options are not listed here: every option a backend declares (``Backend.options``)
+becomes a flag of each command whose capability that backend has, with the backends'
+own help texts. Numbers are read as ASCII digits only: "８" (a fullwidth digit) is refused
+rather than read as 8, so what a user typed is what the lab ran.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+from typing import Any
+
+from queenslab import boards
+from queenslab.backend import Capability
+from queenslab.errors import UsageError
+from queenslab.problem import MAX_N, Problem
+from queenslab.run import MIN_TIME_LIMIT
+
+EXIT_OK, EXIT_NO_SOLUTION, EXIT_USAGE, EXIT_LIMIT = 0, 1, 2, 3
+EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report Ctrl-C
+#: A blocked-cells file larger than this is refused rather than read (e.g. /dev/zero).
+MAX_CELL_FILE_BYTES = 64 << 20
+
+
+def whole_number(text: str, what: str, low: int = 0, high: int | None = None) -> int:
+    """An integer written with ASCII digits, within [low, high]; else a usage error."""
+    digits = text.strip()
+    if not (digits.isascii() and digits.lstrip("-").isdigit()) or len(digits) > 30:
+        raise argparse.ArgumentTypeError(f"{what} must be a whole number, got {text!r}")
+    value = int(digits)
+    if value < low or (high is not None and value > high):
+        bound = f"between {low} and {high}" if high is not None else f"at least {low}"
+        raise argparse.ArgumentTypeError(f"{what} must be {bound}, got {text!r}")
+    return value
+
+
+def board_size(text: str) -> int:
+    return whole_number(text, "N", 1, MAX_N)
+
+
+def cell(text: str) -> tuple[int, int]:
+    """``R:C``, 0-based row and column."""
+    parts = text.split(":")
+    if len(parts) != 2:
+        raise argparse.ArgumentTypeError(f"a cell must look like ROW:COL, got {text!r}")
+    return whole_number(parts[0], "ROW"), whole_number(parts[1], "COL")
+
+
+def seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and value >= MIN_TIME_LIMIT):
+        raise argparse.ArgumentTypeError(
+            f"must be a number of seconds >= {MIN_TIME_LIMIT}, got {text!r}"
+        )
+    return value
+
+
+def n_range(text: str) -> range:
+    """``8`` or ``1-10`` (inclusive)."""
+    low, dash, high = text.partition("-")
+    if dash and not high:
+        raise argparse.ArgumentTypeError(f"expected N or FIRST-LAST, got {text!r}")
+    first = whole_number(low, "FIRST", 1, MAX_N)
+    last = whole_number(high, "LAST", 1, MAX_N) if dash else first
+    if first > last:
+        raise argparse.ArgumentTypeError(f"expected FIRST <= LAST, got {text!r}")
+    return range(first, last + 1)
+
+
+def read_cells(path: str) -> list[tuple[int, int]]:
+    """Cells from a file with one ``R C`` (or ``R:C``) per line; ``#`` starts a comment."""
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_CELL_FILE_BYTES + 1)
+    except OSError as exc:
+        raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
+    if len(data) > MAX_CELL_FILE_BYTES:
+        raise UsageError(f"{path} is larger than {MAX_CELL_FILE_BYTES >> 20} MB: not a cells file")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise UsageError(f"{path} is not a text file") from None
+    cells = []
+    for number, line in enumerate(text.splitlines(), 1):
+        words = line.split("#", 1)[0].replace(":", " ").split()
+        if not words:
+            continue
+        try:
+            if len(words) != 2:
+                raise argparse.ArgumentTypeError("expected two numbers, ROW COL")
+            cells.append((whole_number(words[0], "ROW"), whole_number(words[1], "COL")))
+        except argparse.ArgumentTypeError as exc:
+            raise UsageError(f"{path}, line {number}: {exc}") from None
+    return cells
+
+
+# -- argument groups --------------------------------------------------------------------
+
+
+def add_board(parser: argparse.ArgumentParser) -> None:
+    """N, the variant, blocked cells and given queens: what every one-board command takes."""
+    parser.add_argument("n", type=board_size, metavar="N", help="board size")
+    add_board_rules(parser)
+    parser.add_argument(
+        "--given",
+        type=cell,
+        action="append",
+        default=[],
+        metavar="R:C",
+        help="a queen placed in advance at row R, column C (0-based); repeatable",
+    )
+
+
+def add_board_rules(parser: argparse.ArgumentParser) -> None:
+    """The variant and blocked cells (also taken by commands over many sizes)."""
+    parser.add_argument(
+        "--variant",
+        default=boards.DEFAULT_VARIANT,
+        choices=list(boards.VARIANTS),
+        help="rules of attack: "
+        + "; ".join(f"{name}: {v.summary}" for name, v in boards.VARIANTS.items()),
+    )
+    parser.add_argument(
+        "--blocked",
+        type=cell,
+        action="append",
+        default=[],
+        metavar="R:C",
+        help="a cell that may not hold a queen; repeatable",
+    )
+    parser.add_argument(
+        "--blocked-file",
+        metavar="FILE",
+        help="blocked cells, one 'R C' per line",
+    )
+
+
+def add_run(parser: argparse.ArgumentParser, *, seed: bool = False) -> None:
+    parser.add_argument("--backend", "-b", help="backend name (see `queens backends`)")
+    parser.add_argument(
+        "--time-limit",
+        type=seconds,
+        metavar="SEC",
+        help="stop after SEC seconds, start-up and model building included (exit 3)",
+    )
+    if seed:
+        parser.add_argument(
+            "--seed",
+            type=lambda t: whole_number(t, "--seed"),
+            help="random seed (same seed, same answer)",
+        )
+
+
+def add_backend_options(parser: argparse.ArgumentParser, capability: Capability) -> None:
+    """A flag for every option declared by a backend with ``capability``."""
+    from queenslab.backend import options_table
+    from queenslab.registry import backend_class, names
+
+    able = {}
+    for name in names():
+        try:
+            cls = backend_class(name)
+        except UsageError:
+            continue  # a broken plug-in: `queens backends` says so
+        if capability in cls.capabilities:
+            able[name] = cls
+    group = parser.add_argument_group("backend options")
+    for option_name, declared in options_table(able).items():
+        helps = []
+        for backend, option in declared:
+            choices = f" ({', '.join(option.choices)})" if option.choices else ""
+            default = "" if option.default is None else f" [default {option.default}]"
+            helps.append(f"{backend}: {option.help}{choices}{default}")
+        option = declared[0][1]
+        group.add_argument(
+            option.flag,
+            dest=f"option_{option_name}",
+            metavar=option.metavar or option_name.upper(),
+            help="; ".join(helps).replace("%", "%%"),
+        )
+
+
+def backend_options(args: argparse.Namespace) -> dict[str, Any]:
+    """The backend options the user set (the rest keep the backend's defaults)."""
+    prefix = "option_"
+    return {
+        key[len(prefix) :]: value
+        for key, value in vars(args).items()
+        if key.startswith(prefix) and value is not None
+    }
+
+
+def blocked_cells(args: argparse.Namespace) -> list[tuple[int, int]]:
+    cells = list(args.blocked)
+    if args.blocked_file:
+        cells += read_cells(args.blocked_file)
+    return cells
+
+
+def problem(args: argparse.Namespace) -> Problem:
+    return Problem(args.n, tuple(args.given), args.variant, tuple(blocked_cells(args)))
+
+
+def say(args: argparse.Namespace, message: str) -> None:
+    """Details for --verbose, on stderr so stdout stays the answer."""
+    if args.verbose:
+        print(message, file=sys.stderr)
+
+
+def say_result(args: argparse.Namespace, result: Any) -> None:
+    """The ``-v`` line of a result: backend, status, time and its statistics."""
+    from queenslab.stats import summary
+
+    line = f"{result.backend}: {result.status} in {result.seconds:.3f} s"
+    say(args, f"{line}; {summary(result.stats)}")
+
+
+def note_unused_seed(args: argparse.Namespace, backend: str) -> None:
+    """A one-line note when --seed is given to a backend whose answer does not depend on it."""
+    from queenslab.registry import backend_class
+
+    if getattr(args, "seed", None) is not None and not backend_class(backend).uses_seed:
+        print(f"queens: note: backend {backend!r} is deterministic; --seed does not apply",
+              file=sys.stderr)  # fmt: skip

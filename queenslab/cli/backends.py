@@ -1,0 +1,66 @@
+"""``queens backends``: every backend, what it can do, on which boards, and its options."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from queenslab.backend import Capability
+from queenslab.cli import arguments as a
+
+HELP = "list backends, capabilities, variants, availability"
+EXAMPLES = """examples:
+  queens backends
+  queens backends --verbose
+  queens backends --format json"""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--format", choices=["text", "json"], default="text")
+
+
+def run(args: argparse.Namespace) -> int:
+    from queenslab.registry import backends
+
+    rows = backends()
+    if args.format == "json":
+        print(json.dumps([_record(b) for b in rows]))
+        return a.EXIT_OK
+    order = list(Capability)
+    table = [
+        (
+            b.name,
+            str(b.family),
+            ",".join(str(c) for c in order if c in b.capabilities),
+            ",".join(sorted(b.variants)),
+            "yes" if b.available else f"no (pip install {' '.join(b.missing)})",
+        )
+        for b in rows
+    ]
+    header = ("backend", "family", "capabilities", "variants", "available")
+    widths = [max(len(row[i]) for row in [header, *table]) for i in range(len(header))]
+    for row in [header, tuple("-" * w for w in widths), *table]:
+        print("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip())
+    if args.verbose:
+        for b in rows:
+            print(f"\n{b.name}: {b.summary}")
+            for option in b.options:
+                choices = f" ({', '.join(option.choices)})" if option.choices else ""
+                print(f"  {option.flag}: {option.help}{choices} [default {option.default}]")
+    return a.EXIT_OK
+
+
+def _record(b):  # type: ignore[no-untyped-def]
+    return {
+        "name": b.name,
+        "family": str(b.family),
+        "capabilities": sorted(str(c) for c in b.capabilities),
+        "variants": sorted(b.variants),
+        "options": [
+            {"name": o.name, "help": o.help, "default": o.default, "choices": list(o.choices)}
+            for o in b.options
+        ],
+        "available": b.available,
+        "missing": list(b.missing),
+        "summary": b.summary,
+    }

@@ -1,0 +1,36 @@
+"""``queens crosscheck``: every counting backend against each other and the published counts."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from queenslab import progress
+from queenslab.cli import arguments as a
+
+HELP = "all counting backends vs each other and OEIS"
+EXAMPLES = """examples:
+  queens crosscheck
+  queens crosscheck --n 1-9 --backend bitmask --backend milp --format json
+  queens crosscheck --variant toroidal --n 1-13
+  queens crosscheck --variant superqueens --n 1-12 --blocked 0:0"""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--n", type=a.n_range, default=range(1, 11), metavar="FIRST-LAST", help="sizes (1-10)"
+    )
+    a.add_board_rules(parser)
+    parser.add_argument("--backend", "-b", action="append", help="only these (repeatable)")
+    parser.add_argument("--format", choices=["text", "json"], default="text")
+
+
+def run(args: argparse.Namespace) -> int:
+    from queenslab.crosscheck import crosscheck
+
+    with progress.progress_bar("cross-checking") as bar:
+        report = crosscheck(
+            args.n, args.backend, variant=args.variant, blocked=a.blocked_cells(args), progress=bar
+        )
+    print(json.dumps(report.to_json()) if args.format == "json" else report.to_text())
+    return a.EXIT_OK if report.ok else a.EXIT_NO_SOLUTION

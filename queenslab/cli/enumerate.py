@@ -1,0 +1,65 @@
+"""``queens enumerate``: stream every solution, never holding them all in memory."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from queenslab import api, formats, progress
+from queenslab.backend import Capability
+from queenslab.cli import arguments as a
+from queenslab.errors import LimitReached
+from queenslab.output import atomic_output
+from queenslab.stats import summary
+
+HELP = "stream every solution"
+EXAMPLES = """examples:
+  queens enumerate 4 --format leetcode
+  queens enumerate 8 --backend sat --format jsonl --output all8.jsonl
+  queens enumerate 10 --given 0:0 --limit 5
+  queens enumerate 10 --variant superqueens"""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    a.add_board(parser)
+    a.add_run(parser)
+    parser.add_argument(
+        "--limit", type=lambda t: a.whole_number(t, "--limit"), help="stop after this many"
+    )
+    parser.add_argument("--format", choices=formats.solution_formats(), help="default: jsonl")
+    parser.add_argument("--output", "-o", metavar="FILE", help="write here instead of stdout")
+    a.add_backend_options(parser, Capability.ENUMERATE)
+
+
+def run(args: argparse.Namespace) -> int:
+    problem = a.problem(args)
+    fmt = formats.choose(args.format, args.output, formats.solution_formats(), "jsonl")
+    assert fmt.solution is not None
+    solutions = api.enumerate_solutions(
+        problem, args.backend, time_limit=args.time_limit, **a.backend_options(args)
+    )
+    found = 0
+    # A bar only when the solutions go to a file or a pipe, so it never mixes with them.
+    show_bar = args.output is not None or not sys.stdout.isatty()
+    try:
+        with atomic_output(args.output) as out, progress.progress_bar("enumerating") as bar:
+            stream = iter(sorted(solutions)) if fmt.name == "leetcode" else solutions
+            for placement in stream:  # LeetCode 51 lists them in order
+                if found == args.limit:
+                    break
+                out.write(fmt.solution(placement))
+                found += 1
+                if bar and show_bar and found % 1024 == 0:
+                    bar(found, None)
+    except LimitReached:
+        # Not an answer: stdout got what was found, a --output file is not written.
+        print(f"time limit reached after {found} solutions", file=sys.stderr)
+        return a.EXIT_LIMIT
+    finally:
+        solutions.close()
+    a.say(args, f"{solutions.backend}: {found} solutions in {solutions.seconds:.3f} s; "
+                f"{summary(solutions.stats)}")  # fmt: skip
+    if found == 0 and args.limit != 0:
+        print(f"no solution for {problem.describe()}", file=sys.stderr)
+        return a.EXIT_NO_SOLUTION
+    return a.EXIT_OK

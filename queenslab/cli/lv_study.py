@@ -1,0 +1,57 @@
+"""``queens lv-study``: the Las Vegas + backtracking hybrid, step by step."""
+
+from __future__ import annotations
+
+import argparse
+
+from queenslab import progress
+from queenslab.cli import arguments as a
+from queenslab.output import atomic_path
+
+HELP = "Las Vegas + backtracking: p, s, e, t per step"
+EXAMPLES = """examples:
+  queens lv-study --n 8 --exact --format json
+  queens lv-study --n 8-20 --repeat 1000 --seed 0 --plot lv.png"""
+#: Largest board studied: the exact walk and Monte Carlo trials grow fast with n.
+MAX_STUDY_N = 64
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--n", type=_study_range, default=range(8, 9), metavar="FIRST-LAST", help="sizes (8)"
+    )
+    parser.add_argument(
+        "--repeat",
+        type=lambda t: a.whole_number(t, "--repeat", 1, 10**9),
+        default=1000,
+        help="Monte Carlo trials per step",
+    )
+    parser.add_argument("--exact", action="store_true", help="enumerate every random choice")
+    parser.add_argument(
+        "--seed", type=lambda t: a.whole_number(t, "--seed"), help="random seed for the trials"
+    )
+    parser.add_argument("--format", choices=["text", "json"], default="text")
+    parser.add_argument("--plot", metavar="FILE", help="PNG of t (and p) per step")
+
+
+def _study_range(text: str) -> range:
+    sizes = a.n_range(text)
+    if sizes[-1] > MAX_STUDY_N:
+        raise argparse.ArgumentTypeError(f"the study covers n up to {MAX_STUDY_N}, got {text!r}")
+    return sizes
+
+
+def run(args: argparse.Namespace) -> int:
+    from queenslab.heuristics.lv_study import print_study, run_study, write_plot
+
+    results = []
+    with progress.progress_bar("Las Vegas study") as bar:
+        for done, n in enumerate(args.n):
+            if bar:
+                bar(done, len(args.n))
+            results.append(run_study(n, args.repeat, args.seed, args.exact))
+            print_study(results[-1], args.format)
+    if args.plot:
+        with atomic_path(args.plot) as path:
+            write_plot(results, path)
+    return a.EXIT_OK

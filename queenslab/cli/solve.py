@@ -1,0 +1,74 @@
+"""``queens solve``: one placement of N queens, in any answer format."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from queenslab import api, formats
+from queenslab.backend import Capability
+from queenslab.cli import arguments as a
+from queenslab.errors import UsageError
+from queenslab.output import atomic_output
+from queenslab.result import Status
+
+HELP = "find one placement of N queens"
+EXAMPLES = """examples:
+  queens solve 8
+  queens solve 8 --format leetcode
+  queens solve 12 --output board.png
+  queens solve 24 --backend cpsat --given 0:3 --given 5:10
+  queens solve 13 --variant toroidal --blocked 0:0
+  queens solve 1000000 --backend min-conflicts --seed 1 --format json --output board.json"""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    a.add_board(parser)
+    a.add_run(parser, seed=True)
+    parser.add_argument("--format", choices=formats.answer_formats(), help="default: text")
+    parser.add_argument("--output", "-o", metavar="FILE", help="write here instead of stdout")
+    a.add_backend_options(parser, Capability.SOLVE)
+
+
+def run(args: argparse.Namespace) -> int:
+    problem = a.problem(args)
+    fmt = formats.choose(args.format, args.output, formats.answer_formats(), "text")
+    formats.check_size(fmt, problem.n)
+    if fmt.binary and args.output is None and sys.stdout.isatty():
+        raise UsageError(f"--format {fmt.name} is binary: give --output FILE")
+    result = write_answer(
+        args, fmt, lambda: api.solve(problem, args.backend, seed=args.seed,
+                                     time_limit=args.time_limit, **a.backend_options(args))
+    )  # fmt: skip
+    a.note_unused_seed(args, result.backend)
+    a.say_result(args, result)
+    if result.status is Status.INFEASIBLE:
+        print(f"no solution for {problem.describe()}", file=sys.stderr)
+    elif result.placement is None:
+        print(f"no answer: {result.status} ({result.backend})", file=sys.stderr)
+    return result.status.exit_code
+
+
+def write_answer(args: argparse.Namespace, fmt: formats.Format, compute):  # type: ignore[no-untyped-def]
+    """Run ``compute`` with the output already open, and write its answer in ``fmt``.
+
+    The output file is opened first, so an unwritable path fails before the search; an
+    answer without a board writes no file in a drawing format (JSON still records it).
+    """
+    try:
+        with atomic_output(args.output, fmt.binary) as out:
+            result = compute()
+            if result.placement is None and fmt.needs_board:
+                raise _NoBoard(result)
+            assert fmt.answer is not None
+            fmt.answer(result, out)
+    except _NoBoard as nothing:
+        return nothing.result
+    return result
+
+
+class _NoBoard(Exception):
+    """The run ended without a board: in a drawing format there is nothing to write."""
+
+    def __init__(self, result: object) -> None:
+        self.result = result
