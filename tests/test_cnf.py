@@ -10,8 +10,7 @@ import pytest
 
 import queenslab as ql
 from queenslab import reference
-from queenslab.deadline import LimitReached
-from queenslab.errors import UsageError
+from queenslab.errors import LimitReached, UsageError
 from queenslab.models import cnf
 from queenslab.problem import Problem
 from tests import oracle

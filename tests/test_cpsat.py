@@ -9,8 +9,7 @@ import numpy as np
 import pytest
 
 import queenslab as ql
-from queenslab.deadline import LimitReached
-from queenslab.errors import UsageError
+from queenslab.errors import LimitReached, UsageError
 from queenslab.models.cpsat import FORMULATIONS
 from tests import oracle
 

@@ -9,6 +9,7 @@ import pytest
 from queenslab import cli, reference, registry
 from queenslab.backend import Backend, Capability, Family
 from queenslab.crosscheck import crosscheck
+from queenslab.errors import UsageError
 from queenslab.exact.backtracking import BacktrackingBackend
 from queenslab.placement import Placement
 from queenslab.result import CountResult, SolveResult, Status
@@ -19,8 +20,8 @@ class OffByOneCounter(BacktrackingBackend):
 
     name = "off-by-one"
 
-    def count(self, problem, unique=False, progress=None):
-        result = super().count(problem, unique, progress)
+    def count(self, problem, run, unique=False):
+        result = super().count(problem, run, unique)
         return CountResult(result.total + (problem.n >= 5))
 
 
@@ -31,14 +32,15 @@ class DiagonalHeuristic(Backend):
     family = Family.HEURISTIC
     capabilities = frozenset({Capability.SOLVE})
 
-    def solve(self, problem):
+    def solve(self, problem, run):
         return SolveResult(Status.SOLVED, Placement(range(problem.n)))
 
 
 @pytest.fixture
 def broken(monkeypatch):
-    monkeypatch.setitem(registry.BACKENDS, "off-by-one", f"{__name__}:OffByOneCounter")
-    monkeypatch.setitem(registry.BACKENDS, "diagonal", f"{__name__}:DiagonalHeuristic")
+    monkeypatch.setattr(registry, "_registered", dict(registry._registered))
+    registry.register_backend("off-by-one", OffByOneCounter)
+    registry.register_backend("diagonal", DiagonalHeuristic)
 
 
 def test_cli_crosscheck_small_range_agrees(queens):
@@ -46,7 +48,7 @@ def test_cli_crosscheck_small_range_agrees(queens):
     assert run.returncode == 0, run.stdout + run.stderr
     report = json.loads(run.stdout)
     assert report["ok"] is True
-    counting = [b for b in registry.BACKENDS if Capability.COUNT in registry.info(b).capabilities]
+    counting = [b for b in registry.names() if Capability.COUNT in registry.info(b).capabilities]
     assert report["counters"] == counting  # every counting backend is shown
     for row in report["rows"]:
         assert row["oeis"] == reference.total(row["n"])
@@ -71,10 +73,16 @@ def test_an_invalid_heuristic_board_fails(broken):
 
 
 def test_too_large_n_is_shown_as_skipped():
-    report = crosscheck([30], ["backtrack"])
+    report = crosscheck([12], ["backtrack", "bitmask"])
     assert report.ok
     assert report.rows[0].counts["backtrack"].note == "skipped (n too large)"
     assert "skipped (n too large)" in report.to_text()
+
+
+@pytest.mark.parametrize("backends", [["backtrack"], ["bitmask"]])
+def test_sizes_nothing_can_check_are_refused(backends):
+    with pytest.raises(UsageError, match="nothing in this cross-check can check n=30"):
+        crosscheck([30], backends)
 
 
 def test_a_construction_that_does_not_cover_n_is_not_a_failure():

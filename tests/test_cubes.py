@@ -8,6 +8,7 @@ import queenslab as ql
 from queenslab import reference
 from queenslab.models import cubes
 from queenslab.problem import Problem
+from queenslab.run import Run
 from tests import oracle
 
 
@@ -35,7 +36,7 @@ def test_symmetry_keeps_a_quarter_or_an_eighth_of_the_cubes():
     border = cubes.border_split(Problem(12))
     assert {c.weight for c in rows} <= {1, 2, 4}
     assert {c.weight for c in border} <= {1, 2, 4, 8}
-    assert len(rows) < len(cubes.prefixes(12, [0, 11], {})) / 3
+    assert len(rows) < len(cubes.prefixes(Problem(12), [0, 11])) / 3
     assert sum(c.weight for c in border) > 7 * len(border)
 
 
@@ -49,12 +50,12 @@ def test_cubes_with_givens_partition_the_completions(givens, split):
     assert sorted(found) == sorted(oracle.all_solutions(n, givens))
 
 
-def _brute_force_batch(batch, settings, end):
-    return sum(c.weight * len(_solutions_in(c)) for c in batch)
+def _brute_force_batch(batch, settings, should_stop):
+    return sum(c.weight * len(_solutions_in(c)) for c in batch), {"cubes": len(batch)}
 
 
-def _batch_out_of_time(batch, settings, end):
-    return None if any(c.problem.givens[-1][1] % 2 for c in batch) else 1
+def _batch_out_of_time(batch, settings, should_stop):
+    return None if any(c.problem.givens[-1][1] % 2 for c in batch) else (1, {})
 
 
 @pytest.mark.parametrize("workers", [1, 2])
@@ -62,9 +63,11 @@ def _batch_out_of_time(batch, settings, end):
 def test_runner_adds_up_or_stops_on_the_time_limit(workers, pool):
     problem = Problem(10)
     split = cubes.border_split(problem)
-    run = {"workers": workers, "pool": pool}
-    assert cubes.count_cubes(_brute_force_batch, problem, split, {}, **run) == 724
-    assert cubes.count_cubes(_batch_out_of_time, problem, split, {}, **run) is None
+    settings = {"workers": workers}
+    run = Run()
+    assert cubes.count_cubes(_brute_force_batch, split, settings, run, pool=pool) == 724
+    assert run.stats["cubes"] == len(split)
+    assert cubes.count_cubes(_batch_out_of_time, split, settings, Run(), pool=pool) is None
 
 
 def test_progress_reports_every_batch():
@@ -72,12 +75,10 @@ def test_progress_reports_every_batch():
     problem = Problem(8)
     total = cubes.count_cubes(
         _brute_force_batch,
-        problem,
         cubes.rows_split(problem),
-        {},
-        workers=1,
+        {"workers": 1},
+        Run(progress=lambda done, of: seen.append((done, of))),
         pool="thread",
-        progress=lambda done, of: seen.append((done, of)),
     )
     assert total == 92
     assert seen[-1][0] == seen[-1][1] == len(seen)

@@ -89,7 +89,7 @@ def test_min_conflicts_gives_up_without_claiming_infeasible():
 
 
 def test_min_conflicts_honours_the_time_limit():
-    result = ql.solve(2_000_000, "min-conflicts", seed=1, time_limit=1e-6)
+    result = ql.solve(2_000_000, "min-conflicts", seed=1, time_limit=0.001)
     assert result.status == ql.Status.LIMIT
     assert result.placement is None
 
@@ -107,7 +107,8 @@ def test_las_vegas_counts_nodes_as_the_seed():
     # Step 0 is plain backtracking: the root plus 113 queens placed before [0,4,7,5,2,6,1,3].
     result = ql.solve(8, "las-vegas", step=0, seed=1)
     assert result.placement.as_tuple() == (0, 4, 7, 5, 2, 6, 1, 3)
-    assert result.stats == {"step": 0, "trials": 1, "nodes": 114}
+    effort = {k: v for k, v in result.stats.items() if not k.endswith("_seconds")}
+    assert effort == {"step": 0, "trials": 1, "nodes": 114}
 
 
 def test_las_vegas_step_changes_the_search():

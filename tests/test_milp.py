@@ -13,6 +13,7 @@ import queenslab as ql
 from queenslab import reference
 from queenslab.models import pyomo_solvers
 from queenslab.models.milp import MilpBackend, subproblems
+from queenslab.problem import Problem
 from tests import oracle
 
 pytest.importorskip("pyomo")
@@ -46,8 +47,8 @@ def test_givens_are_fixed_and_contradictions_proven_infeasible():
 
 def test_a_spent_time_limit_reports_limit_not_infeasible():
     # The budget is gone before the model is even built, whatever the machine's speed.
-    assert ql.solve(60, "milp", time_limit=1e-9).status == ql.Status.LIMIT
-    counted = ql.count(8, "milp", time_limit=1e-9)
+    assert ql.solve(60, "milp", time_limit=0.001).status == ql.Status.LIMIT
+    counted = ql.count(8, "milp", time_limit=0.001)
     assert counted.status == ql.Status.LIMIT and counted.total is None
 
 
@@ -60,7 +61,7 @@ def non_attacking(queens) -> bool:
 
 @pytest.mark.parametrize("n,depth", [(8, 2), (9, 3)])
 def test_subproblems_partition_the_prefixes(n, depth):
-    prefixes = [tuple(c for _, c in cube) for cube in subproblems(n, {}, depth)]
+    prefixes = [tuple(c for _, c in cube) for cube in subproblems(Problem(n), depth)]
     assert len(prefixes) == len(set(prefixes))
     candidates = itertools.permutations(range(n), depth)
     expected = {p for p in candidates if non_attacking(enumerate(p))}
@@ -68,7 +69,7 @@ def test_subproblems_partition_the_prefixes(n, depth):
 
 
 def test_subproblems_skip_given_rows_and_respect_given_queens():
-    for cube in subproblems(8, {0: 0}, 2):
+    for cube in subproblems(Problem(8, ((0, 0),)), 2):
         rows = [r for r, _ in cube]
         assert rows == [1, 2]
         assert non_attacking([(0, 0), *cube])

@@ -10,9 +10,11 @@ import pytest
 
 import queenslab as ql
 from queenslab.backend import Capability
-from queenslab.deadline import Deadline, LimitReached
+from queenslab.errors import LimitReached
 from queenslab.exact.branch_bound import maximize_weight
+from queenslab.problem import Problem
 from queenslab.registry import backend_class, info, names_with
+from queenslab.run import Run
 from queenslab.weights import load_weights
 from tests import oracle
 
@@ -63,11 +65,15 @@ def test_backend_optimum_keeps_given_queens(name):
     assert all(result.placement[r] == c for r, c in givens.items())
 
 
+def _exact(n, weights, givens=None):
+    return maximize_weight(Problem(n, tuple((givens or {}).items())), weights, Run())
+
+
 @pytest.mark.parametrize("n", SIZES)
 def test_branch_and_bound_reaches_the_brute_force_optimum(n):
     for seed in range(4):
         weights = random_weights(n, seed)
-        best, cols = maximize_weight(n, weights, {})
+        best, cols = _exact(n, weights)
         assert best == brute_force(weights)
         assert oracle.is_solution(cols, n) and weights[np.arange(n), cols].sum() == best
 
@@ -75,22 +81,22 @@ def test_branch_and_bound_reaches_the_brute_force_optimum(n):
 def test_branch_and_bound_keeps_givens_and_proves_infeasibility():
     weights = random_weights(8, 7)
     givens = {0: 3, 5: 1}
-    best, cols = maximize_weight(8, weights, givens)
+    best, cols = _exact(8, weights, givens)
     assert best == brute_force(weights, givens)
     assert cols[0] == 3 and cols[5] == 1
-    assert maximize_weight(3, np.ones((3, 3)), {}) is None
-    assert maximize_weight(4, np.ones((4, 4)), {0: 0}) is None
+    assert _exact(3, np.ones((3, 3))) is None
+    assert _exact(4, np.ones((4, 4)), {0: 0}) is None
 
 
 def test_branch_and_bound_with_all_negative_weights():
     weights = -np.arange(49).reshape(7, 7) - 1
-    assert maximize_weight(7, weights, {})[0] == brute_force(weights)
+    assert _exact(7, weights)[0] == brute_force(weights)
 
 
 def test_branch_and_bound_stops_at_the_deadline():
     weights = random_weights(40, 0)
     with pytest.raises(LimitReached):
-        maximize_weight(40, weights, {}, Deadline(1e-9))
+        maximize_weight(Problem(40), weights, Run(time_limit=0.001))
 
 
 def test_every_optimizer_agrees_on_one_instance():
@@ -139,7 +145,8 @@ def test_cli_optimize_json_and_bad_files_exit_2(queens, tmp_path):
     run = queens("optimize", "6", "--weights", str(good), *backend, "--format", "json")
     assert run.returncode == 0, run.stderr
     record = json.loads(run.stdout)
-    assert set(record) == {"n", "backend", "status", "objective", "cols", "seconds"}
+    keys = {"n", "variant", "backend", "status", "objective", "cols", "seconds", "stats"}
+    assert set(record) == keys
     assert record["status"] == "optimal" and record["objective"] == brute_force(weights)
 
     for argv in (["--weights", str(good)], ["--weights", str(tmp_path / "missing.csv")]):

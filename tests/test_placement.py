@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import argparse
+
 import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from queenslab import reference
+from queenslab.cli.arguments import cell
 from queenslab.errors import UsageError
 from queenslab.placement import Placement
-from queenslab.problem import Problem, parse_given
+from queenslab.problem import Problem
 from tests import oracle
 
 
@@ -56,7 +59,7 @@ def test_tuple_and_array_placements_agree(cols):
 
 def test_off_board_queens_are_invalid_not_an_error():
     assert not Placement([0, 5]).is_valid()
-    with pytest.raises(ValueError, match="off a board"):
+    with pytest.raises(ValueError, match="off the board"):
         Placement([0, 5]).attacking_pairs()
 
 
@@ -87,10 +90,10 @@ def test_bad_givens_are_rejected_before_search(givens, message):
         Problem(8, givens)
 
 
-@pytest.mark.parametrize("text", ["3", "a:b", "1:2:3", ""])
-def test_bad_given_syntax(text):
-    with pytest.raises(UsageError):
-        parse_given(text)
+@pytest.mark.parametrize("text", ["3", "a:b", "1:2:3", "", "８:1", "-1:2"])
+def test_bad_cell_syntax(text):
+    with pytest.raises(argparse.ArgumentTypeError):
+        cell(text)
 
 
 @pytest.mark.parametrize("n", [0, -3, 2.5, True])
