@@ -1,4 +1,4 @@
-"""N-queens as CNF for python-sat: the clauses, DIMACS export, and the ``sat`` backend.
+"""N-queens as CNF for python-sat: the clauses and the ``sat`` backend (DIMACS: ``exports``).
 
 Variables 1..n² are the board cells (cell (r, c) is ``r*n + c + 1``); the auxiliary
 variables of the cardinality encodings come after them. The constraints are the board's
@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import Any, ClassVar, TextIO
+from typing import Any, ClassVar
 
 from queenslab.backend import Backend, Capability, Family, Option, workers_option
 from queenslab.boards import VARIANTS, Board
@@ -114,28 +114,6 @@ def clauses(problem: Problem, encoding: str) -> tuple[list[tuple[int, ...]], int
     hard, top = board_clauses(problem.board, encoding)
     units = [(cell(problem.n, r, c),) for r, c in problem.givens]
     return [*hard, *units], top
-
-
-def write_dimacs(problem: Problem, encoding: str, out: TextIO) -> None:
-    """Write the problem as DIMACS CNF, with a header naming the variables and the rules."""
-    n = problem.n
-    body, top = clauses(problem, encoding)
-    given = " ".join(f"{r}:{c}" for r, c in problem.givens) or "none"
-    blocked = " ".join(f"{r}:{c}" for r, c in problem.blocked) or "none"
-    auxiliary = f"{n * n + 1}..{top}" if top > n * n else "none"
-    out.write(
-        f"c N-queens n={n}, variant {problem.variant}, cardinality encoding {encoding}\n"
-        f"c given queens: {given}; blocked cells: {blocked}\n"
-        f"c variables 1..{n * n} are the board: cell (r, c) is r*{n} + c + 1 (0-based r, c)\n"
-        f"c auxiliary variables of the encoding: {auxiliary}\n"
-        f"c lines: rows and columns hold exactly one queen, diagonals at most one"
-        + (" (diagonals wrap around)" if problem.board.variant.wraps else "")
-        + (", knight-move pairs at most one" if problem.board.variant.leaps else "")
-        + "\n"
-        f"c p show {' '.join(str(v) for v in range(1, n * n + 1))} 0\n"
-        f"p cnf {top} {len(body)}\n"
-    )
-    out.writelines(" ".join(map(str, clause)) + " 0\n" for clause in body)
 
 
 def decode(n: int, model: list[int]) -> tuple[int, ...]:
