@@ -22,7 +22,7 @@ from typing import Any, ClassVar
 from queenslab.backend import Backend, Capability, Family, Option, workers_option
 from queenslab.boards import VARIANTS, Board
 from queenslab.errors import LimitReached, UsageError
-from queenslab.models import cubes
+from queenslab.models import cubes, external
 from queenslab.placement import Placement
 from queenslab.problem import Problem
 from queenslab.result import CountResult, SolveResult, Status
@@ -224,6 +224,7 @@ class SatBackend(Backend):
         ENCODING_OPTION,
         Option("solver", "SAT solver inside python-sat", "cadical195", choices=SOLVERS),
         workers_option(help="counting processes"),
+        external.COMMAND_OPTION,
     )
 
     def load(self) -> None:
@@ -231,6 +232,8 @@ class SatBackend(Backend):
         import pysat.solvers  # noqa: F401
 
     def solve(self, problem: Problem, run: Run) -> SolveResult:
+        if self.settings["solver_cmd"]:
+            return external.solve(problem, self.settings, run)
         models = _models(problem, self.settings, run)
         try:
             model = next(models, None)
@@ -243,10 +246,15 @@ class SatBackend(Backend):
         return SolveResult(Status.SOLVED, Placement(decode(problem.n, model)))
 
     def enumerate(self, problem: Problem, run: Run) -> Iterator[Placement]:
+        if self.settings["solver_cmd"]:
+            yield from external.enumerate_boards(problem, self.settings, run)
+            return
         for model in _models(problem, self.settings, run):
             yield Placement(decode(problem.n, model))
 
     def count(self, problem: Problem, run: Run, unique: bool = False) -> CountResult:
+        if self.settings["solver_cmd"]:
+            return external.count(problem, self.settings, run)
         with run.phase("build"):
             split = cubes.border_split(problem)
             body, top = clauses(problem, self.settings["encoding"])
