@@ -91,3 +91,9 @@ def test_backends_verbose_lists_every_option_with_its_help(queens):
         for option in backend.options:
             assert f"\n  {option.flag}: {option.help}" in section, (backend.name, option.name)
     assert "--restarts" in shown and "--trials" in shown and "--solver-cmd" in shown
+
+
+def test_the_documented_plugin_is_the_tested_one():
+    """docs/api.md shows tests/data/queenslab-permutations/queenslab_permutations.py as is."""
+    source = (PACKAGE / "queenslab_permutations.py").read_text()
+    assert f"```python\n{source}```" in (ROOT / "docs" / "api.md").read_text()

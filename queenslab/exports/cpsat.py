@@ -23,7 +23,7 @@ def write(instance: Instance, out: TextIO) -> None:
         built.model.maximize(sum(w * built.board[r][c] for w, (r, c) in instance.weighted_cells()))
     notes = [
         *title(problem),
-        "x_r3_c5 = 1 when a queen stands on row 3, column 5 (0-based)",
+        "x_rR_cC = 1 when a queen stands on row R, column C (0-based)",
         rules(problem),
     ]
     if instance.weights is not None:

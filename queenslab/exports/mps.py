@@ -29,7 +29,7 @@ def write(instance: Instance, out: TextIO) -> None:
         commented(
             [
                 *title(problem),
-                "x_r3_c5 = 1 when a queen stands on row 3, column 5 (0-based)",
+                "x_rR_cC = 1 when a queen stands on row R, column C (0-based)",
                 rules(problem),
             ],
             "*",
