@@ -4,9 +4,8 @@ DIMACS and WCNF through python-sat (RC2 for MaxSAT), LP and MPS through HiGHS, t
 proto through OR-Tools, OPB through a small parser here feeding CP-SAT (and through the
 minisat+ PB solver when installed), MiniZinc through the ``minizinc`` command with Gecode.
 Counts are compared with OEIS (plain boards) or the naive oracle (blocked cells, givens);
-optima with brute force
-(or the ``cpsat`` backend on the larger boards). Every board a solver returns is checked by the
-oracle.
+optima with brute force (or the ``cpsat`` backend on the larger boards). Every board a
+solver returns is checked by the oracle.
 """
 
 from __future__ import annotations
@@ -89,9 +88,9 @@ def weight_of(weights: np.ndarray, cols) -> int:
 
 
 def from_cells(n: int, cells) -> tuple[int, ...]:
-    """The columns of a board given its occupied cells (any order)."""
+    """The columns of a board given its occupied cells (any order): n queens, one a row."""
     cols = dict(cells)
-    assert len(cols) == n, cells
+    assert len(cells) == len(cols) == n, cells
     return tuple(cols[r] for r in range(n))
 
 
@@ -123,9 +122,8 @@ def dimacs_boards(problem: Problem, cnf_text: str) -> list[tuple[int, ...]]:
 
 @INSTANCES
 def test_dimacs_counts(problem):
-    assert checked(problem, dimacs_boards(problem, text(problem, "dimacs"))) == expected_count(
-        problem
-    )
+    boards = dimacs_boards(problem, text(problem, "dimacs"))
+    assert checked(problem, boards) == expected_count(problem)
 
 
 @pytest.mark.parametrize("encoding", ENCODINGS)
