@@ -156,6 +156,18 @@ def test_minisat_style_solution_file(tmp_path):
         ql.solve(4, "sat", solver_cmd=fake(tmp_path, "pass") + " {cnf} {solution}")
 
 
+def test_answers_in_both_forms():
+    solved, unsat = ql.Status.SOLVED, ql.Status.INFEASIBLE
+    competition = "c a comment\ns SATISFIABLE\nv 1 -2\nv 3 0\nc done\n"
+    assert external.parse("x", competition, False) == (solved, [1, -2, 3])
+    assert external.parse("x", "SAT\n1 -2\n3 0\n", True) == (solved, [1, -2, 3])
+    assert external.parse("x", "s SATISFIABLE\nv 1 -2 3 0\n", True) == (solved, [1, -2, 3])
+    assert external.parse("x", "UNSAT\n", True)[0] is unsat
+    assert external.parse("x", "s UNSATISFIABLE\n", False)[0] is unsat
+    with pytest.raises(ql.UsageError, match="no 's SATISFIABLE' line"):
+        external.parse("x", "SATISFIABLE\n", False)  # MiniSat's stdout: its model is in a file
+
+
 def test_arguments_of_known_programs():
     cnf, solution = ROOT / "in.cnf", ROOT / "out"
     assert external.arguments("minisat", cnf, solution) == (

@@ -87,7 +87,9 @@ def parse(cmd: str, text: str, in_file: bool) -> tuple[Status, list[int]]:
     status: Status | None = None
     words: list[str] = []
     for line in text.splitlines():
-        head, *rest = line.split() or [""]
+        head, *rest = line.split() or ["c"]
+        if head == "c":  # a comment, or a blank line
+            continue
         if head == "s" or (in_file and head in _STATUS and status is None):
             phrase = " ".join(rest) if head == "s" else head
             if phrase not in _STATUS:
@@ -95,7 +97,7 @@ def parse(cmd: str, text: str, in_file: bool) -> tuple[Status, list[int]]:
             status = _STATUS[phrase]
         elif head == "v":
             words += rest
-        elif in_file and status is Status.SOLVED and head:
+        elif in_file and status is Status.SOLVED:
             words += [head, *rest]
     if status is None:
         where = "its solution file" if in_file else "its output"
