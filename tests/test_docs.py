@@ -15,7 +15,17 @@ from queenslab.cli import build_parser
 from tests.conftest import ROOT
 
 DOCS = sorted((ROOT / "docs").glob("*.md"))
-COMMANDS = ["solve", "count", "enumerate", "optimize", "crosscheck", "cnf", "lv-study", "backends"]
+COMMANDS = [
+    "solve",
+    "count",
+    "enumerate",
+    "optimize",
+    "crosscheck",
+    "cnf",
+    "export",
+    "lv-study",
+    "backends",
+]
 
 
 def test_every_guide_is_listed_in_the_index():

@@ -25,6 +25,7 @@ COMMANDS: dict[str, str] = {
     "enumerate": "queenslab.cli.enumerate",
     "optimize": "queenslab.cli.optimize",
     "cnf": "queenslab.cli.cnf",
+    "export": "queenslab.cli.export",
     "crosscheck": "queenslab.cli.crosscheck",
     "lv-study": "queenslab.cli.lv_study",
     "backends": "queenslab.cli.backends",
