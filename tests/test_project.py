@@ -94,11 +94,22 @@ def test_ruff_is_clean(args):
     assert run.returncode == 0, run.stdout + run.stderr
 
 
-def test_import_does_not_load_solver_packages():
-    code = (
-        "import sys, queenslab; "
-        "heavy = {'numba', 'ortools', 'pysat', 'pyomo', 'highspy', 'dask', 'matplotlib'}; "
+@pytest.mark.parametrize(
+    "code",
+    [
+        "import queenslab",
+        "from queenslab.cli import build_parser; build_parser()",
+        "from queenslab.cli import build_parser; build_parser().parse_args(['count', '12'])",
+    ],
+    ids=["import", "cli-parser", "cli-parse-args"],
+)
+def test_import_is_light(code):
+    """Neither importing the package nor building the CLI loads NumPy, Numba or a solver."""
+    probe = (
+        f"import sys; {code}; "
+        "heavy = {'numpy', 'numba', 'ortools', 'pysat', 'pyomo', 'highspy', 'dask',"
+        " 'distributed', 'matplotlib', 'pyganak'}; "
         "print(sorted(heavy & {m.split('.')[0] for m in sys.modules}))"
     )
-    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT)
     assert run.stdout.strip() == "[]", run.stdout + run.stderr

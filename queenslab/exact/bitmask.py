@@ -14,8 +14,6 @@ import contextlib
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
-import numpy as np
-
 from queenslab.backend import Backend, Capability, Family, Option, workers_option
 from queenslab.errors import LimitReached, UsageError
 from queenslab.placement import Placement
@@ -24,6 +22,8 @@ from queenslab.result import CountResult, OptimizeResult, SolveResult, Status
 from queenslab.run import Run
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from queenslab.exact.subproblems import Subproblems
 
 MAX_N = 63  # the kernels use int64 masks, and bit 63 is the sign
@@ -62,6 +62,8 @@ class BitmaskBackend(Backend):
                 yield Placement(cols)
 
     def count(self, problem: Problem, run: Run, unique: bool = False) -> CountResult:
+        import numpy as np
+
         from queenslab.exact import parallel
 
         if unique and problem.blocked:
@@ -139,6 +141,8 @@ def _stream(problem: Problem, run: Run, capacity: int) -> Iterator[np.ndarray]:
 
     Raises LimitReached when the run must stop; ``run.stats["nodes"]`` counts the search.
     """
+    import numpy as np
+
     from queenslab.exact import kernels, subproblems
 
     _check_size(problem.n)

@@ -8,7 +8,7 @@ the end of the odd list. No search: 10^8 queens are a few NumPy passes.
 
 from __future__ import annotations
 
-import numpy as np
+from typing import TYPE_CHECKING
 
 from queenslab.backend import Backend, Capability, Family
 from queenslab.errors import UsageError
@@ -17,9 +17,14 @@ from queenslab.problem import Problem
 from queenslab.result import SolveResult, Status
 from queenslab.run import Run
 
+if TYPE_CHECKING:
+    import numpy as np
+
 
 def explicit_columns(n: int) -> np.ndarray:
     """0-based columns of the closed-form solution for n = 1 or n >= 4 (int32 below 2^31)."""
+    import numpy as np
+
     if n in (2, 3):
         raise UsageError(f"the explicit construction needs n = 1 or n >= 4, got {n}")
     dtype = np.int32 if n < 2**31 else np.int64
