@@ -24,6 +24,7 @@ COMMANDS: dict[str, str] = {
     "count": "queenslab.cli.count",
     "enumerate": "queenslab.cli.enumerate",
     "optimize": "queenslab.cli.optimize",
+    "check": "queenslab.cli.check",
     "cnf": "queenslab.cli.cnf",
     "crosscheck": "queenslab.cli.crosscheck",
     "lv-study": "queenslab.cli.lv_study",

@@ -131,11 +131,13 @@ def add_board(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def add_board_rules(parser: argparse.ArgumentParser) -> None:
+def add_board_rules(
+    parser: argparse.ArgumentParser, variant_default: str | None = boards.DEFAULT_VARIANT
+) -> None:
     """The variant and blocked cells (also taken by commands over many sizes)."""
     parser.add_argument(
         "--variant",
-        default=boards.DEFAULT_VARIANT,
+        default=variant_default,
         choices=list(boards.VARIANTS),
         help="rules of attack: "
         + "; ".join(f"{name}: {v.summary}" for name, v in boards.VARIANTS.items()),
