@@ -56,6 +56,7 @@ def test_stdout_on_a_full_device_is_one_line(argv):
     [
         ["solve", "100000", "-b", "explicit", "--format", "json"],
         ["enumerate", "8", "-b", "backtrack"],
+        ["solve", "100000", "-b", "explicit", "--format", "npy"],
     ],
 )
 def test_output_on_a_full_disk_leaves_nothing(tmp_path, argv):
