@@ -58,7 +58,8 @@ class LasVegasBackend(Backend):
     uses_seed = True
 
     def load(self) -> None:
-        from queenslab.heuristics import kernels  # noqa: F401
+        """Solve a tiny board once: Numba loads cached kernels at their first call."""
+        LasVegasBackend().solve(Problem(8), Run(0, None))
 
     def solve(self, problem: Problem, run: Run) -> SolveResult:
         import numpy as np

@@ -70,6 +70,10 @@ class MinConflictsBackend(Backend):
     )  # fmt: skip
     uses_seed = True
 
+    def load(self) -> None:
+        """Solve a tiny board once: Numba loads cached kernels at their first call."""
+        MinConflictsBackend().solve(Problem(16), Run(0, None))
+
     def solve(self, problem: Problem, run: Run) -> SolveResult:
         import numpy as np
 
