@@ -64,7 +64,7 @@ class LasVegasBackend(Backend):
     def solve(self, problem: Problem, run: Run) -> SolveResult:
         import numpy as np
 
-        from queenslab.heuristics import kernels
+        from queenslab.heuristics import kernels, stream
 
         n = problem.n
         step = self.settings["step"]
@@ -72,7 +72,7 @@ class LasVegasBackend(Backend):
             step = default_step(n)
         elif step > n:
             raise UsageError(f"--step must be between 0 and N={n}, got {step}")
-        state = kernels.new_rng(run.seed)
+        state = stream.new_stream(run.seed)
         given = given_columns(problem)
         cols = np.zeros(n, dtype=np.int64)
         stop = run.stop_flag

@@ -202,9 +202,9 @@ def monte_carlo_row(step: int, solved: np.ndarray, nodes: np.ndarray) -> StudyRo
 
 
 def monte_carlo_rows(n: int, repeat: int, seed: int | None) -> list[StudyRow]:
-    from queenslab.heuristics import kernels
+    from queenslab.heuristics import kernels, stream
 
-    state = kernels.new_rng(seed)
+    state = stream.new_stream(seed)
     given = np.full(n, -1, dtype=np.int64)
     rows = []
     for step in range(n + 1):
