@@ -59,41 +59,6 @@ def test_explicit_refuses_boards_without_solutions(n):
         ql.solve(n, "explicit")
 
 
-# -- min-conflicts ----------------------------------------------------------------------
-
-
-def test_min_conflicts_solves_large_boards_reproducibly():
-    first = ql.solve(200_000, "min-conflicts", seed=5)
-    again = ql.solve(200_000, "min-conflicts", seed=5)
-    other = ql.solve(200_000, "min-conflicts", seed=6)
-    assert first.status == ql.Status.SOLVED
-    assert isinstance(first.placement.as_array(), np.ndarray)
-    assert first.placement == again.placement
-    assert first.placement != other.placement
-
-
-def test_min_conflicts_keeps_givens_on_a_large_board():
-    n = 5000
-    base = explicit_columns(n)
-    givens = [(r, int(base[r])) for r in range(0, n, 97)]
-    result = ql.solve(n, "min-conflicts", givens=givens, seed=1)
-    assert result.status == ql.Status.SOLVED
-    cols = result.placement.as_array()
-    assert all(cols[r] == c for r, c in givens)
-
-
-def test_min_conflicts_gives_up_without_claiming_infeasible():
-    # n = 4 has no solution with a queen in a corner; a heuristic cannot prove that.
-    result = ql.solve(4, "min-conflicts", givens=[(0, 0)], seed=1, restarts=3)
-    assert result.status == ql.Status.UNKNOWN
-
-
-def test_min_conflicts_honours_the_time_limit():
-    result = ql.solve(2_000_000, "min-conflicts", seed=1, time_limit=0.001)
-    assert result.status == ql.Status.LIMIT
-    assert result.placement is None
-
-
 # -- hill climbing and Las Vegas --------------------------------------------------------
 
 
@@ -179,14 +144,6 @@ def test_the_seed_111_board_is_known_bad():
     assert not placement.is_valid()  # ...with queens sharing diagonals
     assert placement.attacking_pair_count() == 18
     assert placement.attacking_pairs()[0] == (16, 60)
-
-
-@pytest.mark.parametrize("seed", range(10))
-def test_min_conflicts_completes_a_board_with_a_single_completion(seed):
-    """Found by the CI profile: (1, 2) on 6x6 has one completion; long runs used to stall."""
-    result = ql.solve(6, "min-conflicts", givens=[(1, 2)], seed=seed)
-    assert result.status == ql.Status.SOLVED
-    assert tuple(result.placement) == (4, 2, 0, 5, 3, 1)
 
 
 def test_las_vegas_time_limit_stops_a_long_trial():

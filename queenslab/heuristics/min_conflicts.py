@@ -1,9 +1,10 @@
 """Min-conflicts (Minton et al. 1992) as QS4 (Sosic & Gu 1994): 10^8 queens in C's time.
 
 The search itself is ``qs4.solve_min_conflicts`` (Numba kernels in ``qs4_kernels``);
-this module only adapts a ``Problem`` and a ``Run`` to it. Wrapping diagonals, blocked
-cells and given queens are handled; knight leaps (super-queens) are not, as a swap would
-have to re-count up to eight knight cells per queen. A run that does not finish within
+this module only adapts a ``Problem`` and a ``Run`` to it. Blocked cells and given
+queens are handled. Other variants are not: on a torus, swaps of a permutation stall in
+local minima from n = 29 on (toroidal solutions are rare), and super-queens would need
+up to eight knight cells re-counted per move. A run that does not finish within
 its work budget restarts; after ``restarts`` runs the backend gives up (UNKNOWN), which
 is all it can say for n = 2, 3 or for givens without a completion.
 """
@@ -24,7 +25,6 @@ class MinConflictsBackend(Backend):
     name = "min-conflicts"
     family = Family.HEURISTIC
     capabilities = frozenset({Capability.SOLVE, Capability.GIVENS, Capability.BLOCKED})
-    variants = frozenset({"standard", "toroidal"})
     summary = "QS4 min-conflicts local search in Numba (10^7 queens in about a second)"
     requires: ClassVar[Mapping[str, str]] = {"numba": "numba"}
     options = (
@@ -44,7 +44,6 @@ class MinConflictsBackend(Backend):
             problem.n,
             run.seed,
             problem.givens,
-            wraps=problem.board.variant.wraps,
             blocked=problem.blocked,
             should_stop=run.should_stop,
             restarts=self.settings["restarts"],

@@ -57,19 +57,17 @@ def solve_min_conflicts(
     seed: int | None = None,
     givens: Sequence[Cell] = (),
     *,
-    wraps: bool = False,
     blocked: Sequence[Cell] = (),
     should_stop: Callable[[], bool] | None = None,
     restarts: int = 1000,
 ) -> Outcome:
     """One placement of n queens keeping ``givens`` and avoiding ``blocked`` cells.
 
-    ``wraps``: diagonals wrap around the edges (solutions exist when gcd(n, 6) = 1).
     ``should_stop`` is asked between kernel calls (a few tenths of a second apart at
     most); when it says yes the search ends with ``stopped``. Givens must be peaceful
     and off the blocked cells (``Problem`` checks that). Same seed, same board.
     """
-    kernels = kernels_for(wraps, bool(givens or blocked))
+    kernels = kernels_for(bool(givens or blocked))
     rows, keys = _row_marks(n, givens, blocked)
     stream = new_stream(seed)
     stats = {"restarts": 0, "greedy_tests": 0, "tail_rows": 0, "swap_attempts": 0, "moves": 0}
@@ -81,7 +79,7 @@ def solve_min_conflicts(
     try:
         for attempt in range(max(1, restarts)):
             stats["restarts"] = attempt
-            cols = _run(kernels, n, givens, wraps, rows, keys, stream, stats, check)
+            cols = _run(kernels, n, givens, rows, keys, stream, stats, check)
             if cols is not None:
                 return Outcome(cols, False, stats)
     except _Stopped:
@@ -124,11 +122,35 @@ def _cap(counts: np.ndarray) -> int:
     return int(np.iinfo(counts.dtype).max)
 
 
+def place_tail(
+    kernels: Kernels,
+    queen: np.ndarray,
+    up: np.ndarray,
+    down: np.ndarray,
+    rows: np.ndarray,
+    keys: np.ndarray,
+    row: int,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, int, int]:
+    """Count the queens of the rows from ``row`` on where they stand, queueing them.
+
+    Returns the counters (widened to int32 when a diagonal would reach 256 queens, as
+    when the greedy phase stopped early), the repair queue, its length and the collisions.
+    """
+    todo = np.empty(min(queen.size, RING), dtype=np.int32)
+    queued = collisions = 0
+    while True:
+        row, queued, collisions = kernels.fill(
+            queen, up, down, rows, keys, row, todo, queued, collisions, _cap(up)
+        )
+        if row == queen.size:
+            return up, down, todo, queued, collisions
+        up, down = up.astype(np.int32), down.astype(np.int32)
+
+
 def _run(
     kernels: Kernels,
     n: int,
     givens: Sequence[Cell],
-    wraps: bool,
     rows: np.ndarray,
     keys: np.ndarray,
     stream: np.ndarray,
@@ -137,7 +159,7 @@ def _run(
 ) -> np.ndarray | None:
     """One run from a fresh shuffle: the board, or None when the repair budget ran out."""
     queen = _start(n, givens)
-    diagonals = n if wraps else 2 * n - 1
+    diagonals = 2 * n - 1
     up = np.zeros(diagonals, dtype=np.uint8)
     down = np.zeros(diagonals, dtype=np.uint8)
     if givens:
@@ -157,16 +179,7 @@ def _run(
         check()
     stats["tail_rows"] = n - row
 
-    todo = np.empty(min(n, RING), dtype=np.int32)
-    queued = collisions = 0
-    while True:
-        row, queued, collisions = kernels.fill(
-            queen, up, down, rows, keys, row, todo, queued, collisions, _cap(up)
-        )
-        if row == n:
-            break
-        # A diagonal would hold 256 queens (a huge tail, e.g. on a torus): widen to int32.
-        up, down = up.astype(np.int32), down.astype(np.int32)
+    up, down, todo, queued, collisions = place_tail(kernels, queen, up, down, rows, keys, row)
 
     head = scan = 0
     budget = repair_budget(n)

@@ -1,11 +1,10 @@
 """Numba kernels of QS4 min-conflicts, compiled per kind of board from one source.
 
-``kernels_for(wraps, constrained)`` returns the five kernels with the board's geometry
-fixed at compile time: diagonals that wrap around (the variant's ``wraps``, keyed as
-``boards.base.LineFamily.key`` keys them: n per direction) or not (2n - 1), and whether
-some rows hold given queens or blocked cells (``constrained``).
-The flags are closure constants, so the standard board's kernels contain no test of
-either feature: it pays nothing for them.
+``kernels_for(constrained)`` returns the five kernels for boards where some rows hold
+given queens or blocked cells (``constrained``) or none do. The flag is a closure
+constant, so the plain board's kernels contain no test of either feature: it pays
+nothing for them. Diagonals are keyed as ``boards.base.LineFamily.key`` keys them on a
+board that does not wrap: r + c and r - c + n - 1.
 
 The state lives in caller-owned arrays, so the driver (``qs4.py``) runs every kernel in
 chunks and looks at the clock between them:
@@ -40,18 +39,12 @@ TRIES_PER_VISIT = 256
 
 
 @njit(inline="always")
-def up_key(r, c, n, wraps):
-    s = r + c
-    if wraps and s >= n:
-        return s - n
-    return s
+def up_key(r, c, n):
+    return r + c
 
 
 @njit(inline="always")
-def down_key(r, c, n, wraps):
-    if wraps:
-        d = r - c
-        return d + n if d < 0 else d
+def down_key(r, c, n):
     return r - c + n - 1
 
 
@@ -71,25 +64,25 @@ def is_blocked(rows, blocked, n, r, c, constrained):
 
 
 @njit(inline="always")
-def attacked(queen, up, down, rows, blocked, r, wraps, constrained):
+def attacked(queen, up, down, rows, blocked, r, constrained):
     n = queen.size
     c = queen[r]
     return (
-        up[up_key(r, c, n, wraps)] > 1
-        or down[down_key(r, c, n, wraps)] > 1
+        up[up_key(r, c, n)] > 1
+        or down[down_key(r, c, n)] > 1
         or is_blocked(rows, blocked, n, r, c, constrained)
     )
 
 
 @njit(inline="always")
-def move(up, down, n, r, old, new, wraps):
+def move(up, down, n, r, old, new):
     """Move row r's queen from column old to new; returns the change in diagonal collisions."""
     delta = 0
-    u, d = up_key(r, old, n, wraps), down_key(r, old, n, wraps)
+    u, d = up_key(r, old, n), down_key(r, old, n)
     up[u] -= 1
     down[d] -= 1
     delta -= (up[u] > 0) + (down[d] > 0)
-    u, d = up_key(r, new, n, wraps), down_key(r, new, n, wraps)
+    u, d = up_key(r, new, n), down_key(r, new, n)
     delta += (up[u] > 0) + (down[d] > 0)
     up[u] += 1
     down[d] += 1
@@ -97,15 +90,15 @@ def move(up, down, n, r, old, new, wraps):
 
 
 @njit(inline="always")
-def crowded(up, down, n, r, c, cap, wraps):
+def crowded(up, down, n, r, c, cap):
     """A diagonal through (r, c) is so full that two more queens could overflow its count."""
-    return up[up_key(r, c, n, wraps)] >= cap - 1 or down[down_key(r, c, n, wraps)] >= cap - 1
+    return up[up_key(r, c, n)] >= cap - 1 or down[down_key(r, c, n)] >= cap - 1
 
 
 @njit(inline="always")
-def requeue(todo, head, size, r, queen, up, down, rows, blocked, wraps, constrained):
+def requeue(todo, head, size, r, queen, up, down, rows, blocked, constrained):
     """Put row r back at the end of the ring if it is attacked and there is room."""
-    if size < todo.size and attacked(queen, up, down, rows, blocked, r, wraps, constrained):
+    if size < todo.size and attacked(queen, up, down, rows, blocked, r, constrained):
         todo[(head + size) % todo.size] = r
         return size + 1
     return size
@@ -122,8 +115,8 @@ class Kernels(NamedTuple):
 
 
 @cache
-def kernels_for(wraps: bool, constrained: bool) -> Kernels:
-    """The kernels for wrapping diagonals or not, with givens/blocked cells or without."""
+def kernels_for(constrained: bool) -> Kernels:
+    """The kernels for boards with givens or blocked cells, or for plain ones."""
 
     @njit(cache=True, nogil=True)
     def place_givens(queen, up, down, rows):
@@ -131,8 +124,8 @@ def kernels_for(wraps: bool, constrained: bool) -> Kernels:
         n = queen.size
         for r in range(n):
             if not is_free(rows, r, constrained):
-                up[up_key(r, queen[r], n, wraps)] += 1
-                down[down_key(r, queen[r], n, wraps)] += 1
+                up[up_key(r, queen[r], n)] += 1
+                down[down_key(r, queen[r], n)] += 1
 
     @njit(cache=True, nogil=True)
     def shuffle(queen, rows, stream, start, stop):
@@ -184,11 +177,11 @@ def kernels_for(wraps: bool, constrained: bool) -> Kernels:
                     if p + SCAN_AHEAD < n:
                         ahead = queen[p + SCAN_AHEAD]
                         later = min(i + SCAN_AHEAD, n - 1)
-                        prefetch(up, up_key(later, ahead, n, wraps))
-                        prefetch(down, down_key(later, ahead, n, wraps))
+                        prefetch(up, up_key(later, ahead, n))
+                        prefetch(down, down_key(later, ahead, n))
                 if (
-                    up[up_key(i, c, n, wraps)] == 0
-                    and down[down_key(i, c, n, wraps)] == 0
+                    up[up_key(i, c, n)] == 0
+                    and down[down_key(i, c, n)] == 0
                     and not is_blocked(rows, blocked, n, i, c, constrained)
                 ):
                     found = True
@@ -198,8 +191,8 @@ def kernels_for(wraps: bool, constrained: bool) -> Kernels:
                 return i, frontier, tests, True
             queen[p] = queen[i]
             queen[i] = c
-            up[up_key(i, c, n, wraps)] = 1
-            down[down_key(i, c, n, wraps)] = 1
+            up[up_key(i, c, n)] = 1
+            down[down_key(i, c, n)] = 1
             i += 1
         return i, frontier, tests, False
 
@@ -215,7 +208,7 @@ def kernels_for(wraps: bool, constrained: bool) -> Kernels:
             if not is_free(rows, i, constrained):
                 continue
             c = queen[i]
-            u, d = up_key(i, c, n, wraps), down_key(i, c, n, wraps)
+            u, d = up_key(i, c, n), down_key(i, c, n)
             if up[u] >= cap or down[d] >= cap:
                 return i, queued, collisions
             collisions += (up[u] > 0) + (down[d] > 0)
@@ -249,7 +242,7 @@ def kernels_for(wraps: bool, constrained: bool) -> Kernels:
                     scan = scan + 1 if scan + 1 < n else 0
                     work += 1
                     if is_free(rows, r, constrained) and attacked(
-                        queen, up, down, rows, blocked, r, wraps, constrained
+                        queen, up, down, rows, blocked, r, constrained
                     ):
                         todo[(head + size) % ring] = r
                         size += 1
@@ -257,7 +250,7 @@ def kernels_for(wraps: bool, constrained: bool) -> Kernels:
             i = todo[head]
             head = (head + 1) % ring
             size -= 1
-            if not attacked(queen, up, down, rows, blocked, i, wraps, constrained):
+            if not attacked(queen, up, down, rows, blocked, i, constrained):
                 continue
             swapped = False
             j = side = -1
@@ -272,11 +265,9 @@ def kernels_for(wraps: bool, constrained: bool) -> Kernels:
                 if j == i or not is_free(rows, j, constrained):
                     continue
                 ci, cj = queen[i], queen[j]
-                if crowded(up, down, n, i, cj, cap, wraps) or crowded(
-                    up, down, n, j, ci, cap, wraps
-                ):
+                if crowded(up, down, n, i, cj, cap) or crowded(up, down, n, j, ci, cap):
                     continue
-                delta = move(up, down, n, i, ci, cj, wraps) + move(up, down, n, j, cj, ci, wraps)
+                delta = move(up, down, n, i, ci, cj) + move(up, down, n, j, cj, ci)
                 if constrained:
                     delta += is_blocked(rows, blocked, n, i, cj, constrained) + is_blocked(
                         rows, blocked, n, j, ci, constrained
@@ -290,8 +281,8 @@ def kernels_for(wraps: bool, constrained: bool) -> Kernels:
                     moves += 1
                     swapped = True
                 else:
-                    move(up, down, n, j, ci, cj, wraps)
-                    move(up, down, n, i, cj, ci, wraps)
+                    move(up, down, n, j, ci, cj)
+                    move(up, down, n, i, cj, ci)
                     if delta == 0 and side < 0:
                         side = j
             if not swapped and side < 0:
@@ -299,15 +290,15 @@ def kernels_for(wraps: bool, constrained: bool) -> Kernels:
                 j = i
                 while j == i or not is_free(rows, j, constrained):
                     j = below(draw(stream), n)
-                if not crowded(up, down, n, i, queen[j], cap, wraps) and not crowded(
-                    up, down, n, j, queen[i], cap, wraps
+                if not crowded(up, down, n, i, queen[j], cap) and not crowded(
+                    up, down, n, j, queen[i], cap
                 ):
                     side = j
             if not swapped and side >= 0:
                 # No partner helps: a sideways (or noise) swap leaves the plateau.
                 j = side
                 ci, cj = queen[i], queen[j]
-                delta = move(up, down, n, i, ci, cj, wraps) + move(up, down, n, j, cj, ci, wraps)
+                delta = move(up, down, n, i, ci, cj) + move(up, down, n, j, cj, ci)
                 if constrained:
                     delta += is_blocked(rows, blocked, n, i, cj, constrained) + is_blocked(
                         rows, blocked, n, j, ci, constrained
@@ -320,11 +311,9 @@ def kernels_for(wraps: bool, constrained: bool) -> Kernels:
                 moves += 1
                 swapped = True
             # Still attacked (or out of work): look at the row again later.
-            size = requeue(todo, head, size, i, queen, up, down, rows, blocked, wraps, constrained)
+            size = requeue(todo, head, size, i, queen, up, down, rows, blocked, constrained)
             if swapped:
-                size = requeue(
-                    todo, head, size, j, queen, up, down, rows, blocked, wraps, constrained
-                )
+                size = requeue(todo, head, size, j, queen, up, down, rows, blocked, constrained)
         return collisions, head, size, scan, work, attempts, moves
 
     return Kernels(place_givens, shuffle, greedy, fill, repair)
