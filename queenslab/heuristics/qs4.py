@@ -7,8 +7,8 @@ random row whenever that lowers the number of collisions. Per-diagonal counters 
 every test O(1); memory is the int32 columns plus two one-byte counters per diagonal
 (about 8 bytes a queen), with nothing else of size n.
 
-``solve_min_conflicts`` takes the board as plain arguments (wrapping diagonals, blocked
-cells, given queens), so any caller can use it without the backend machinery. A run that
+``solve_min_conflicts`` takes the board as plain arguments (blocked cells, given
+queens), so any caller can use it without the backend machinery. A run that
 does not finish within its work budget restarts; after ``restarts`` runs it gives up.
 """
 

@@ -90,6 +90,19 @@ def move(up, down, n, r, old, new):
 
 
 @njit(inline="always")
+def exchange(up, down, rows, blocked, n, i, j, ci, cj, constrained):
+    """Count rows i and j as holding columns cj and ci instead of ci and cj (the queens
+    array is the caller's); returns the change in collisions, blocked cells included."""
+    delta = move(up, down, n, i, ci, cj) + move(up, down, n, j, cj, ci)
+    if constrained:
+        delta += is_blocked(rows, blocked, n, i, cj, constrained)
+        delta += is_blocked(rows, blocked, n, j, ci, constrained)
+        delta -= is_blocked(rows, blocked, n, i, ci, constrained)
+        delta -= is_blocked(rows, blocked, n, j, cj, constrained)
+    return delta
+
+
+@njit(inline="always")
 def crowded(up, down, n, r, c, cap):
     """A diagonal through (r, c) is so full that two more queens could overflow its count."""
     return up[up_key(r, c, n)] >= cap - 1 or down[down_key(r, c, n)] >= cap - 1
@@ -267,22 +280,14 @@ def kernels_for(constrained: bool) -> Kernels:
                 ci, cj = queen[i], queen[j]
                 if crowded(up, down, n, i, cj, cap) or crowded(up, down, n, j, ci, cap):
                     continue
-                delta = move(up, down, n, i, ci, cj) + move(up, down, n, j, cj, ci)
-                if constrained:
-                    delta += is_blocked(rows, blocked, n, i, cj, constrained) + is_blocked(
-                        rows, blocked, n, j, ci, constrained
-                    )
-                    delta -= is_blocked(rows, blocked, n, i, ci, constrained) + is_blocked(
-                        rows, blocked, n, j, cj, constrained
-                    )
+                delta = exchange(up, down, rows, blocked, n, i, j, ci, cj, constrained)
                 if delta < 0:
                     queen[i], queen[j] = cj, ci
                     collisions += delta
                     moves += 1
                     swapped = True
                 else:
-                    move(up, down, n, j, ci, cj)
-                    move(up, down, n, i, cj, ci)
+                    exchange(up, down, rows, blocked, n, i, j, cj, ci, constrained)  # undo
                     if delta == 0 and side < 0:
                         side = j
             if not swapped and side < 0:
@@ -298,14 +303,7 @@ def kernels_for(constrained: bool) -> Kernels:
                 # No partner helps: a sideways (or noise) swap leaves the plateau.
                 j = side
                 ci, cj = queen[i], queen[j]
-                delta = move(up, down, n, i, ci, cj) + move(up, down, n, j, cj, ci)
-                if constrained:
-                    delta += is_blocked(rows, blocked, n, i, cj, constrained) + is_blocked(
-                        rows, blocked, n, j, ci, constrained
-                    )
-                    delta -= is_blocked(rows, blocked, n, i, ci, constrained) + is_blocked(
-                        rows, blocked, n, j, cj, constrained
-                    )
+                delta = exchange(up, down, rows, blocked, n, i, j, ci, cj, constrained)
                 collisions += delta
                 queen[i], queen[j] = cj, ci
                 moves += 1
