@@ -192,10 +192,9 @@ def kernels_for(constrained: bool) -> Kernels:
                         later = min(i + SCAN_AHEAD, n - 1)
                         prefetch(up, up_key(later, ahead, n))
                         prefetch(down, down_key(later, ahead, n))
-                if (
-                    up[up_key(i, c, n)] == 0
-                    and down[down_key(i, c, n)] == 0
-                    and not is_blocked(rows, blocked, n, i, c, constrained)
+                # Both counters are read (they are in cache): one branch instead of two.
+                if (up[up_key(i, c, n)] | down[down_key(i, c, n)]) == 0 and not is_blocked(
+                    rows, blocked, n, i, c, constrained
                 ):
                     found = True
                     break
