@@ -6,7 +6,8 @@ and ``--repeat`` times, the two C programs and ``queens solve N --backend min-co
 --seed S --format npy --output F -v``, and prints medians and ratios to QS4:
 - search: the C programs' own clock around their search; queens' ``solved in`` seconds
   (the backend's search, start-up and writing excluded);
-- process: wall seconds of the whole process (the C programs write raw int32 columns);
+- process: wall seconds of the whole process (the C programs write raw int32 columns),
+  and its CPU seconds (user + sys), which load from other programs disturbs less;
 - peak RSS of each process (GNU time's maximum resident set size).
 Every answer is checked (the C output with NumPy, queens' own by its validation).
 
@@ -39,22 +40,22 @@ def build(name: str) -> Path:
     return binary
 
 
-def measured(argv: list[str]) -> tuple[float, float, str]:
-    """Wall seconds, peak RSS in MB and stdout + stderr of one run.
+def measured(argv: list[str]) -> tuple[float, float, float, str]:
+    """Wall seconds, CPU seconds (user + sys), peak RSS in MB and stdout + stderr of a run.
 
     The peak comes from GNU time: a child forked from this Python process would report
     Python's own RSS as its peak when that is larger.
     """
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     with tempfile.NamedTemporaryFile("r") as peak:
-        timed = ["/usr/bin/time", "-f", "%M", "-o", peak.name, *argv]
+        timed = ["/usr/bin/time", "-f", "%U %S %M", "-o", peak.name, *argv]
         start = time.perf_counter()
         done = subprocess.run(timed, capture_output=True, text=True, env=env)
         wall = time.perf_counter() - start
-        rss_kb = int(peak.read().split()[-1])
+        user, system, rss_kb = peak.read().split()[-3:]
     if done.returncode:
         raise SystemExit(f"{' '.join(argv)} failed ({done.returncode}):\n{done.stderr}")
-    return wall, rss_kb / 1024, done.stdout + done.stderr
+    return wall, float(user) + float(system), int(rss_kb) / 1024, done.stdout + done.stderr
 
 
 def check_raw(path: Path, n: int) -> None:
@@ -65,20 +66,20 @@ def check_raw(path: Path, n: int) -> None:
             raise SystemExit(f"{path.name}: not a solution for n={n}")
 
 
-def run_c(name: str, n: int, seed: int, out: Path) -> tuple[float, float, float]:
-    wall, rss, text = measured([str(build(name)), str(n), str(seed), str(out)])
+def run_c(name: str, n: int, seed: int, out: Path) -> tuple[float, ...]:
+    wall, cpu, rss, text = measured([str(build(name)), str(n), str(seed), str(out)])
     check_raw(out, n)
-    return float(text.split()[1]), wall, rss
+    return float(text.split()[1]), wall, cpu, rss
 
 
-def run_queens(n: int, seed: int, out: Path) -> tuple[float, float, float]:
+def run_queens(n: int, seed: int, out: Path) -> tuple[float, ...]:
     argv = [sys.executable, "-m", "queenslab", "solve", str(n), "--backend", "min-conflicts"]
     argv += ["--seed", str(seed), "--format", "npy", "--output", str(out), "-v"]
-    wall, rss, text = measured(argv)
+    wall, cpu, rss, text = measured(argv)
     found = re.search(r"solved in ([0-9.]+) s", text)
     if not found:
         raise SystemExit(f"queens did not solve n={n}:\n{text}")
-    return float(found.group(1)), wall, rss
+    return float(found.group(1)), wall, cpu, rss
 
 
 def main() -> None:
@@ -87,12 +88,13 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--nqc-up-to", type=int, default=10**7, help="largest n for nqc")
     args = parser.parse_args()
-    print("medians of", args.repeat, "runs, interleaved; search s / process s / peak MB\n")
-    print(f"{'n':>10} {'program':>9} {'search':>8} {'process':>8} {'peak MB':>8}", end="")
-    print(f" {'search/QS4':>10} {'process/QS4':>11} {'peak/QS4':>8}")
+    print(f"medians of {args.repeat} interleaved runs; process = wall seconds of the whole")
+    print("process, cpu = its user + sys seconds (less disturbed by other load)\n")
+    print(f"{'n':>10} {'program':>8} {'search':>8} {'process':>8} {'cpu':>7}", end="")
+    print(f" {'peak MB':>8} {'search/QS4':>10} {'process/QS4':>11} {'cpu/QS4':>7} {'peak/QS4':>8}")
     with tempfile.TemporaryDirectory() as tmp:
         for n in args.n:
-            runs: dict[str, list[tuple[float, float, float]]] = {}
+            runs: dict[str, list[tuple[float, ...]]] = {}
             for rep in range(args.repeat):
                 seed = rep + 1
                 for name in PROGRAMS:
@@ -105,10 +107,12 @@ def main() -> None:
                 for name, rows in runs.items()
             }
             base = medians["qs4"]
-            for name, (search, process, peak) in medians.items():
-                print(f"{n:>10} {name:>9} {search:>8.3f} {process:>8.3f} {peak:>8.0f}", end="")
-                ratios = (search / base[0], process / base[1], peak / base[2])
-                print(" {:>10.2f} {:>11.2f} {:>8.2f}".format(*ratios))
+            for name, (search, process, cpu, peak) in medians.items():
+                print(f"{n:>10} {name:>8} {search:>8.3f} {process:>8.3f} {cpu:>7.3f}", end="")
+                pairs = zip(medians[name], base, strict=True)
+                ratios = [value / qs4 if qs4 else float("nan") for value, qs4 in pairs]
+                print(f" {peak:>8.0f} {ratios[0]:>10.2f} {ratios[1]:>11.2f}", end="")
+                print(f" {ratios[2]:>7.2f} {ratios[3]:>8.2f}")
 
 
 if __name__ == "__main__":
