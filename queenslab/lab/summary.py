@@ -1,0 +1,97 @@
+"""What the lab reports of repeated runs: quartiles, and the effort figure a run is known by.
+
+Timed-out runs are kept as infinite values: they rank above every finished run, so a
+quartile that falls on one reads "limit" instead of silently shrinking the sample.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from queenslab.stats import FIELDS
+
+#: Effort figures in the order one is chosen to stand for a run: the search tree of a
+#: native search first, then CP-SAT's branches, MILP nodes, CDCL conflicts, and the rest.
+EFFORT_ORDER = (
+    "nodes",
+    "branches",
+    "mip_nodes",
+    "conflicts",
+    "decisions",
+    "lp_iterations",
+    "oracle_calls",
+    "moves",
+    "trials",
+)
+#: Every shared figure that measures search effort (model sizes and timings are not effort).
+EFFORT_FIELDS = tuple(
+    name
+    for name in FIELDS
+    if name not in {"variables", "constraints", "auxiliary_variables"}
+    and not name.endswith("_seconds")
+)
+
+
+def primary_effort(stats: Mapping[str, Any]) -> str | None:
+    """The name of the figure that stands for a run's effort, or None when it has none."""
+    return next((name for name in EFFORT_ORDER if name in stats), None)
+
+
+@dataclass(frozen=True)
+class Quartiles:
+    """First quartile, median and third quartile; ``math.inf`` marks a timed-out rank."""
+
+    q1: float
+    median: float
+    q3: float
+
+    def to_json(self) -> dict[str, float | None]:
+        """Numbers, with None where a quartile fell on a timed-out run."""
+        return {
+            key: (None if math.isinf(value) else round(value, 6))
+            for key, value in (("q1", self.q1), ("median", self.median), ("q3", self.q3))
+        }
+
+
+def quartiles(values: Sequence[float]) -> Quartiles | None:
+    """Quartiles by linear interpolation between ranks (None for no values)."""
+    if not values:
+        return None
+    ranked = sorted(values)
+    return Quartiles(*(_at(ranked, p) for p in (0.25, 0.5, 0.75)))
+
+
+def _at(ranked: Sequence[float], fraction: float) -> float:
+    position = fraction * (len(ranked) - 1)
+    low = math.floor(position)
+    weight = position - low
+    if weight == 0:
+        return ranked[low]
+    below, above = ranked[low], ranked[low + 1]
+    if math.isinf(above):
+        return math.inf
+    return below + weight * (above - below)
+
+
+def number(value: float, unit: str = "") -> str:
+    """A figure for a table: 3 significant digits, thousands separated, "limit" for inf."""
+    if math.isinf(value):
+        return "limit"
+    if unit == "s":
+        return f"{value:.3g} s" if value < 1000 else f"{value:,.0f} s"
+    if float(value).is_integer():
+        return f"{int(value):,}"
+    return f"{value:,.3g}" if abs(value) < 1000 else f"{value:,.0f}"
+
+
+def spread(found: Quartiles | None, unit: str = "") -> str:
+    """``median [q1-q3]`` for a table cell, or "-" when nothing was measured."""
+    if found is None:
+        return "-"
+    middle = number(found.median, unit)
+    if found.q1 == found.q3:
+        return middle
+    return f"{middle} [{number(found.q1, unit)}–{number(found.q3, unit)}]"
