@@ -25,6 +25,8 @@ COMMANDS = [
     "export",
     "lv-study",
     "backends",
+    "sweep",
+    "generate",
 ]
 
 

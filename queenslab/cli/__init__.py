@@ -30,6 +30,7 @@ COMMANDS: dict[str, str] = {
     "crosscheck": "queenslab.cli.crosscheck",
     "lv-study": "queenslab.cli.lv_study",
     "generate": "queenslab.cli.generate",
+    "sweep": "queenslab.cli.sweep",
     "backends": "queenslab.cli.backends",
 }
 

@@ -76,22 +76,27 @@ def _at(ranked: Sequence[float], fraction: float) -> float:
     return below + weight * (above - below)
 
 
-def number(value: float, unit: str = "") -> str:
+def number(value: float, scale: float = 1.0) -> str:
     """A figure for a table: 3 significant digits, thousands separated, "limit" for inf."""
     if math.isinf(value):
         return "limit"
-    if unit == "s":
-        return f"{value:.3g} s" if value < 1000 else f"{value:,.0f} s"
-    if float(value).is_integer():
-        return f"{int(value):,}"
-    return f"{value:,.3g}" if abs(value) < 1000 else f"{value:,.0f}"
+    value *= scale
+    if float(value).is_integer() or abs(value) >= 1000:
+        return f"{value:,.0f}"
+    return f"{value:.3g}"
 
 
 def spread(found: Quartiles | None, unit: str = "") -> str:
-    """``median [q1-q3]`` for a table cell, or "-" when nothing was measured."""
+    """``median unit [q1–q3]`` for a table cell ("-" when nothing was measured).
+
+    Seconds below one are shown in milliseconds; the quartiles share the median's unit.
+    """
     if found is None:
         return "-"
-    middle = number(found.median, unit)
+    scale, suffix = 1.0, ""
+    if unit == "s":
+        scale, suffix = (1000.0, " ms") if found.median < 1 else (1.0, " s")
+    middle = number(found.median, scale) + ("" if math.isinf(found.median) else suffix)
     if found.q1 == found.q3:
         return middle
-    return f"{middle} [{number(found.q1, unit)}–{number(found.q3, unit)}]"
+    return f"{middle} [{number(found.q1, scale)}–{number(found.q3, scale)}]"
