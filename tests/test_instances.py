@@ -83,6 +83,15 @@ def test_excluded_diagonals_block_whole_diagonals(seed):
     assert shorter.provenance["diagonals"] == diagonals[:5]
 
 
+def test_excluded_diagonals_match_the_example_csplib_079_prints():
+    """``queens-diag-gen.py 10 4 1`` as CSPLib 079's generator notes show it (Gent, 2017):
+    [diagonal, 1 = sum / 0 = difference], in the order drawn. Validates the draw itself."""
+    published = [[4, 1], [2, 1], [14, 0], [8, 1], [8, 0], [7, 0], [3, 1], [12, 1], [18, 0],
+                 [5, 0], [14, 1], [0, 0], [15, 1], [17, 1]]  # fmt: skip
+    drawn = generate("excluded-diagonals", 10, 1.4, 1, min_open=4).provenance["diagonals"]
+    assert [[key, int(family == "diag_up")] for family, key in drawn] == published
+
+
 @pytest.mark.parametrize("seed", range(20))
 def test_completion_gives_non_attacking_queens(seed):
     problem = generate("completion", 12, 0.5, seed).problem
