@@ -27,6 +27,7 @@ COMMANDS = [
     "backends",
     "sweep",
     "generate",
+    "hardness-study",
 ]
 
 

@@ -31,6 +31,7 @@ COMMANDS: dict[str, str] = {
     "lv-study": "queenslab.cli.lv_study",
     "generate": "queenslab.cli.generate",
     "sweep": "queenslab.cli.sweep",
+    "hardness-study": "queenslab.cli.hardness_study",
     "backends": "queenslab.cli.backends",
 }
 
