@@ -9,36 +9,26 @@ chosen backend solves each one under a time limit. Runs that hit the limit are k
 validates every board; where one backend proves an instance infeasible and another finds
 a board, or a backend fails, the study stops and reports it.
 
-Solves run on threads (``workers`` at once) or as tasks on a Dask cluster. Ctrl-C reaches
-only the main thread: the thread runner hands it on to every busy worker (CPython's
-``PyThreadState_SetAsyncExc``), so each running solve winds down through the same path
-as an interrupted call in the main thread.
+Solves run on threads or on a Dask cluster (``queenslab.lab.runners``).
 """
 
 from __future__ import annotations
 
-import collections
-import ctypes
 import math
-import queue
-import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from queenslab import api
 from queenslab.backend import Capability
 from queenslab.errors import UsageError
 from queenslab.instance import Instance
 from queenslab.lab.generators import DEFAULT_MIN_OPEN, generate
+from queenslab.lab.runners import Job, on_dask, on_threads
 from queenslab.lab.summary import Quartiles, primary_effort, quartiles, spread
 from queenslab.lab.table import Table
 from queenslab.registry import backend_class, get_backend, info
 from queenslab.result import Status
 from queenslab.run import ProgressCallback
-
-CONNECT_TIMEOUT = 10.0  # seconds to reach a Dask scheduler
-_POLL_SECONDS = 0.05  # how often the waiting main thread looks for Ctrl-C
 
 #: What each kind's density means on the paper's own axes, for the table's second column.
 PAPER_AXIS: dict[str, tuple[str, Callable[[int, float], float]]] = {
@@ -69,32 +59,6 @@ def blocked_kappa(n: int, density: float) -> float:
 
 #: Kinds with a constrainedness formula: a kappa column beside the density.
 KAPPA: dict[str, Callable[[int, float], float]] = {"blocked": blocked_kappa}
-
-
-def solve_one(instance: dict[str, Any], backend: str, time_limit: float | None) -> dict[str, Any]:
-    """Solve one instance (its JSON form): a pure function, so Dask may run it anywhere."""
-    problem = Instance.from_json(instance).problem
-    try:
-        result = api.solve(problem, backend, time_limit=time_limit)
-    except api.BackendBug as exc:
-        return {"status": "error", "note": f"wrong answer: {exc}"}
-    except Exception as exc:  # reported as a failure of this backend, not a crash
-        return {"status": "error", "note": f"error: {exc}"}
-    cols = None if result.placement is None else result.placement.to_list()
-    return {
-        "status": str(result.status),
-        "seconds": result.seconds,
-        "stats": result.stats,
-        "cols": cols,
-    }
-
-
-@dataclass(frozen=True)
-class Job:
-    density: float
-    sample: int
-    backend: str
-    instance: Instance
 
 
 @dataclass
@@ -300,9 +264,7 @@ def run_study(
     jobs = [Job(s.density, i, b, s.instance) for i, s in enumerate(drawn) for b in backends]
     report = StudyReport(kind, n, densities, backends, drawn, time_limit)
     runner = (
-        _on_dask(jobs, time_limit, scheduler)
-        if scheduler
-        else _on_threads(jobs, time_limit, workers)
+        on_dask(jobs, time_limit, scheduler) if scheduler else on_threads(jobs, time_limit, workers)
     )
     try:
         for done, (job, outcome) in enumerate(runner, 1):
@@ -345,87 +307,6 @@ def _describe(outcome: dict[str, Any]) -> str:
     if outcome["status"] == "error":
         return outcome["note"]
     return f"{outcome['status']} in {outcome['seconds']:.3f} s; {summary(outcome['stats'])}"
-
-
-Finished = tuple[Job, dict[str, Any]]
-
-
-def _on_threads(jobs: Sequence[Job], time_limit: float | None, workers: int) -> Iterator[Finished]:
-    """Outcomes as they finish, from ``workers`` threads; closing stops the busy ones."""
-    pending = collections.deque(jobs)
-    finished: queue.Queue[Finished | None] = queue.Queue()
-    lock = threading.Lock()
-    busy: set[int] = set()
-    stopping = False
-
-    def work() -> None:
-        try:
-            while True:
-                with lock:
-                    if stopping or not pending:
-                        return
-                    job = pending.popleft()
-                    busy.add(threading.get_ident())
-                outcome = solve_one(job.instance.to_json(), job.backend, time_limit)
-                with lock:
-                    busy.discard(threading.get_ident())
-                finished.put((job, outcome))
-        except KeyboardInterrupt:
-            pass  # handed on from the main thread: this worker's solve has stopped
-        finally:
-            finished.put(None)
-
-    threads = [
-        threading.Thread(target=work, name=f"hardness-{i}", daemon=True)
-        for i in range(max(1, min(workers, len(jobs))))
-    ]
-    for thread in threads:
-        thread.start()
-    try:
-        running = len(threads)
-        while running:
-            try:
-                item = finished.get(timeout=_POLL_SECONDS)
-            except queue.Empty:
-                continue
-            if item is None:
-                running -= 1
-            else:
-                yield item
-    finally:
-        with lock:
-            stopping = True
-            for ident in busy:
-                ctypes.pythonapi.PyThreadState_SetAsyncExc(
-                    ctypes.c_ulong(ident), ctypes.py_object(KeyboardInterrupt)
-                )
-        for thread in threads:
-            thread.join()
-
-
-def _on_dask(jobs: Sequence[Job], time_limit: float | None, address: str) -> Iterator[Finished]:
-    """Outcomes as they finish, from tasks on the Dask scheduler at ``address``.
-
-    Closing cancels the tasks not yet finished; a task already running on a worker ends
-    at its own time limit. Workers must be able to import queenslab.
-    """
-    from distributed import Client, as_completed
-
-    try:
-        client = Client(address, timeout=CONNECT_TIMEOUT)
-    except (OSError, TimeoutError, ValueError) as exc:  # ValueError: a malformed address
-        raise UsageError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
-    futures = {}
-    try:
-        for job in jobs:
-            task = client.submit(solve_one, job.instance.to_json(), job.backend, time_limit,
-                                 pure=False)  # fmt: skip
-            futures[task] = job
-        for task in as_completed(futures):
-            yield futures[task], task.result()
-    finally:
-        client.cancel(list(futures))
-        client.close()
 
 
 def write_plot(report: StudyReport, path: str) -> None:
