@@ -153,3 +153,17 @@ def test_the_full_sat_count_sweep_covers_every_encoding_and_solver(queens):
         assert {c["answer"] for c in cells if c["n"] == n} == {len(oracle.all_solutions(n))}
     for n in (10, 11):
         assert len({c["answer"] for c in cells if c["n"] == n}) == 1
+
+
+@pytest.mark.parametrize(
+    ("command", "plot", "message"),
+    [
+        (["sweep", "-b", "backtrack", "--n", "4-5"], "missing/dir/p.png", "no directory"),
+        (["hardness-study", "--kind", "blocked", "--n", "6", "--densities", "0.2", "-b",
+          "backtrack"], "p.txt", "ends in .png, .svg, .pdf"),
+    ],
+)  # fmt: skip
+def test_an_unwritable_plot_is_refused_before_the_run(queens, tmp_path, command, plot, message):
+    run = queens(*command, "--plot", str(tmp_path / plot))
+    assert run.returncode == 2 and run.stdout == "" and message in run.stderr
+    assert list(tmp_path.iterdir()) == []

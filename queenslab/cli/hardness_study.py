@@ -10,6 +10,7 @@ from queenslab.backend import default_workers
 from queenslab.cli import arguments as a
 from queenslab.cli.generate import add_instance_arguments
 from queenslab.errors import UsageError
+from queenslab.lab.plotting import plot_path
 from queenslab.lab.table import FORMATS, choose_format
 from queenslab.output import atomic_output
 
@@ -77,7 +78,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--format", choices=list(FORMATS), help="table format (default markdown)")
     parser.add_argument("--output", "-o", metavar="FILE", help="write the table here")
-    parser.add_argument("--plot", metavar="FILE", help="PNG: cost and fraction solvable")
+    parser.add_argument(
+        "--plot",
+        type=plot_path,
+        metavar="FILE",
+        help="cost and fraction solvable (.png, .svg or .pdf)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:

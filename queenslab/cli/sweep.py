@@ -8,6 +8,7 @@ import sys
 from queenslab import progress
 from queenslab.cli import arguments as a
 from queenslab.errors import UsageError
+from queenslab.lab.plotting import plot_path
 from queenslab.lab.table import FORMATS, choose_format
 from queenslab.output import atomic_output
 
@@ -58,7 +59,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     a.add_board_rules(parser)
     parser.add_argument("--format", choices=list(FORMATS), help="table format (default markdown)")
     parser.add_argument("--output", "-o", metavar="FILE", help="write the table here")
-    parser.add_argument("--plot", metavar="FILE", help="PNG: time and effort vs n")
+    parser.add_argument(
+        "--plot", type=plot_path, metavar="FILE", help="time and effort vs n (.png, .svg or .pdf)"
+    )
     _add_option_lists(parser)
 
 

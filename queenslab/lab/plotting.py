@@ -2,7 +2,24 @@
 
 from __future__ import annotations
 
+import argparse
+import os
+from pathlib import Path
 from typing import Any
+
+#: Figure formats, chosen by the --plot file's suffix.
+SUFFIXES = (".png", ".svg", ".pdf")
+
+
+def plot_path(text: str) -> str:
+    """An argparse type for --plot: a known suffix in an existing directory, checked before
+    the run so a long study never ends on an unwritable figure."""
+    suffix = Path(text).suffix.lower()
+    if suffix not in SUFFIXES:
+        raise argparse.ArgumentTypeError(f"a plot file ends in {', '.join(SUFFIXES)}: {text!r}")
+    if not os.path.isdir(os.path.dirname(text) or "."):
+        raise argparse.ArgumentTypeError(f"no directory for {text!r}")
+    return text
 
 
 def pyplot() -> Any:
@@ -16,10 +33,10 @@ def pyplot() -> Any:
 
 
 def save(figure: Any, path: str) -> None:
-    """Write ``figure`` as a PNG at ``path``, whole or not at all, and free it."""
+    """Write ``figure`` at ``path`` in the format its suffix names, whole or not at all."""
     from queenslab.output import atomic_path
 
     with atomic_path(path) as temp:
         figure.tight_layout()
-        figure.savefig(temp, dpi=120, format="png", bbox_inches="tight")
+        figure.savefig(temp, dpi=120, format=Path(path).suffix[1:].lower(), bbox_inches="tight")
     pyplot().close(figure)
