@@ -80,6 +80,7 @@ def test_csv_and_markdown_tables(queens):
     ]
     markdown = queens(*argv).stdout
     assert markdown.startswith("| configuration | task | effort |")
+    assert queens(*argv, "--format", "md").stdout.splitlines()[:2] == markdown.splitlines()[:2]
     assert "count answers checked (n=5: 10, n=6: 4)" in markdown
 
 

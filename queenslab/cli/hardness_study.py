@@ -11,7 +11,7 @@ from queenslab.cli import arguments as a
 from queenslab.cli.generate import add_instance_arguments
 from queenslab.errors import UsageError
 from queenslab.lab.plotting import plot_path
-from queenslab.lab.table import FORMATS, choose_format
+from queenslab.lab.table import FORMAT_NAMES, choose_format
 from queenslab.output import atomic_output
 
 HELP = "easy-hard-easy: solve random instances over a range of densities with several backends"
@@ -76,7 +76,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--scheduler", metavar="ADDR", help="run the solves on this Dask scheduler instead"
     )
-    parser.add_argument("--format", choices=list(FORMATS), help="table format (default markdown)")
+    parser.add_argument(
+        "--format", choices=FORMAT_NAMES, help="table format (default markdown, or from --output)"
+    )
     parser.add_argument("--output", "-o", metavar="FILE", help="write the table here")
     parser.add_argument(
         "--plot",

@@ -9,7 +9,7 @@ from queenslab import progress
 from queenslab.cli import arguments as a
 from queenslab.errors import UsageError
 from queenslab.lab.plotting import plot_path
-from queenslab.lab.table import FORMATS, choose_format
+from queenslab.lab.table import FORMAT_NAMES, choose_format
 from queenslab.output import atomic_output
 
 HELP = "time and effort of every backend configuration over a range of n, answers checked"
@@ -57,7 +57,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "not parallelism)",
     )
     a.add_board_rules(parser)
-    parser.add_argument("--format", choices=list(FORMATS), help="table format (default markdown)")
+    parser.add_argument(
+        "--format", choices=FORMAT_NAMES, help="table format (default markdown, or from --output)"
+    )
     parser.add_argument("--output", "-o", metavar="FILE", help="write the table here")
     parser.add_argument(
         "--plot", type=plot_path, metavar="FILE", help="time and effort vs n (.png, .svg or .pdf)"

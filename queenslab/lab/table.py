@@ -22,6 +22,10 @@ FORMATS: dict[str, tuple[str, ...]] = {
     "json": (".json",),
 }
 DEFAULT_FORMAT = "markdown"
+#: Short names accepted by --format.
+ALIASES = {"md": "markdown"}
+#: Every name --format accepts.
+FORMAT_NAMES = (*FORMATS, *ALIASES)
 
 
 @dataclass
@@ -56,7 +60,7 @@ def _md_row(cells: Sequence[str]) -> str:
 def choose_format(name: str | None, output: str | None) -> str:
     """The format named, else the one ``output``'s suffix implies, else Markdown."""
     if name is not None:
-        return name
+        return ALIASES.get(name, name)
     if output is not None:
         suffix = Path(output).suffix.lower()
         for fmt, suffixes in FORMATS.items():
