@@ -61,6 +61,7 @@ DEFAULTS: dict[Capability, list[tuple[str, int]]] = {
     Capability.ENUMERATE: [("small", 11), ("bitmask", 63), ("backtrack", MAX_N)],
     Capability.COUNT: [("small", 12), ("bitmask", 63), ("backtrack", MAX_N)],
     Capability.UNIQUE: [("bitmask", 63), ("backtrack", MAX_N)],
+    Capability.PROFILE: [("bitmask", 63), ("backtrack", MAX_N)],
     Capability.OPTIMIZE: [("bitmask", 16), ("cpsat", MAX_N), ("milp", MAX_N)],
 }
 _COMPLETE_FALLBACK = "cpsat"
@@ -250,9 +251,13 @@ def count(
     blocked: Iterable[Cell] = (),
     time_limit: float | None = None,
     progress: ProgressCallback | None = None,
+    profile: bool = False,
     **options: Any,
 ) -> CountResult:
     """Count all solutions (and, with ``unique``, the classes under the board's symmetries).
+
+    With ``profile``, ``stats["profile"][d]`` is the number of nodes of the search tree
+    with d queens placed (backends with the ``profile`` capability).
 
     Example: ``ql.count(13, variant="toroidal").total``.
     """
@@ -260,8 +265,10 @@ def count(
     if unique and problem.givens:
         raise UsageError("--unique counts symmetry classes of a board without givens")
     capability = Capability.UNIQUE if unique else Capability.COUNT
-    engine = _backend(backend, capability, problem, options)
-    run = Run(None, time_limit, progress)
+    engine = _backend(backend, Capability.PROFILE if profile else capability, problem, options)
+    if capability not in engine.capabilities:
+        raise engine._lacks(capability)
+    run = Run(None, time_limit, progress, profile)
     result = _timed(engine, problem, run, lambda: engine.count(problem, run, unique))
     for value in (result.total, result.unique):
         if value is not None and value < 0:
