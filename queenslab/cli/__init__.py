@@ -27,6 +27,7 @@ COMMANDS: dict[str, str] = {
     "cnf": "queenslab.cli.cnf",
     "crosscheck": "queenslab.cli.crosscheck",
     "lv-study": "queenslab.cli.lv_study",
+    "trace": "queenslab.cli.trace",
     "backends": "queenslab.cli.backends",
 }
 
