@@ -28,6 +28,7 @@ COMMANDS: dict[str, str] = {
     "crosscheck": "queenslab.cli.crosscheck",
     "lv-study": "queenslab.cli.lv_study",
     "trace": "queenslab.cli.trace",
+    "estimate": "queenslab.cli.estimate",
     "backends": "queenslab.cli.backends",
 }
 

@@ -17,27 +17,45 @@ from queenslab.problem import Problem
 from queenslab.trace.tracer import Tracer
 
 
-class RowSearch:
-    """Depth-first search over rows with per-row masks of free columns."""
+class RowMasks:
+    """Per row, the bitmask of columns still free; the state of every row-by-row search.
 
-    def __init__(self, problem: Problem, tracer: Tracer, log_rejects: bool) -> None:
-        self.problem = problem
+    Given queens are placed in their own row's turn (only their column is a candidate
+    there), as the backtrack backend does, so the tree is the backend's tree.
+    """
+
+    def __init__(self, problem: Problem) -> None:
         self.n = problem.n
-        self.tracer = tracer
-        self.log_rejects = log_rejects
         board = problem.board
         self.attacks = cache(board.attack_masks)
-        givens = problem.given_cols  # placed in their row's turn, as the backends do
+        givens = problem.given_cols
         self.start = board.allowed_masks()
         self.candidates = [
             [c for c in range(self.n) if board.is_open(r, c) and givens.get(r, c) == c]
             for r in range(self.n)
         ]
 
+    def free(self, masks: list[int], row: int) -> list[int]:
+        """The candidate columns of ``row`` that no queen above attacks."""
+        return [c for c in self.candidates[row] if masks[row] >> c & 1]
+
+    def after(self, masks: list[int], row: int, col: int) -> list[int]:
+        """The masks once a queen stands on (row, col)."""
+        return [m & ~a for m, a in zip(masks, self.attacks(row, col), strict=True)]
+
+
+class RowSearch(RowMasks):
+    """Depth-first search over rows, each step told to a tracer."""
+
+    def __init__(self, problem: Problem, tracer: Tracer, log_rejects: bool) -> None:
+        super().__init__(problem)
+        self.tracer = tracer
+        self.log_rejects = log_rejects
+
     def place(self, masks: list[int], row: int, col: int) -> list[int]:
         """The masks after a queen on (row, col)."""
-        self.tracer.emit("place", row=row, col=col, free=_columns(masks[row]))
-        return [m & ~a for m, a in zip(masks, self.attacks(row, col), strict=True)]
+        self.tracer.emit("place", row=row, col=col, free=self.free(masks, row))
+        return self.after(masks, row, col)
 
     def descend(self, masks: list[int], row: int, cols: list[int], every: bool) -> bool:
         """Search below ``row``; True when a solution ends the search (``every`` False)."""
@@ -55,10 +73,6 @@ class RowSearch:
             cols.pop()
             self.tracer.emit("remove", row=row, col=col)
         return False
-
-
-def _columns(mask: int) -> list[int]:
-    return [c for c in range(mask.bit_length()) if mask >> c & 1]
 
 
 def backtrack(problem: Problem, tracer: Tracer, *, every: bool = False, **_: object) -> str:
@@ -94,7 +108,7 @@ def las_vegas(
         tracer.emit("restart", cols=[-1] * n)
         masks, cols = search.start, []
         for row in range(step):
-            free = [c for c in search.candidates[row] if masks[row] >> c & 1]
+            free = search.free(masks, row)
             if not free:
                 break
             col = rng.choice(free)
