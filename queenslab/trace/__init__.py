@@ -58,8 +58,8 @@ def trace(
         UsageError: an unknown method, a board too large, a board the backend refuses.
 
     Example:
-        >>> steps = trace(Problem(4), "backtrack").steps
-        >>> steps[-1]["status"]
+        >>> last = trace(Problem(4), "backtrack").steps.pop()
+        >>> last.get("status")
         'solved'
     """
     traced = TRACED.get(method)
