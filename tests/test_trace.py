@@ -117,6 +117,21 @@ def test_cli_formats_and_bounds(queens, tmp_path):
     cut = queens("trace", "12", "--max-steps", "10")
     assert cut.returncode == 3 and json.loads(cut.stdout.splitlines()[-1])["status"] == "step limit"
     assert queens("trace", "8", "-b", "min-conflicts", "--blocked", "0:0").returncode == 2
+    gif = tmp_path / "lv.gif"
+    assert queens("trace", "8", "-b", "las-vegas", "--seed", "1", "-o", str(gif)).returncode == 0
+    assert gif.read_bytes().startswith(b"GIF89a")
+
+
+def test_the_player_marks_attacked_queens_of_local_search():
+    from queenslab.trace.html import attacked_rows
+
+    problem = Problem(12)
+    tracer = trace(problem, "min-conflicts", seed=2)
+    marked = attacked_rows(tracer, problem.board)
+    for step, rows in zip(tracer.steps, marked, strict=True):
+        if "conflicts" in step:
+            assert bool(rows) == (step["conflicts"] > 0)
+    assert marked[-1] == []
 
 
 def _browser():

@@ -6,12 +6,14 @@ import argparse
 import json
 import sys
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import PurePath
-from typing import TextIO
+from typing import IO, Any
 
 from queenslab.cli import arguments as a
 from queenslab.errors import UsageError
 from queenslab.output import atomic_output
+from queenslab.problem import Problem
 from queenslab.trace import DEFAULT_STEPS, MAX_STEPS, TRACED, Tracer, trace
 
 HELP = "record a search step by step, and replay it in a browser or on a slide"
@@ -20,34 +22,49 @@ EXAMPLES = f"""examples:
   queens trace 50 --backend min-conflicts --seed 1 --output mc50.html
   queens trace 8 --backend bitmask --format jsonl | head
   queens trace 8 --backend hill-climbing --seed 2 --output slide.svg
+  queens trace 8 --backend las-vegas --seed 1 --output slide.gif
 
 Traced methods and their largest board: {", ".join(f"{k} {v.max_n}" for k, v in TRACED.items())}.
 A trace records at most --max-steps steps (default {DEFAULT_STEPS}, at most {MAX_STEPS});
 a longer search is cut there, its log ends with status "step limit" and the exit code is 3."""
 
 
-def _jsonl(tracer: Tracer, _title: str, out: TextIO) -> None:
+def _jsonl(tracer: Tracer, _problem: Problem, out: IO[Any]) -> None:
     for step in tracer.steps:
         out.write(json.dumps(step, separators=(",", ":")) + "\n")
 
 
-def _html(tracer: Tracer, title: str, out: TextIO) -> None:
+def _html(tracer: Tracer, problem: Problem, out: IO[Any]) -> None:
     from queenslab.trace.html import page
 
-    out.write(page(tracer, title))
+    out.write(page(tracer, f"{tracer.method}, {problem.describe()}", problem.board))
 
 
-def _svg(tracer: Tracer, _title: str, out: TextIO) -> None:
+def _svg(tracer: Tracer, _problem: Problem, out: IO[Any]) -> None:
     from queenslab.trace.svg import animation
 
     out.write(animation(tracer) + "\n")
 
 
-#: Format name -> (suffix, writer).
-WRITERS: dict[str, tuple[str, Callable[[Tracer, str, TextIO], None]]] = {
-    "jsonl": (".jsonl", _jsonl),
-    "html": (".html", _html),
-    "svg": (".svg", _svg),
+def _gif(tracer: Tracer, _problem: Problem, out: IO[Any]) -> None:
+    from queenslab.trace.gif import write_gif
+
+    write_gif(tracer, out)
+
+
+@dataclass(frozen=True)
+class Writer:
+    suffix: str
+    write: Callable[[Tracer, Problem, IO[Any]], None]
+    binary: bool = False
+
+
+#: Format name -> how a trace is written in it.
+WRITERS: dict[str, Writer] = {
+    "jsonl": Writer(".jsonl", _jsonl),
+    "html": Writer(".html", _html),
+    "svg": Writer(".svg", _svg),
+    "gif": Writer(".gif", _gif, binary=True),
 }
 
 
@@ -84,8 +101,8 @@ def _format(args: argparse.Namespace) -> str:
     if args.output is None:
         return "jsonl"
     suffix = PurePath(args.output).suffix.lower()
-    for name, (known, _) in WRITERS.items():
-        if suffix == known:
+    for name, writer in WRITERS.items():
+        if suffix == writer.suffix:
             return name
     raise UsageError(f"cannot tell the format of {args.output}; give --format")
 
@@ -96,10 +113,12 @@ def run(args: argparse.Namespace) -> int:
     options = {"seed": args.seed, "every": args.all}
     if args.step is not None:
         options["step"] = args.step
-    with atomic_output(args.output) as out:
+    writer = WRITERS[name]
+    if writer.binary and args.output is None and sys.stdout.isatty():
+        raise UsageError(f"--format {name} is binary: give --output FILE")
+    with atomic_output(args.output, writer.binary) as out:
         tracer = trace(problem, args.backend, max_steps=args.max_steps, **options)
-        title = f"{args.backend}, {problem.describe()}"
-        WRITERS[name][1](tracer, title, out)
+        writer.write(tracer, problem, out)
     status = tracer.steps[-1]["status"]
     if tracer.truncated:
         print(f"trace cut after {args.max_steps} steps (--max-steps)", file=sys.stderr)

@@ -11,17 +11,27 @@ from __future__ import annotations
 import json
 from html import escape
 from importlib.resources import files
+from typing import Any
 
+from queenslab.boards import Board
+from queenslab.boards import board as standard_board
 from queenslab.trace import TRACED
+from queenslab.trace.svg import replay
 from queenslab.trace.tracer import Tracer
 from queenslab.trace.tree import layout
 
 
-def page(tracer: Tracer, title: str) -> str:
-    """The HTML document replaying ``tracer``'s steps."""
-    data = {"n": tracer.n, "method": tracer.method, "steps": tracer.steps}
+def page(tracer: Tracer, title: str, board: Board | None = None) -> str:
+    """The HTML document replaying ``tracer``'s steps.
+
+    For local searches the queens under attack after each step are marked red: the rows
+    come from ``board`` (the standard one by default), replayed here in Python.
+    """
+    data: dict[str, Any] = {"n": tracer.n, "method": tracer.method, "steps": tracer.steps}
     if TRACED[tracer.method].tree:
         data["tree"] = layout(tracer.steps)
+    else:
+        data["attacked"] = attacked_rows(tracer, board or standard_board(tracer.n))
     payload = json.dumps(data, separators=(",", ":")).replace("</", "<\\/")
     return (
         _TEMPLATE.replace("__TITLE__", escape(title))
@@ -49,6 +59,15 @@ _TEMPLATE = """<!DOCTYPE html>
 <script>__SCRIPT__</script>
 </body></html>
 """
+
+
+def attacked_rows(tracer: Tracer, board: Board) -> list[list[int]]:
+    """Per step, the rows whose queen another queen attacks (complete boards only)."""
+    rows: list[list[int]] = []
+    for state in replay(tracer.n, tracer.steps):
+        pairs = board.check(state).attacking if -1 not in state else ()
+        rows.append(sorted({row for pair in pairs for row in pair}))
+    return rows
 
 
 def _asset(name: str) -> str:

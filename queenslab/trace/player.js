@@ -33,8 +33,8 @@ function draw() {
     bctx.fillRect(c * cell, r * cell, cell, cell);
   }
   if (rejected) { bctx.fillStyle = "rgba(211,47,47,.7)"; bctx.fillRect(rejected[1] * cell, rejected[0] * cell, cell, cell); }
-  bctx.fillStyle = "#1b1b1b";
-  cols.forEach((c, r) => { if (c >= 0) { bctx.beginPath(); bctx.arc((c + .5) * cell, (r + .5) * cell, cell * .35, 0, 2 * Math.PI); bctx.fill(); } });
+  const attacked = new Set(data.attacked && done ? data.attacked[done - 1] : []);
+  cols.forEach((c, r) => { if (c >= 0) { bctx.fillStyle = attacked.has(r) ? "#d32f2f" : "#1b1b1b"; bctx.beginPath(); bctx.arc((c + .5) * cell, (r + .5) * cell, cell * .35, 0, 2 * Math.PI); bctx.fill(); } });
   board.dataset.cols = cols.join(",");
   const last = done ? steps[done - 1] : null;
   status.textContent = `step ${done} of ${steps.length}` + (last ? `: ${last.kind}` + (last.status ? ` (${last.status})` : "") : "") + (conflicts !== null ? `, conflicts ${conflicts}` : "");

@@ -1,5 +1,7 @@
 """A trace as an animated SVG for slides: the board replayed frame by frame, no script.
 
+``frames`` (the sampled boards) is shared with the GIF writer.
+
 Each queen is one circle per row whose column and visibility change at discrete key
 times (SMIL ``animate``), so the file grows with the changes, not with frames times n.
 Traces longer than ``MAX_FRAMES`` steps are sampled evenly (the last step always kept).
@@ -36,15 +38,21 @@ def replay(n: int, steps: Sequence[dict[str, Any]]) -> Iterator[list[int]]:
         yield list(cols)
 
 
+def frames(tracer: Tracer) -> list[list[int]]:
+    """At most MAX_FRAMES + 1 boards, evenly spread over the steps, the last one included."""
+    states = list(replay(tracer.n, tracer.steps))
+    every = max(1, -(-len(states) // MAX_FRAMES))
+    chosen = states[::every]
+    if states and chosen[-1] is not states[-1]:
+        chosen.append(states[-1])
+    return chosen
+
+
 def animation(tracer: Tracer, cell: int = 32) -> str:
     """The animated SVG document of ``tracer``'s steps."""
     n = tracer.n
-    states = list(replay(n, tracer.steps))
-    every = max(1, -(-len(states) // MAX_FRAMES))
-    frames = states[::every]
-    if states and frames[-1] is not states[-1]:
-        frames.append(states[-1])
-    duration = max(len(frames), 1) * FRAME_SECONDS
+    boards = frames(tracer)
+    duration = max(len(boards), 1) * FRAME_SECONDS
     size = n * cell
     parts = [
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{size}" '
@@ -52,7 +60,7 @@ def animation(tracer: Tracer, cell: int = 32) -> str:
         squares_svg(n, cell),
     ]
     for row in range(n):
-        parts.append(_queen(row, [frame[row] for frame in frames], cell, duration))
+        parts.append(_queen(row, [board[row] for board in boards], cell, duration))
     parts.append("</svg>")
     return "\n".join(parts)
 
