@@ -4,7 +4,8 @@ The style (``STYLE``) is shared by both outputs: a queen attacked by another is 
 the attack colour and each attacking pair is joined by a line, given queens have their own
 colour, blocked cells are dark grey. The checkerboard is one SVG pattern, so an SVG grows
 with n (the queens), not n². For notebooks, ``preview_svg`` caps the picture: boards past
-``PREVIEW_MAX_N`` become a density image of a few kB, whatever n.
+``PREVIEW_MAX_N`` become a density image of a few kB, whatever n. NumPy and matplotlib
+are imported only by the functions that need them.
 """
 
 from __future__ import annotations
@@ -16,9 +17,9 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 if TYPE_CHECKING:
+    import numpy as np
+
     from queenslab.boards import Board
     from queenslab.placement import Placement
 
@@ -126,6 +127,7 @@ def write_png(
 ) -> None:
     """Save the board as a PNG (matplotlib, imported only here), in the SVG's style."""
     import matplotlib
+    import numpy as np
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -162,6 +164,8 @@ def preview_svg(placement: Placement) -> str:
     n = placement.n
     if n <= PREVIEW_MAX_N:
         return to_svg(placement, cell=max(4, 320 // max(n, 1)))
+    import numpy as np
+
     side = min(DENSITY_PIXELS, n)
     cols = placement.as_array()
     rows = np.arange(n, dtype=np.int64) * side // n
