@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 
 import pytest
 
@@ -29,6 +30,7 @@ def test_the_estimate_brackets_the_exact_tree_size(problem):
     # Unbiased: the mean lies within a few standard errors of the truth.
     assert abs(result.mean - exact) <= 5 * result.stderr + 1e-9
     assert result.levels[0] == 1
+    assert math.isclose(sum(result.levels), result.mean)  # the profile adds up to the size
 
 
 def test_a_tree_without_choices_is_estimated_exactly():
@@ -55,6 +57,9 @@ def test_cli_json_plot_and_bounds(queens, tmp_path):
     assert all(r["ci95"][0] <= r["estimate"] <= r["ci95"][1] for r in records)
     assert all(r["exact"] == exact_size(Problem(r["n"])) for r in records)
     assert plot.read_bytes().startswith(b"\x89PNG")
+    profile = tmp_path / "profile.png"
+    assert queens("estimate", "8", "--seed", "1", "--plot", str(profile)).returncode == 0
+    assert profile.read_bytes().startswith(b"\x89PNG")
     for argv in (("20", "--exact"), ("8", "--probes", "0"), ("8", "--blocked", "9:9")):
         bad = queens("estimate", *argv)
         assert bad.returncode == 2 and bad.stderr.count("\n") == 1, argv

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from typing import Any
 
 from queenslab import progress
 from queenslab.cli import arguments as a
@@ -17,6 +18,7 @@ HELP = "estimate the backtracking tree size from random probes (Knuth 1975)"
 EXAMPLES = f"""examples:
   queens estimate 20 --probes 10000 --seed 1
   queens estimate 12 --exact
+  queens estimate 8 --seed 1 --probes 10000 --plot profile.png
   queens estimate 8-16 --seed 1 --exact --plot tree-size.png
 
 --exact also walks the whole tree with the backtrack backend (n <= {MAX_EXACT_N}; it takes
@@ -41,7 +43,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"also count the tree's nodes exactly (boards up to n = {MAX_EXACT_N})",
     )
     parser.add_argument("--format", choices=["text", "json"], default="text")
-    parser.add_argument("--plot", metavar="FILE", help="PNG of estimates (and exact sizes) per n")
+    parser.add_argument(
+        "--plot",
+        metavar="FILE",
+        help="PNG: for one N the tree's profile (nodes per depth), for a range the size per n",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
@@ -76,16 +82,34 @@ def _say(result: Estimate, fmt: str) -> None:
 
 
 def write_plot(results: list[Estimate], path: str) -> None:
-    """Estimates with their 95% intervals on a log scale; exact sizes as crosses."""
+    """One board: its profile; several: their sizes."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    fig, ax = plt.subplots(figsize=(7, 4.5), dpi=100)
+    if len(results) == 1:
+        _profile(ax, results[0])
+    else:
+        _sizes(ax, results)
+    fig.savefig(path, format="png", bbox_inches="tight")
+    plt.close(fig)
+
+
+def _profile(ax: Any, result: Estimate) -> None:
+    """Estimated nodes per depth (queens placed): where the search spends its time."""
+    ax.bar(range(len(result.levels)), result.levels)
+    ax.set_xlabel("depth (queens placed)")
+    ax.set_ylabel("estimated nodes")
+    ax.set_title(f"backtracking tree, n = {result.n} ({result.probes} probes)")
+
+
+def _sizes(ax: Any, results: list[Estimate]) -> None:
+    """Estimates with their 95% intervals on a log scale; exact sizes as crosses."""
     ns = [r.n for r in results]
     means = [r.mean for r in results]
     errors = [[r.mean - r.interval[0] for r in results], [r.interval[1] - r.mean for r in results]]
-    fig, ax = plt.subplots(figsize=(7, 4.5), dpi=100)
     ax.errorbar(ns, means, yerr=errors, fmt="o", capsize=3, label="Knuth estimate (95%)")
     exact = [(r.n, r.exact) for r in results if r.exact is not None]
     if exact:
@@ -94,5 +118,3 @@ def write_plot(results: list[Estimate], path: str) -> None:
     ax.set_xlabel("n")
     ax.set_ylabel("nodes of the backtracking tree")
     ax.legend()
-    fig.savefig(path, format="png", bbox_inches="tight")
-    plt.close(fig)
