@@ -117,6 +117,7 @@ def test_cli_formats_and_bounds(queens, tmp_path):
     cut = queens("trace", "12", "--max-steps", "10")
     assert cut.returncode == 3 and json.loads(cut.stdout.splitlines()[-1])["status"] == "step limit"
     assert queens("trace", "8", "-b", "min-conflicts", "--blocked", "0:0").returncode == 2
+    assert queens("trace", "8", "-b", "las-vegas", "--step", "9").returncode == 2
     gif = tmp_path / "lv.gif"
     assert queens("trace", "8", "-b", "las-vegas", "--seed", "1", "-o", str(gif)).returncode == 0
     assert gif.read_bytes().startswith(b"GIF89a")

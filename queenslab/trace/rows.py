@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 from functools import cache
 
+from queenslab.errors import UsageError
 from queenslab.problem import Problem
 from queenslab.trace.tracer import Tracer
 
@@ -101,7 +102,10 @@ def las_vegas(
     from queenslab.heuristics.las_vegas import default_step
 
     n = problem.n
-    step = default_step(n) if step is None else min(step, n)
+    if step is None:
+        step = default_step(n)
+    elif step > n:
+        raise UsageError(f"--step must be between 0 and N={n}, got {step}")
     rng = random.Random(seed)
     search = RowSearch(problem, tracer, log_rejects=False)
     for _trial in range(trials):
