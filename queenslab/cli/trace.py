@@ -74,7 +74,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--backend", "-b", default="backtrack", choices=list(TRACED), help="search to trace"
     )
     parser.add_argument(
-        "--seed", type=lambda t: a.whole_number(t, "--seed"), help="random seed (local search)"
+        "--seed",
+        type=lambda t: a.whole_number(t, "--seed"),
+        help="random seed (las-vegas and the local searches)",
     )
     parser.add_argument(
         "--all", action="store_true", help="row searches: walk the whole tree, every solution"
@@ -89,6 +91,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--max-steps",
         type=lambda t: a.whole_number(t, "--max-steps", 1, MAX_STEPS),
         default=DEFAULT_STEPS,
+        metavar="K",
         help=f"cut the trace after this many steps (default {DEFAULT_STEPS})",
     )
     parser.add_argument("--format", choices=list(WRITERS), help="default: from --output, jsonl")
