@@ -168,6 +168,9 @@ def test_page_plays_in_a_headless_browser(tmp_path, method, n):
         assert board.get_attribute("data-cols") != before
         assert browser.execute_script("return arguments[0].toDataURL()", board) != pixels
         assert browser.find_element("id", "status").text.startswith("step 1 of")
+        browser.find_element("id", "step").click()
+        browser.find_element("id", "back").click()
+        assert browser.find_element("id", "status").text.startswith("step 1 of")
         errors = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
         assert errors == []
     finally:

@@ -2,8 +2,10 @@
 
 Everything is inline (the steps as JSON, the script, the style): the page opens from a
 USB stick in a lecture room without a network. Play, pause, step and a speed slider drive
-the replay; the board is a canvas redrawn after each step, and the tree canvas grows one
-node per ``place`` (grey once abandoned, green at a solution).
+the replay (back replays from the start to the previous step); the board is a canvas
+redrawn after each step, with the free columns of the row just filled shaded green and a
+rejected column red, and the tree canvas grows one node per ``place`` (grey once
+abandoned, green at a solution).
 """
 
 from __future__ import annotations
@@ -48,7 +50,7 @@ _TEMPLATE = """<!DOCTYPE html>
 <h1>__TITLE__</h1>
 <div id="controls">
 <button id="play">play</button><button id="pause">pause</button>
-<button id="step">step</button><button id="reset">reset</button>
+<button id="back">back</button><button id="step">step</button><button id="reset">reset</button>
 <label>speed <input id="speed" type="range" min="0" max="100" value="30"></label>
 <span id="rate"></span>
 </div>

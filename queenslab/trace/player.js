@@ -5,16 +5,16 @@ const board = document.getElementById("board"), bctx = board.getContext("2d");
 const treeCanvas = document.getElementById("tree"), tctx = treeCanvas.getContext("2d");
 const status = document.getElementById("status");
 const cell = board.width / n;
-let cols, done, timer = null, rejected = null, conflicts = null;
+let cols, done, timer = null, rejected = null, conflicts = null, free = null;
 
 function reset() {
-  cols = new Array(n).fill(-1); done = 0; rejected = null; conflicts = null;
+  cols = new Array(n).fill(-1); done = 0; rejected = null; conflicts = null; free = null;
   if (tree) { treeCanvas.hidden = false; tctx.clearRect(0, 0, treeCanvas.width, treeCanvas.height); drawNode(0, "#333"); }
   draw();
 }
 function apply(s) {
-  rejected = null;
-  if (s.kind === "place") cols[s.row] = s.col;
+  rejected = null; free = null;
+  if (s.kind === "place") { cols[s.row] = s.col; if (s.free) free = [s.row, s.free]; }
   else if (s.kind === "remove") cols[s.row] = -1;
   else if (s.kind === "reject") rejected = [s.row, s.col];
   else if (s.kind === "move") s.rows.forEach((r, i) => { cols[r] = s.cols[i]; });
@@ -32,6 +32,7 @@ function draw() {
     bctx.fillStyle = (r + c) % 2 ? "#b58863" : "#f0d9b5";
     bctx.fillRect(c * cell, r * cell, cell, cell);
   }
+  if (free) { bctx.fillStyle = "rgba(46,125,50,.45)"; free[1].forEach((c) => bctx.fillRect(c * cell, free[0] * cell, cell, cell)); }
   if (rejected) { bctx.fillStyle = "rgba(211,47,47,.7)"; bctx.fillRect(rejected[1] * cell, rejected[0] * cell, cell, cell); }
   const attacked = new Set(data.attacked && done ? data.attacked[done - 1] : []);
   cols.forEach((c, r) => { if (c >= 0) { bctx.fillStyle = attacked.has(r) ? "#d32f2f" : "#1b1b1b"; bctx.beginPath(); bctx.arc((c + .5) * cell, (r + .5) * cell, cell * .35, 0, 2 * Math.PI); bctx.fill(); } });
@@ -64,6 +65,7 @@ document.getElementById("play").onclick = play;
 document.getElementById("pause").onclick = pause;
 document.getElementById("step").onclick = () => { pause(); forward(1); };
 document.getElementById("reset").onclick = () => { pause(); reset(); };
+document.getElementById("back").onclick = () => { pause(); const target = done - 1; reset(); if (target > 0) forward(target); };
 const speed = document.getElementById("speed");
 speed.oninput = () => { document.getElementById("rate").textContent = `${rate()} steps/s`; if (timer !== null) play(); };
 speed.oninput();
