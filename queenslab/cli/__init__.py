@@ -29,6 +29,8 @@ COMMANDS: dict[str, str] = {
     "export": "queenslab.cli.export",
     "crosscheck": "queenslab.cli.crosscheck",
     "lv-study": "queenslab.cli.lv_study",
+    "trace": "queenslab.cli.trace",
+    "estimate": "queenslab.cli.estimate",
     "backends": "queenslab.cli.backends",
 }
 
