@@ -84,18 +84,31 @@ def _handles(cls: type[Backend], capability: Capability, problem: Problem) -> bo
     )
 
 
-def default_backend(capability: Capability, problem: Problem) -> str:
-    """The fastest sensible available backend for this capability and problem."""
+def default_backend(capability: Capability, problem: Problem, options: Iterable[str] = ()) -> str:
+    """The fastest sensible available backend for this capability and problem, among those
+    that take every one of ``options`` (``--workers 2`` passes over the one-thread ones)."""
     choices = [name for name, largest in DEFAULTS[capability] if problem.n <= largest]
     if _required(problem):
         # Local search cannot prove that a constrained board has no solution: complete
         # methods first, CP-SAT right after the small-board exact search.
         choices.insert(1, _COMPLETE_FALLBACK)
         choices.sort(key=lambda name: backend_class(name).family == Family.HEURISTIC)
+    wanted = set(options)
+
+    def takes(cls: type[Backend]) -> bool:
+        return wanted <= {option.name for option in cls.options}
+
     for name in choices:
-        if info(name).available and _handles(backend_class(name), capability, problem):
+        cls = backend_class(name)
+        if takes(cls) and info(name).available and _handles(cls, capability, problem):
             return name
     able = [name for name in names() if _handles(backend_class(name), capability, problem)]
+    if wanted and able:
+        named = [name for name in able if takes(backend_class(name))]
+        raise UsageError(
+            f"no default backend takes {', '.join(sorted(wanted))}; name one with --backend: "
+            + (", ".join(named) or "none takes them all")
+        )
     raise UsageError(
         f"no installed backend can {capability} this board ({problem.describe()})"
         + (f"; backends that could: {', '.join(able)}" if able else "")
@@ -106,7 +119,7 @@ def _backend(
     name: str | None, capability: Capability, problem: Problem, options: dict[str, Any]
 ) -> Backend:
     """The chosen backend, refused before any search when it cannot take this problem."""
-    name = name or default_backend(capability, problem)
+    name = name or default_backend(capability, problem, options)
     cls = backend_class(name)
     if problem.variant not in cls.variants:
         able = [b for b in names() if _handles(backend_class(b), capability, problem)]
