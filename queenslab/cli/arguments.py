@@ -21,6 +21,7 @@ from queenslab.run import MIN_TIME_LIMIT
 
 EXIT_OK, EXIT_NO_SOLUTION, EXIT_USAGE, EXIT_LIMIT = 0, 1, 2, 3
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report Ctrl-C
+EXIT_TERMINATED = 143  # SIGTERM, after the same cleanup as Ctrl-C
 #: A blocked-cells file larger than this is refused rather than read (e.g. /dev/zero).
 MAX_CELL_FILE_BYTES = 64 << 20
 
