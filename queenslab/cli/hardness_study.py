@@ -10,9 +10,9 @@ from queenslab.backend import default_workers
 from queenslab.cli import arguments as a
 from queenslab.cli.generate import add_instance_arguments
 from queenslab.errors import UsageError
-from queenslab.lab.plotting import plot_path
 from queenslab.lab.table import FORMAT_NAMES, choose_format
 from queenslab.output import atomic_output
+from queenslab.plotting import plot_path
 
 HELP = "easy-hard-easy: solve random instances over a range of densities with several backends"
 EXAMPLES = """examples:

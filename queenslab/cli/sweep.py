@@ -8,9 +8,9 @@ import sys
 from queenslab import progress
 from queenslab.cli import arguments as a
 from queenslab.errors import UsageError
-from queenslab.lab.plotting import plot_path
 from queenslab.lab.table import FORMAT_NAMES, choose_format
 from queenslab.output import atomic_output
+from queenslab.plotting import plot_path
 
 HELP = "time and effort of every backend configuration over a range of n, answers checked"
 EXAMPLES = """examples:

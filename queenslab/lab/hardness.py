@@ -312,7 +312,7 @@ def _describe(outcome: dict[str, Any]) -> str:
 def write_plot(report: StudyReport, path: str) -> None:
     """Median time and effort vs density per backend (quartile bands), fraction solvable
     on a second axis."""
-    from queenslab.lab.plotting import pyplot, save
+    from queenslab.plotting import pyplot, save
 
     plt = pyplot()
     fig, panels = plt.subplots(1, 2, figsize=(12, 4.8))

@@ -355,7 +355,7 @@ MAX_LEGEND = 12
 
 def write_plot(report: SweepReport, path: str) -> None:
     """Median seconds and median effort vs n (log scale), one line per configuration."""
-    from queenslab.lab.plotting import pyplot, save
+    from queenslab.plotting import pyplot, save
 
     plt = pyplot()
     keys = list(dict.fromkeys((c.config, c.task) for c in report.cells))
