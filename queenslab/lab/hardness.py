@@ -24,11 +24,12 @@ from queenslab.errors import UsageError
 from queenslab.instance import Instance
 from queenslab.lab.generators import DEFAULT_MIN_OPEN, generate
 from queenslab.lab.runners import Job, on_dask, on_threads
-from queenslab.lab.summary import Quartiles, primary_effort, quartiles, spread
+from queenslab.lab.summary import Quartiles, quartiles, spread
 from queenslab.lab.table import Table
 from queenslab.registry import backend_class, get_backend, info
 from queenslab.result import Status
 from queenslab.run import ProgressCallback
+from queenslab.stats import primary_effort
 
 #: What each kind's density means on the paper's own axes, for the table's second column.
 PAPER_AXIS: dict[str, tuple[str, Callable[[int, float], float]]] = {

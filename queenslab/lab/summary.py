@@ -1,4 +1,4 @@
-"""What the lab reports of repeated runs: quartiles, and the effort figure a run is known by.
+"""What the lab reports of repeated runs: quartiles that keep the timed-out runs.
 
 Timed-out runs are kept as infinite values: they rank above every finished run, so a
 quartile that falls on one reads "limit" instead of silently shrinking the sample.
@@ -7,37 +7,8 @@ quartile that falls on one reads "limit" instead of silently shrinking the sampl
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
-
-from queenslab.stats import FIELDS
-
-#: Effort figures in the order one is chosen to stand for a run: the search tree of a
-#: native search first, then CP-SAT's branches, MILP nodes, CDCL conflicts, and the rest.
-EFFORT_ORDER = (
-    "nodes",
-    "branches",
-    "mip_nodes",
-    "conflicts",
-    "decisions",
-    "lp_iterations",
-    "oracle_calls",
-    "moves",
-    "trials",
-)
-#: Every shared figure that measures search effort (model sizes and timings are not effort).
-EFFORT_FIELDS = tuple(
-    name
-    for name in FIELDS
-    if name not in {"variables", "constraints", "auxiliary_variables"}
-    and not name.endswith("_seconds")
-)
-
-
-def primary_effort(stats: Mapping[str, Any]) -> str | None:
-    """The name of the figure that stands for a run's effort, or None when it has none."""
-    return next((name for name in EFFORT_ORDER if name in stats), None)
 
 
 @dataclass(frozen=True)

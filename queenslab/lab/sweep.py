@@ -23,12 +23,13 @@ from typing import Any
 from queenslab import api, reference
 from queenslab.backend import Capability, Option
 from queenslab.errors import UsageError
-from queenslab.lab.summary import EFFORT_FIELDS, Quartiles, primary_effort, quartiles, spread
+from queenslab.lab.summary import Quartiles, quartiles, spread
 from queenslab.lab.table import Table
 from queenslab.problem import Problem
 from queenslab.registry import backend_class, info
 from queenslab.result import Status
 from queenslab.run import ProgressCallback
+from queenslab.stats import EFFORT_FIELDS, primary_effort
 
 TASKS: dict[str, Capability] = {"solve": Capability.SOLVE, "count": Capability.COUNT}
 
