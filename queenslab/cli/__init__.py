@@ -52,7 +52,9 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(EXIT_USAGE)
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The whole command line, or, with ``only``, the part one command needs: importing
+    every command module (and the packages they name) is most of a small run's start-up."""
     parser = _Parser(
         prog="queens",
         description="N-queens through CP-SAT, SAT and MILP models, exact counters and heuristics.",
@@ -64,6 +66,8 @@ def build_parser() -> argparse.ArgumentParser:
         parser.add_argument(flag, short, action="store_true", help=text)
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     for name, module_name in COMMANDS.items():
+        if only is not None and name != only:
+            continue
         module = importlib.import_module(module_name)
         sub = commands.add_parser(
             name,
@@ -81,7 +85,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
+    words = sys.argv[1:] if argv is None else list(argv)
+    named = next((word for word in words if not word.startswith("-")), None)
+    args = build_parser(named if named in COMMANDS else None).parse_args(argv)
     progress.set_enabled(not args.quiet)
     signal.signal(signal.SIGTERM, functools.partial(_terminate, os.getpid()))
     try:
