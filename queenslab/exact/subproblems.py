@@ -91,26 +91,6 @@ def _stack(method: str, n: int, rows: list[Row]) -> Subproblems:
     )
 
 
-def pin(allowed: list[int], board: Board, row: int, col: int) -> list[int] | None:
-    """A copy of ``allowed`` with a queen pinned at (row, col); None if that cell is closed."""
-    if not allowed[row] >> col & 1:
-        return None
-    attacked = board.attack_masks(row, col)
-    pinned = [mask & ~hit for mask, hit in zip(allowed, attacked, strict=True)]
-    pinned[row] = 1 << col
-    return pinned
-
-
-def _pin_all(
-    allowed: list[int] | None, board: Board, cells: list[tuple[int, int]]
-) -> list[int] | None:
-    for row, col in cells:
-        if allowed is None:
-            return None
-        allowed = pin(allowed, board, row, col)
-    return allowed
-
-
 def symmetric(n: int) -> Subproblems:
     board = boards.board(n)
     full, m = (1 << n) - 1, n - 1
@@ -119,13 +99,13 @@ def symmetric(n: int) -> Subproblems:
         return _stack("symmetric", n, [(PLAIN, [1], -1, 0, 0, 1)])
     rows: list[Row] = []
     for b in range(2, m):
-        corner = _pin_all([full] * n, board, [(0, 0), (1, b)])
+        corner = board.pinned([full] * n, [(0, 0), (1, b)])
         for r in range(2, b):
             corner[r] &= ~2
         rows.append((CORNER, corner, -1, 0, 0, 8))
     for b1 in range(1, n // 2):  # b1 < b2
         b2 = m - b1
-        edge = pin([full] * n, board, 0, b1)
+        edge = board.pinned([full] * n, [(0, b1)])
         for r in [*range(1, b1), *range(b2 + 1, n)]:
             edge[r] &= ~side
         edge[m] &= ((1 << (b2 + 1)) - 1) & ~((1 << b1) - 1)
@@ -144,7 +124,7 @@ def mirror(board: Board) -> Subproblems:
     half = (1 << (n // 2)) - 1
     rows: list[Row] = [(PLAIN, [allowed[0] & half, *allowed[1:]], -1, 0, 0, 2)]
     if n % 2:
-        middle = pin(allowed, board, 0, n // 2)
+        middle = board.pinned(allowed, [(0, n // 2)])
         if middle is not None:
             if n > 1:
                 middle[1] &= half
@@ -154,8 +134,7 @@ def mirror(board: Board) -> Subproblems:
 
 def plain(problem: Problem) -> Subproblems:
     """Every solution of ``problem`` (givens pinned, blocked cells closed), weight 1."""
-    board = problem.board
-    allowed = _pin_all(board.allowed_masks(), board, list(problem.givens))
+    allowed = problem.row_masks()
     method = "plain" + "".join(f" {r}:{c}" for r, c in problem.givens)
     method += "".join(f" x{r}:{c}" for r, c in problem.blocked)
     return _stack(method, problem.n, [] if allowed is None else [(PLAIN, allowed, -1, 0, 0, 1)])
@@ -167,31 +146,23 @@ def split_depth(n: int) -> int:
 
 
 def split(subproblems: Subproblems, board: Board, depth: int) -> Subproblems:
-    """Each subproblem once for every way to place its first ``depth`` rows (pinned), in order."""
-    rows: list[Row] = []
-    for j in range(len(subproblems)):
-        kind, need_row, need_mask, b1, weight = (
-            int(column[j])
-            for column in (
-                subproblems.kind,
-                subproblems.need_row,
-                subproblems.need_mask,
-                subproblems.b1,
-                subproblems.weight,
-            )
-        )
-        stack = [(0, subproblems.allowed[j].tolist())]
-        while stack:
-            row, allowed = stack.pop()
-            if row == depth:
-                rows.append((kind, allowed, need_row, need_mask, b1, weight))
-                continue
-            children = []
-            bits = allowed[row]  # pinned queens above have closed every attacked cell
-            while bits:
-                bit = bits & -bits
-                bits ^= bit
-                children.append((row + 1, pin(allowed, board, row, bit.bit_length() - 1)))
-            stack.extend(reversed(children))
-    split_plan = _stack(f"{subproblems.method}/split={depth}", subproblems.n, rows)
-    return dataclasses.replace(split_plan, rules=subproblems.rules, canonical=subproblems.canonical)
+    """Each subproblem once for every way to place its first ``depth`` rows (pinned), in order.
+
+    Row by row over the whole set at once (NumPy): every open cell of the row in every
+    subproblem becomes a child with that queen pinned. ``np.nonzero`` lists the children
+    parent by parent, columns ascending, so the order is the depth-first lexicographic one
+    that subproblem ids (checkpoints) rely on.
+    """
+    n = subproblems.n
+    allowed, origin = subproblems.allowed, np.arange(len(subproblems))
+    columns = np.arange(n, dtype=np.int64)
+    for row in range(depth):
+        attacks = np.array([board.attack_masks(row, c) for c in range(n)], dtype=np.int64)
+        parents, cols = np.nonzero((allowed[:, row, None] >> columns) & 1)
+        allowed = allowed[parents] & ~attacks[cols]
+        allowed[:, row] = np.int64(1) << cols
+        origin = origin[parents]
+    split_plan = subproblems.take(origin)
+    return dataclasses.replace(
+        split_plan, method=f"{subproblems.method}/split={depth}", allowed=allowed
+    )
