@@ -3,7 +3,8 @@
 Small Python reference versions of the ``min-conflicts`` and ``hill-climbing`` backends
 (the fast ones stay untouched). Both move on permutations (one queen per row and column)
 by swapping the columns of two rows, and count attacking pairs through the board layer's
-``line_ids``, so the rules are the board's own. The min-conflicts trace starts from a
+``line_ids``, so the rules are the board's own; a queen on a blocked cell counts as one
+more attacking pair, as the backend counts it as a collision. The min-conflicts trace starts from a
 random permutation rather than QS4's greedy start, so that the repair is there to watch.
 """
 
@@ -22,23 +23,27 @@ class Collisions:
         board = problem.board
         self.ids = [[board.line_ids(r, c) for c in range(problem.n)] for r in range(problem.n)]
         self.count = [0] * board.line_id_count()
+        self.blocked = set(problem.blocked)
         self.cols = cols
         self.pairs = 0
         for r, c in enumerate(cols):
             self._add(r, c)
 
     def _add(self, r: int, c: int) -> None:
+        self.pairs += (r, c) in self.blocked
         for i in self.ids[r][c]:
             self.pairs += self.count[i]
             self.count[i] += 1
 
     def _remove(self, r: int, c: int) -> None:
+        self.pairs -= (r, c) in self.blocked
         for i in self.ids[r][c]:
             self.count[i] -= 1
             self.pairs -= self.count[i]
 
     def attacked(self, r: int) -> bool:
-        return any(self.count[i] > 1 for i in self.ids[r][self.cols[r]])
+        c = self.cols[r]
+        return (r, c) in self.blocked or any(self.count[i] > 1 for i in self.ids[r][c])
 
     def swap(self, a: int, b: int) -> None:
         ca, cb = self.cols[a], self.cols[b]
