@@ -1,18 +1,21 @@
-"""The ``bitmask`` backend: Numba bitmask search with full 8-fold symmetry, in parallel.
+"""The ``bitmask`` backend: Numba bitmask search, border constellations, in parallel.
 
-Counting splits the search into independent subproblems (subproblems.py) that carry their
-symmetry weights, so one search gives both the total and the number of symmetry classes.
-They run on local threads, or on a Dask cluster with ``scheduler``, and with
-``checkpoint`` every finished one is recorded so an interrupted count resumes. Solving and
-enumerating run the same kernel without symmetry, in node-budget slices so time limits
-hold and enumeration streams in constant memory. Numba is imported only when a method runs.
+Counting the plain board splits the search by its border queens (constellations.py), one
+constellation per symmetry class with its weight, so one search gives both the total and
+the number of symmetry classes; with givens or blocked cells it splits by the first rows
+(subproblems.py). The parts run on local threads, or on a Dask cluster with ``scheduler``,
+and with ``checkpoint`` every finished one is recorded so an interrupted count resumes. The
+kernels poll the run's stop flag, so a time limit or Ctrl-C ends a count at any n within
+milliseconds. Solving and enumerating run the plain kernel in node-budget slices so time
+limits hold and enumeration streams in constant memory. Numba is imported only when a
+method runs.
 """
 
 from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator, Mapping
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 import numpy as np
 
@@ -24,7 +27,7 @@ from queenslab.result import CountResult, OptimizeResult, SolveResult, Status
 from queenslab.run import Run
 
 if TYPE_CHECKING:
-    from queenslab.exact.subproblems import Subproblems
+    from queenslab.exact.parallel import Plan
 
 MAX_N = 63  # the kernels use int64 masks, and bit 63 is the sign
 SLICE_NODES = 1 << 21  # nodes between two looks at the clock when solving or enumerating
@@ -70,33 +73,52 @@ class BitmaskBackend(Backend):
         results = np.zeros((len(plan), 3), dtype=np.int64)
         pending = np.ones(len(plan), dtype=bool)
         with contextlib.ExitStack() as stack:
-            checkpoint = None
+            client = None
+            if self.settings["scheduler"]:  # before the checkpoint: no file from a failure
+                client = stack.enter_context(
+                    contextlib.closing(parallel.connect(self.settings["scheduler"]))
+                )
             if self.settings["checkpoint"]:
                 from queenslab.exact.checkpoint import Checkpoint
 
-                path = self.settings["checkpoint"]
-                checkpoint = stack.enter_context(Checkpoint(path, plan.n, plan.method, len(plan)))
+                checkpoint = stack.enter_context(
+                    Checkpoint(
+                        self.settings["checkpoint"],
+                        plan.n,
+                        plan.method,
+                        len(plan),
+                        plan.fingerprint(),
+                    )
+                )
                 ids, rows = checkpoint.finished()
                 results[ids], pending[ids] = rows, False
+            stack.enter_context(run.watch())
             todo = np.flatnonzero(pending)
-            if self.settings["scheduler"]:
-                runner = parallel.run_dask(plan, todo, self.settings["scheduler"])
+            if client is not None:
+                runner = parallel.run_dask(client, plan, todo, run.stop_flag)
             else:
-                runner = parallel.run_threads(plan, todo, self.settings["workers"])
+                runner = parallel.run_threads(plan, todo, self.settings["workers"], run.stop_flag)
             runner = stack.enter_context(contextlib.closing(runner))
-            done = len(plan) - len(todo)
-            run.report(done, len(plan))
+            run.report(len(plan) - len(todo), len(plan))
             for ids, rows in runner:
-                results[ids] = rows
-                done += len(ids)
-                if checkpoint is not None:
-                    checkpoint.record(ids, rows)
-                run.report(done, len(plan))
-                if done < len(plan) and run.should_stop():
-                    run.stats.add(_stats(plan, results))
-                    return CountResult(None, status=Status.LIMIT)
-        run.stats.add(_stats(plan, results))
-        total, classes = (int(x) for x in results[:, :2].sum(axis=0))
+                if len(ids):
+                    results[ids], pending[ids] = rows, False
+                    if self.settings["checkpoint"]:
+                        checkpoint.record(ids, rows)
+                    run.report(len(plan) - int(pending.sum()), len(plan))
+                if pending.any() and run.should_stop():
+                    break
+        total, classes, nodes = (int(x) for x in results.sum(axis=0))
+        stats = {"method": plan.method, "subproblems": len(plan), "nodes": nodes}
+        if pending.any():
+            run.stats.add(
+                stats,
+                subproblems_finished=len(plan) - int(pending.sum()),
+                partial_total=total,
+                **({"partial_unique": classes} if unique else {}),
+            )
+            return CountResult(None, status=Status.LIMIT)
+        run.stats.add(stats)
         return CountResult(total, classes if unique else None)
 
     def optimize(self, problem: Problem, run: Run, weights: np.ndarray) -> OptimizeResult:
@@ -113,25 +135,20 @@ class BitmaskBackend(Backend):
         return OptimizeResult(Status.OPTIMAL, objective, Placement(tuple(cols.tolist())))
 
 
-def _plan(problem: Problem) -> Subproblems:
-    """The subproblems of a count: full symmetry on an empty board, none with givens."""
-    from queenslab.exact import subproblems
+def _plan(problem: Problem) -> Plan:
+    """The split of a count: constellations of the plain board, else the first rows."""
+    from queenslab.exact import constellations, subproblems
 
     _check_size(problem.n)
     if problem.is_classic and not problem.givens:
-        base = subproblems.symmetric(problem.n)
-    else:
-        base = subproblems.plain(problem)
+        return constellations.plan(problem.n)
+    base = subproblems.plain(problem)
     return subproblems.split(base, problem.board, subproblems.split_depth(problem.n))
 
 
 def _check_size(n: int) -> None:
     if n > MAX_N:
         raise UsageError(f"the bitmask backend handles n <= {MAX_N} (64-bit masks), got {n}")
-
-
-def _stats(plan: Subproblems, results: np.ndarray) -> dict[str, Any]:
-    return {"method": plan.method, "subproblems": len(plan), "nodes": int(results[:, 2].sum())}
 
 
 def _stream(problem: Problem, run: Run, capacity: int) -> Iterator[np.ndarray]:
@@ -146,17 +163,15 @@ def _stream(problem: Problem, run: Run, capacity: int) -> Iterator[np.ndarray]:
     search = subproblems.plain(problem)
     if not len(search):
         return
-    allowed, need_row, need_mask = search.allowed[0], search.need_row[0], search.need_mask[0]
+    allowed = search.allowed[0]
     board = np.zeros(n, dtype=np.int64)
     stack = np.zeros((4, n), dtype=np.int64)
-    state = np.zeros(4, dtype=np.int64)
+    state = np.zeros(3, dtype=np.int64)
     out = np.zeros((capacity, n), dtype=np.int64)
     kernels.start(allowed, stack, state)
     while state[kernels.ROW] >= 0:
         budget = state[kernels.NODES] + SLICE_NODES
-        found = kernels.search(
-            n, allowed, need_row, need_mask, kernels.PLAIN, 0, 1, board, stack, state, out, budget
-        )
+        found = kernels.search(n, allowed, board, stack, state, out, budget)
         run.stats["nodes"] = int(state[kernels.NODES]) + 1  # the empty board is a node too
         if found:
             yield out[:found].copy()

@@ -1,15 +1,12 @@
-"""Numba kernels of the bitmask search: one resumable loop for counting and streaming.
+"""Numba kernels of the plain bitmask search: one resumable loop for solving and enumerating,
+and for counting boards with given queens or blocked cells.
 
 Bit ``c`` of a mask is column ``c``. Row ``r`` may use only the columns in ``allowed[r]``
-(how a subproblem pins queens in advance, and closes the cells they attack), and every
-column in ``need_mask`` must be taken by the end of row ``need_row`` (pruning, see
-subproblems.py). Rows index arrays as unsigned integers: a signed index makes Numba
-handle negative indices on every access, which cost a fifth of the loop's speed.
-The loop keeps its stack in arrays, so a caller can stop it (a node budget, a full output
-buffer) and resume it later.
-
-Each leaf adds the family's ``weight`` (PLAIN and CORNER families), or for EDGE families
-its orbit size when it is the canonical member of its orbit (see ``edge_weight``).
+(how a subproblem pins queens in advance, and closes the cells they attack). Rows index
+arrays as unsigned integers: a signed index makes Numba handle negative indices on every
+access, which cost a fifth of the loop's speed. The loop keeps its stack in arrays, so a
+caller can stop it (a node budget, a full output buffer, a stop flag) and resume it later.
+Counting the plain board (no givens, no blocked cells) goes through ``inner.py`` instead.
 """
 
 from __future__ import annotations
@@ -20,11 +17,11 @@ from queenslab._numba import njit
 
 Array = np.ndarray  # int64 arrays throughout
 
-PLAIN, CORNER, EDGE = 0, 1, 2
 #: Rows of the ``stack`` array and slots of the ``state`` array.
 LEFT, DOWN, RIGHT, AVAIL = 0, 1, 2, 3
-ROW, TOTAL, UNIQUE, NODES = 0, 1, 2, 3  # state[ROW] < 0: finished
-UNLIMITED = 1 << 62
+ROW, TOTAL, NODES = 0, 1, 2  # state[ROW] < 0: finished
+#: Nodes between two looks at the stop flag when counting (a few milliseconds).
+POLL_NODES = 1 << 22
 
 _DEBRUIJN = 0x03F79D71B4CB0A89
 _BIT_INDEX = np.zeros(64, dtype=np.int64)
@@ -48,85 +45,16 @@ def start(allowed: Array, stack: Array, state: Array) -> None:
 
 
 @njit(cache=True, nogil=True)
-def _image(k: int, i: int, cols: Array, inv: Array, n: int) -> int:
-    """Row ``i`` of symmetry ``k`` (1..7) of the placement ``cols`` (``inv`` its inverse)."""
-    m = n - 1
-    if k == 1:  # rotate 90 degrees: (r, c) -> (c, m - r)
-        return m - inv[i]
-    if k == 2:  # rotate 180 degrees
-        return m - cols[m - i]
-    if k == 3:  # rotate 270 degrees: (r, c) -> (m - c, r)
-        return inv[m - i]
-    if k == 4:  # mirror the columns
-        return m - cols[i]
-    if k == 5:  # mirror the rows
-        return cols[m - i]
-    if k == 6:  # transpose
-        return inv[i]
-    return m - inv[m - i]  # anti-transpose
-
-
-@njit(cache=True, nogil=True)
-def edge_weight(n: int, board: Array, b1: int, scratch: Array) -> int:
-    """Orbit size of a solution without corner queens if it is canonical, else 0.
-
-    The search only reaches solutions whose top queen sits at column ``b1`` and no border
-    queen is nearer a corner. Other images of the solution are reached too exactly when
-    another border queen is also ``b1`` from a corner (a tie); the lexicographically
-    smallest reached image is the canonical one. An image equal to the solution is a
-    symmetry of it, which shrinks the orbit (only rotations can fix a solution).
-    """
-    m = n - 1
-    b2 = m - b1
-    side = 1 | (1 << m)
-    near = (1 << b1) | (1 << b2)
-    if not (board[b1] & side or board[b2] & side or board[m] & near):
-        return 8
-    cols = scratch[0]
-    inv = scratch[1]
-    for r in range(n):
-        c = column(board[r])
-        cols[r] = c
-        inv[c] = r
-    fixed = 1
-    for k in range(1, 8):
-        if _image(k, 0, cols, inv, n) != b1:
-            continue
-        order = 0
-        for i in range(1, n):
-            v = _image(k, i, cols, inv, n)
-            if v != cols[i]:
-                order = -1 if v < cols[i] else 1
-                break
-        if order < 0:
-            return 0
-        if order == 0:
-            fixed += 1
-    return 8 // fixed
-
-
-@njit(cache=True, nogil=True)
 def search(
-    n: int,
-    allowed: Array,
-    need_row: int,
-    need_mask: int,
-    kind: int,
-    b1: int,
-    weight: int,
-    board: Array,
-    stack: Array,
-    state: Array,
-    out: Array,
-    budget: int,
+    n: int, allowed: Array, board: Array, stack: Array, state: Array, out: Array, budget: int
 ) -> int:
     """Run (or resume) the search set up by ``start``; return how many rows of ``out`` it filled.
 
     Stops when ``out`` is full, after about ``budget`` nodes, or when the search space is
-    exhausted (then ``state[ROW] < 0``). Counts add up in ``state``. The current row lives
-    in registers and goes to ``stack`` only on the way down (and when the loop stops).
-    Before descending it looks ahead to the last row: no free cell there, no descent (a
-    second row of look-ahead saved nodes but cost more time than it saved).
+    exhausted (then ``state[ROW] < 0``). Solutions add up in ``state[TOTAL]``; ``board``
+    holds the bit of each row's queen. The current row lives in registers and goes to
+    ``stack`` only on the way down (and when the loop stops). Before descending it looks
+    ahead to the last row: no free cell there, no descent.
     """
     row = state[ROW]
     if row < 0:
@@ -136,12 +64,10 @@ def search(
     down = stack[DOWN, row]
     right = stack[RIGHT, row]
     total = state[TOTAL]
-    unique = state[UNIQUE]
     nodes = state[NODES]
     last = n - 1
     final = allowed[last]
     capacity = out.shape[0]
-    scratch = np.empty((2, n), dtype=np.int64)
     found = 0
     while True:
         if avail:
@@ -151,16 +77,13 @@ def search(
             board[i] = bit
             nodes += 1
             if row == last:
-                w = edge_weight(n, board, b1, scratch) if kind == EDGE else weight
-                if w:
-                    total += w
-                    unique += 1
-                    if capacity:
-                        for r in range(n):
-                            out[found, r] = column(board[r])
-                        found += 1
-                        if found == capacity:
-                            break
+                total += 1
+                if capacity:
+                    for r in range(n):
+                        out[found, r] = column(board[r])
+                    found += 1
+                    if found == capacity:
+                        break
                 continue
             stack[AVAIL, i] = avail
             stack[LEFT, i] = left
@@ -172,10 +95,6 @@ def search(
             row += 1
             i = np.uint64(row)
             avail = allowed[i] & ~(left | down | right)
-            if row == need_row:
-                missing = need_mask & ~down
-                if missing:
-                    avail = 0 if missing & (missing - 1) else avail & missing
             ahead = last - row
             if final & ~(down | (left << ahead) | (right >> ahead)) == 0:
                 avail = 0
@@ -198,50 +117,32 @@ def search(
         stack[RIGHT, row] = right
     state[ROW] = row
     state[TOTAL] = total
-    state[UNIQUE] = unique
     state[NODES] = nodes
     return found
 
 
 @njit(cache=True, nogil=True)
-def count_batch(
-    n: int,
-    allowed: Array,
-    need_row: Array,
-    need_mask: Array,
-    kind: Array,
-    b1: Array,
-    weight: Array,
-) -> Array:
-    """Count each subproblem to the end: rows of (total, unique, nodes), one per subproblem.
+def count_batch(n: int, allowed: Array, stop: Array) -> tuple[Array, int]:
+    """Count subproblem ``j`` (the board under ``allowed[j]``) for each j, in order.
 
-    Subproblem ``j`` is the search under ``allowed[j]``, ``need_row[j]`` and ``need_mask[j]``,
-    its leaves weighted
-    by ``kind[j]``, ``b1[j]`` and ``weight[j]``. Releases the GIL: threads run truly parallel.
+    Returns rows of (total, 0, nodes) and how many subproblems finished: the search looks
+    at ``stop[0]`` every ``POLL_NODES`` nodes and gives up its current subproblem when it
+    is set. Releases the GIL: threads run truly parallel.
     """
-    m = kind.shape[0]
+    m = allowed.shape[0]
     result = np.zeros((m, 3), dtype=np.int64)
     board = np.zeros(n, dtype=np.int64)
     stack = np.zeros((4, n), dtype=np.int64)
-    state = np.zeros(4, dtype=np.int64)
+    state = np.zeros(3, dtype=np.int64)
     out = np.zeros((0, n), dtype=np.int64)
     for j in range(m):
+        if stop[0]:
+            return result, j
         start(allowed[j], stack, state)
-        search(
-            n,
-            allowed[j],
-            need_row[j],
-            need_mask[j],
-            kind[j],
-            b1[j],
-            weight[j],
-            board,
-            stack,
-            state,
-            out,
-            UNLIMITED,
-        )
+        while state[ROW] >= 0:
+            search(n, allowed[j], board, stack, state, out, state[NODES] + POLL_NODES)
+            if state[ROW] >= 0 and stop[0]:
+                return result, j
         result[j, 0] = state[TOTAL]
-        result[j, 1] = state[UNIQUE]
         result[j, 2] = state[NODES]
-    return result
+    return result, m

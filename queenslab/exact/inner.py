@@ -1,0 +1,232 @@
+"""Numba kernels counting the inner board of each border constellation (constellations.py).
+
+With the border queens placed, the search fills the inner rows top-down over bit masks
+(bit c = column c; ``left``/``down``/``right`` = cells the queens above attack). It jumps
+over the rows of the side queens: their masks shift by the distance to the next inner
+row, and the cells the border queens attack are closed in a per-row mask beforehand.
+
+Per queen placed (a node) the loop also looks ahead, all without branches:
+- the child row, the row after it and the last row must keep a free cell, else the
+  queen is a dead end and the search does not descend;
+- when the row after the child has a single free cell, the child's cells that attack it
+  are dropped before they are ever placed.
+The last two rows are never searched: for the free cells A of the second-to-last row and
+F of the last one, the pairs of queens that fit are |A|·|F| minus the attacking pairs,
+which three popcounts give. Those queens count as nodes all the same.
+
+The stack stores a level only while it has untried cells (``sp += avail != 0``), so the
+way back up skips exhausted levels. Every ``POLL_NODES`` nodes the loop looks at a stop
+flag that another thread may set. Constellations fixed by a symmetry (and tiny boards)
+go through the plain kernel instead, which hands over each solution so that only one
+member of each class of equal solutions is counted as unique.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import types
+from numba.extending import intrinsic
+
+from queenslab._numba import njit
+from queenslab.exact import kernels
+
+Array = np.ndarray
+POLL_NODES = kernels.POLL_NODES
+#: Columns of the per-slot table (a slot is an inner row, in order).
+NEXT, SHIFT, AHEAD, AHEAD_SHIFT, LAST_SHIFT = 0, 1, 2, 3, 4
+SLOT_WIDTH = 8  # a power of two, so a slot's row of the table is one shift away
+STACK_WIDTH = 8
+CAPACITY = 64  # solutions handed over per call of the plain kernel
+
+
+@intrinsic
+def popcount(typingctx, x):  # type: ignore[no-untyped-def]
+    """Number of set bits: LLVM's ctpop, one instruction on current CPUs."""
+    signature = types.int64(types.int64)
+
+    def codegen(context, builder, sig, args):  # type: ignore[no-untyped-def]
+        return builder.ctpop(args[0])
+
+    return signature, codegen
+
+
+@njit(cache=True, nogil=True)
+def masks(n: int, sig: Array, allowed: Array, inner: Array) -> int:
+    """Fill ``allowed`` (per row, border rows pinned) and ``inner`` (inner rows); their count."""
+    m = n - 1
+    allowed[:] = (1 << n) - 1
+    rows = (0, m, sig[2], sig[3])
+    cols = (sig[0], sig[1], 0, m)
+    for q in range(4):
+        r, c = rows[q], cols[q]
+        for row in range(n):
+            d = abs(row - r)
+            hit = 1 << c
+            if c + d < n:
+                hit |= 1 << (c + d)
+            if c - d >= 0:
+                hit |= 1 << (c - d)
+            allowed[row] &= ~hit
+    for q in range(4):
+        allowed[rows[q]] = 1 << cols[q]
+    count = 0
+    for row in range(n):
+        if row != 0 and row != m and row != sig[2] and row != sig[3]:
+            inner[count] = row
+            count += 1
+    return count
+
+
+@njit(cache=True, nogil=True)
+def search(
+    allowed: Array, inner: Array, count: int, slot: Array, stack: Array, stop: Array
+) -> tuple[int, int]:
+    """Solutions and nodes (the border as one) of the inner rows ``inner[:count]``, count >= 3.
+
+    Nodes -1: stopped by ``stop[0]``.
+    """
+    last = count - 1
+    pen = last - 1
+    final = allowed[inner[last]]
+    for t in range(last):
+        ahead = min(t + 2, last)
+        slot[t, NEXT] = allowed[inner[t + 1]]
+        slot[t, SHIFT] = inner[t + 1] - inner[t]
+        slot[t, AHEAD] = allowed[inner[ahead]]
+        slot[t, AHEAD_SHIFT] = inner[ahead] - inner[t + 1]
+        slot[t, LAST_SHIFT] = inner[last] - inner[t + 1]
+    gap = inner[last] - inner[pen]
+    sp = 0
+    nodes = 1
+    solutions = 0
+    poll = POLL_NODES
+    t = 0
+    left = 0
+    down = 0
+    right = 0
+    avail = allowed[inner[0]]
+    while True:
+        while avail:
+            bit = avail & -avail
+            avail ^= bit
+            nodes += 1
+            ut = np.uint64(t)  # unsigned: no negative-index wraparound in the hot loop
+            s = slot[ut, SHIFT]
+            nl = (left | bit) << s
+            nr = (right | bit) >> s
+            nd = down | bit
+            child = slot[ut, NEXT] & ~(nl | nd | nr)
+            e = slot[ut, LAST_SHIFT]
+            fl = final & ~(nd | (nl << e) | (nr >> e))
+            if t == pen - 1:  # the child row is the second-to-last: count the pairs
+                placed = popcount(child)
+                pairs = placed * popcount(fl) - popcount(fl & child)
+                pairs -= popcount(fl & (child << gap)) + popcount(fl & (child >> gap))
+                nodes += placed + pairs
+                solutions += pairs
+                continue
+            e = slot[ut, AHEAD_SHIFT]
+            f2 = slot[ut, AHEAD] & ~(nd | (nl << e) | (nr >> e))
+            lone = -np.int64((f2 & (f2 - 1)) == 0)  # all ones when f2 has one cell (or none)
+            child &= ~((f2 | (f2 << e) | (f2 >> e)) & lone)
+            if (child != 0) & (f2 != 0) & (fl != 0):
+                if nodes >= poll:
+                    if stop[0]:
+                        return solutions, -1
+                    poll = nodes + POLL_NODES
+                u = np.uint64(sp)
+                stack[u, 0] = avail
+                stack[u, 1] = left
+                stack[u, 2] = down
+                stack[u, 3] = right
+                stack[u, 4] = t
+                sp += avail != 0
+                left = nl
+                right = nr
+                down = nd
+                t += 1
+                avail = child
+        if sp == 0:
+            return solutions, nodes
+        sp -= 1
+        u = np.uint64(sp)
+        avail = stack[u, 0]
+        left = stack[u, 1]
+        down = stack[u, 2]
+        right = stack[u, 3]
+        t = stack[u, 4]
+
+
+@njit(cache=True, nogil=True)
+def canonical(cols: Array, stabilizer: int, table: Array, image: Array) -> bool:
+    """True when no symmetry in ``stabilizer`` maps ``cols`` to a lexicographically smaller one."""
+    n = cols.shape[0]
+    m = n - 1
+    for g in range(1, table.shape[0]):
+        if not stabilizer >> g & 1:
+            continue
+        for r in range(n):
+            c = cols[r]
+            row = table[g, 0] * r + table[g, 1] * c + table[g, 2] * m
+            image[row] = table[g, 3] * r + table[g, 4] * c + table[g, 5] * m
+        for r in range(n):
+            if image[r] != cols[r]:
+                if image[r] < cols[r]:
+                    return False
+                break
+    return True
+
+
+@njit(cache=True, nogil=True)
+def search_checked(
+    n: int, allowed: Array, stabilizer: int, table: Array, stop: Array
+) -> tuple[int, int, int]:
+    """Solutions, canonical solutions and nodes of the plain search; nodes -1: stopped."""
+    board = np.zeros(n, dtype=np.int64)
+    stack = np.zeros((4, n), dtype=np.int64)
+    state = np.zeros(3, dtype=np.int64)
+    out = np.zeros((CAPACITY, n), dtype=np.int64)
+    image = np.zeros(n, dtype=np.int64)
+    classes = 0
+    kernels.start(allowed, stack, state)
+    while state[kernels.ROW] >= 0:
+        budget = state[kernels.NODES] + POLL_NODES
+        found = kernels.search(n, allowed, board, stack, state, out, budget)
+        for q in range(found):
+            classes += canonical(out[q], stabilizer, table, image)
+        if state[kernels.ROW] >= 0 and stop[0]:
+            return 0, 0, -1
+    return state[kernels.TOTAL], classes, state[kernels.NODES]
+
+
+@njit(cache=True, nogil=True)
+def count_batch(
+    n: int, border: Array, weight: Array, stabilizer: Array, table: Array, stop: Array
+) -> tuple[Array, int]:
+    """Count each constellation in order: rows of (total, unique, nodes), and how many finished.
+
+    A constellation's border counts as one node, each queen of the inner search as one
+    more. Once ``stop[0]`` is set it stops within ``POLL_NODES`` nodes, leaving the current
+    constellation unfinished. Releases the GIL: threads run truly parallel.
+    """
+    m = weight.shape[0]
+    result = np.zeros((m, 3), dtype=np.int64)
+    allowed = np.zeros(n, dtype=np.int64)
+    inner = np.zeros(n, dtype=np.int64)
+    slot = np.zeros((n, SLOT_WIDTH), dtype=np.int64)
+    stack = np.zeros((n + 1, STACK_WIDTH), dtype=np.int64)
+    for q in range(m):
+        if stop[0]:
+            return result, q
+        count = masks(n, border[q], allowed, inner)
+        if stabilizer[q] != 1 or count < 3:
+            solutions, classes, nodes = search_checked(n, allowed, stabilizer[q], table, stop)
+        else:
+            solutions, nodes = search(allowed, inner, count, slot, stack, stop)
+            classes = solutions
+        if nodes < 0:
+            return result, q
+        result[q, 0] = solutions * weight[q]
+        result[q, 1] = classes
+        result[q, 2] = nodes
+    return result, m
