@@ -1,14 +1,18 @@
-"""The ``bitmask`` backend: Numba bitmask search, border constellations, in parallel.
+"""The ``bitmask`` backend: Numba bitmask searches, in parallel, on every board variant.
 
-Counting the plain board splits the search by its border queens (constellations.py), one
-constellation per symmetry class with its weight, so one search gives both the total and
-the number of symmetry classes; with givens or blocked cells it splits by the first rows
-(subproblems.py). The parts run on local threads, or on a Dask cluster with ``scheduler``,
-and with ``checkpoint`` every finished one is recorded so an interrupted count resumes. The
+Counting splits the search into independent subproblems. The classic board (standard
+rules, no blocked cell, no givens) is split by its border queens (constellations.py), one
+constellation per symmetry class with its weight, and each inner board is counted by the
+specialised kernels (inner.py), so one search gives both the total and the number of
+symmetry classes. Every other board (toroidal, super-queens, blocked cells, givens) is
+split by its first rows (subproblems.py) and goes to the general search (board_search.py),
+which takes the variant's rule and counts classes at the leaves under the board's own
+symmetries. The parts run on local threads, or on a Dask cluster with ``scheduler``, and
+with ``checkpoint`` every finished one is recorded so an interrupted count resumes. The
 kernels poll the run's stop flag, so a time limit or Ctrl-C ends a count at any n within
-milliseconds. Solving and enumerating run the plain kernel in node-budget slices so time
-limits hold and enumeration streams in constant memory. Numba is imported only when a
-method runs.
+milliseconds. Solving and enumerating run the general search in node-budget slices so
+time limits hold and enumeration streams in constant memory. NumPy and Numba are
+imported only when a method runs.
 """
 
 from __future__ import annotations
@@ -17,9 +21,8 @@ import contextlib
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, ClassVar
 
-import numpy as np
-
 from queenslab.backend import Backend, Capability, Family, Option, workers_option
+from queenslab.boards import VARIANTS
 from queenslab.errors import LimitReached, UsageError
 from queenslab.placement import Placement
 from queenslab.problem import Problem
@@ -27,6 +30,8 @@ from queenslab.result import CountResult, OptimizeResult, SolveResult, Status
 from queenslab.run import Run
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from queenslab.exact.parallel import Plan
 
 MAX_N = 63  # the kernels use int64 masks, and bit 63 is the sign
@@ -38,7 +43,8 @@ class BitmaskBackend(Backend):
     name = "bitmask"
     family = Family.EXACT
     capabilities = frozenset(Capability)
-    summary = "Numba bitmask search, 8-fold symmetry, threads or Dask, resumable; exact B&B"
+    variants = frozenset(VARIANTS)
+    summary = "Numba bitmask search, border constellations, threads or Dask, resumable; exact B&B"
     requires: ClassVar[Mapping[str, str]] = {"numba": "numba"}
     options = (
         workers_option(help="counting threads"),
@@ -48,7 +54,18 @@ class BitmaskBackend(Backend):
     )  # fmt: skip
 
     def load(self) -> None:
-        from queenslab.exact import kernels  # noqa: F401  (compiled kernels from the cache)
+        """Run every compiled kernel once on a tiny board, with a fresh default backend.
+
+        Numba loads a kernel's cached machine code at its first call: that is start-up,
+        so it happens here (timed as ``startup_seconds``), not inside the first search.
+        """
+        import numpy as np
+
+        warm, tiny = BitmaskBackend(workers=1), Problem(4)
+        warm.solve(tiny, Run(None, None))
+        warm.count(Problem(6), Run(None, None), unique=True)  # the constellation kernels
+        warm.count(Problem(4, blocked=((0, 0),)), Run(None, None), unique=True)  # general
+        warm.optimize(tiny, Run(None, None), np.zeros((4, 4), dtype=np.int64))
 
     def solve(self, problem: Problem, run: Run) -> SolveResult:
         try:
@@ -65,11 +82,11 @@ class BitmaskBackend(Backend):
                 yield Placement(cols)
 
     def count(self, problem: Problem, run: Run, unique: bool = False) -> CountResult:
+        import numpy as np
+
         from queenslab.exact import parallel
 
-        if unique and problem.blocked:
-            raise UsageError("bitmask counts symmetry classes only without blocked cells")
-        plan = _plan(problem)
+        plan = _plan(problem, unique)
         results = np.zeros((len(plan), 3), dtype=np.int64)
         pending = np.ones(len(plan), dtype=bool)
         with contextlib.ExitStack() as stack:
@@ -135,15 +152,23 @@ class BitmaskBackend(Backend):
         return OptimizeResult(Status.OPTIMAL, objective, Placement(tuple(cols.tolist())))
 
 
-def _plan(problem: Problem) -> Plan:
-    """The split of a count: constellations of the plain board, else the first rows."""
+def _plan(problem: Problem, unique: bool = False) -> Plan:
+    """The split of a count, and the search each part is run with.
+
+    The classic board goes to its constellations and the specialised kernels; any other
+    board to the general search, on the half board when the left-right mirror keeps it.
+    """
     from queenslab.exact import constellations, subproblems
+    from queenslab.exact.board_search import Rules
 
     _check_size(problem.n)
+    board = problem.board
     if problem.is_classic and not problem.givens:
         return constellations.plan(problem.n)
-    base = subproblems.plain(problem)
-    return subproblems.split(base, problem.board, subproblems.split_depth(problem.n))
+    mirrored = not problem.givens and any(s.name == "flip-h" for s in board.symmetries())
+    base = subproblems.mirror(board) if mirrored else subproblems.plain(problem)
+    base = base.searched_by(Rules.of(board), canonical=unique)
+    return subproblems.split(base, board, subproblems.split_depth(problem.n))
 
 
 def _check_size(n: int) -> None:
@@ -152,28 +177,35 @@ def _check_size(n: int) -> None:
 
 
 def _stream(problem: Problem, run: Run, capacity: int) -> Iterator[np.ndarray]:
-    """Yield arrays of up to ``capacity`` solutions (rows of columns) keeping the givens.
+    """Yield arrays of up to ``capacity`` solutions (rows of columns) of ``problem``.
 
     Raises LimitReached when the run must stop; ``run.stats["nodes"]`` counts the search.
     """
-    from queenslab.exact import kernels, subproblems
+    import numpy as np
+
+    from queenslab.exact import board_search as bs
+    from queenslab.exact import subproblems
 
     _check_size(problem.n)
     n = problem.n
-    search = subproblems.plain(problem)
-    if not len(search):
+    plan = subproblems.plain(problem)
+    if not len(plan):
         return
-    allowed = search.allowed[0]
+    rules = bs.Rules.of(problem.board)
+    allowed = plan.allowed[0]
     board = np.zeros(n, dtype=np.int64)
-    stack = np.zeros((4, n), dtype=np.int64)
-    state = np.zeros(3, dtype=np.int64)
+    stack = np.zeros((6, n), dtype=np.int64)
+    state = np.zeros(4, dtype=np.int64)
     out = np.zeros((capacity, n), dtype=np.int64)
-    kernels.start(allowed, stack, state)
-    while state[kernels.ROW] >= 0:
-        budget = state[kernels.NODES] + SLICE_NODES
-        found = kernels.search(n, allowed, board, stack, state, out, budget)
-        run.stats["nodes"] = int(state[kernels.NODES]) + 1  # the empty board is a node too
+    bs.start(allowed, stack, state)
+    while state[bs.ROW] >= 0:
+        budget = state[bs.NODES] + SLICE_NODES
+        found = bs.search(
+            n, allowed, 1, rules.wraps, rules.near, rules.far, rules.symmetries, False,
+            board, stack, state, out, budget, run.stop_flag,
+        )  # fmt: skip
+        run.stats["nodes"] = int(state[bs.NODES]) + 1  # the empty board is a node too
         if found:
             yield out[:found].copy()
-        if state[kernels.ROW] >= 0 and run.should_stop():
+        if state[bs.ROW] >= 0 and run.should_stop():
             raise LimitReached

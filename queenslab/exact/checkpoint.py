@@ -6,14 +6,20 @@ count's plan (n, split method, size and a digest of every subproblem), and each 
 a digest of (plan, id, total, unique, nodes) keyed by the plan's: a row that was edited,
 copied from another count or damaged is refused rather than summed. (The digests catch
 mistakes, not forgery: the key is in the file.) Resuming with another plan, an older
-format, or a file that is not a checkpoint is refused with a one-line UsageError.
+format, or a file that is not a checkpoint is refused with a one-line UsageError. A file
+that cannot be written (a full disk) is a one-line UsageError too, and a checkpoint this
+run created is removed again when the run fails before recording anything (a full disk,
+Ctrl-C during start-up). A new file's schema is written in one locked transaction, so two
+processes creating the same checkpoint both find it whole.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import sqlite3
 import time
+from pathlib import Path
 from types import TracebackType
 
 import numpy as np
@@ -33,6 +39,8 @@ class Checkpoint:
         self.size = size
         self._key = hashlib.sha256(plan.encode()).digest()
         self._last_commit = time.monotonic()
+        self._created = not Path(path).exists()
+        self._recorded = False
         expected = {
             "format": FORMAT,
             "n": str(n),
@@ -46,14 +54,23 @@ class Checkpoint:
             raise UsageError(f"cannot open checkpoint {path}: {exc}") from None
         try:
             self._open(expected)
+        except sqlite3.OperationalError as exc:  # e.g. "database or disk is full"
+            self._discard()
+            raise UsageError(f"cannot write checkpoint {path}: {exc}") from None
         except sqlite3.DatabaseError:
-            self._db.close()
+            self._discard()
             raise UsageError(
                 f"checkpoint {path} is damaged or not a queenslab checkpoint"
             ) from None
-        except UsageError:
-            self._db.close()
+        except BaseException:
+            self._discard()
             raise
+
+    def _discard(self) -> None:
+        """Close; remove the file if this run created it and recorded nothing in it."""
+        self._db.close()
+        if self._created and not self._recorded:
+            Path(self.path).unlink(missing_ok=True)
 
     def _open(self, expected: dict[str, str]) -> None:
         """Check the file's plan, or write the schema: one transaction, so a second process
@@ -127,24 +144,33 @@ class Checkpoint:
 
     def record(self, ids: np.ndarray, results: np.ndarray) -> None:
         """Add finished subproblems; committed at most a second later (or on close)."""
-        if not self._db.in_transaction:
-            self._db.execute("BEGIN")
         rows = [(int(i), *map(int, row)) for i, row in zip(ids, results, strict=True)]
-        self._db.executemany(
-            "INSERT OR REPLACE INTO done VALUES (?, ?, ?, ?, ?)",
-            [(*row, self._digest(*row)) for row in rows],
-        )
+        try:
+            if not self._db.in_transaction:
+                self._db.execute("BEGIN")
+            self._db.executemany(
+                "INSERT OR REPLACE INTO done VALUES (?, ?, ?, ?, ?)",
+                [(*row, self._digest(*row)) for row in rows],
+            )
+        except sqlite3.OperationalError as exc:
+            raise UsageError(f"cannot write checkpoint {self.path}: {exc}") from None
+        self._recorded = True
         if time.monotonic() - self._last_commit >= COMMIT_EVERY:
             self._commit()
 
     def _commit(self) -> None:
-        if self._db.in_transaction:
-            self._db.execute("COMMIT")
+        try:
+            if self._db.in_transaction:
+                self._db.execute("COMMIT")
+        except sqlite3.OperationalError as exc:
+            raise UsageError(f"cannot write checkpoint {self.path}: {exc}") from None
         self._last_commit = time.monotonic()
 
     def close(self) -> None:
-        self._commit()
-        self._db.close()
+        try:
+            self._commit()
+        finally:
+            self._db.close()
 
     def __enter__(self) -> Checkpoint:
         return self
@@ -155,4 +181,10 @@ class Checkpoint:
         error: BaseException | None,
         trace: TracebackType | None,
     ) -> None:
-        self.close()
+        if error is None:
+            self.close()
+            return
+        with contextlib.suppress(UsageError):  # the error under way is the one to report
+            self.close()  # keep what finished (Ctrl-C, a limit, a lost worker)
+        if not self._recorded:
+            self._discard()

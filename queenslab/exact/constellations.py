@@ -58,8 +58,8 @@ class Constellations:
             digest.update(np.ascontiguousarray(array, dtype=np.int64).tobytes())
         return digest.hexdigest()
 
-    def count(self, stop: Array) -> tuple[Array, int]:
-        """Rows of (total, unique, nodes) and how many constellations finished before ``stop``."""
+    def count(self, stop: Array) -> Array:
+        """Rows of (total, unique, nodes), nodes -1 where ``stop[0]`` came first."""
         from queenslab.boards.symmetry import coefficient_table
         from queenslab.exact import inner
 

@@ -17,8 +17,8 @@ which three popcounts give. Those queens count as nodes all the same.
 The stack stores a level only while it has untried cells (``sp += avail != 0``), so the
 way back up skips exhausted levels. Every ``POLL_NODES`` nodes the loop looks at a stop
 flag that another thread may set. Constellations fixed by a symmetry (and tiny boards)
-go through the plain kernel instead, which hands over each solution so that only one
-member of each class of equal solutions is counted as unique.
+go through the general search (board_search.py) instead, which counts one member of each
+class of solutions as unique.
 """
 
 from __future__ import annotations
@@ -28,15 +28,15 @@ from numba import types
 from numba.extending import intrinsic
 
 from queenslab._numba import njit
-from queenslab.exact import kernels
+from queenslab.exact import board_search
 
 Array = np.ndarray
-POLL_NODES = kernels.POLL_NODES
+#: Nodes between two looks at the stop flag (a few milliseconds).
+POLL_NODES = 1 << 22
 #: Columns of the per-slot table (a slot is an inner row, in order).
 NEXT, SHIFT, AHEAD, AHEAD_SHIFT, LAST_SHIFT = 0, 1, 2, 3, 4
 SLOT_WIDTH = 8  # a power of two, so a slot's row of the table is one shift away
 STACK_WIDTH = 8
-CAPACITY = 64  # solutions handed over per call of the plain kernel
 
 
 @intrinsic
@@ -158,75 +158,67 @@ def search(
 
 
 @njit(cache=True, nogil=True)
-def canonical(cols: Array, stabilizer: int, table: Array, image: Array) -> bool:
-    """True when no symmetry in ``stabilizer`` maps ``cols`` to a lexicographically smaller one."""
-    n = cols.shape[0]
-    m = n - 1
-    for g in range(1, table.shape[0]):
-        if not stabilizer >> g & 1:
-            continue
-        for r in range(n):
-            c = cols[r]
-            row = table[g, 0] * r + table[g, 1] * c + table[g, 2] * m
-            image[row] = table[g, 3] * r + table[g, 4] * c + table[g, 5] * m
-        for r in range(n):
-            if image[r] != cols[r]:
-                if image[r] < cols[r]:
-                    return False
-                break
-    return True
-
-
-@njit(cache=True, nogil=True)
-def search_checked(
-    n: int, allowed: Array, stabilizer: int, table: Array, stop: Array
-) -> tuple[int, int, int]:
-    """Solutions, canonical solutions and nodes of the plain search; nodes -1: stopped."""
-    board = np.zeros(n, dtype=np.int64)
-    stack = np.zeros((4, n), dtype=np.int64)
-    state = np.zeros(3, dtype=np.int64)
-    out = np.zeros((CAPACITY, n), dtype=np.int64)
-    image = np.zeros(n, dtype=np.int64)
-    classes = 0
-    kernels.start(allowed, stack, state)
-    while state[kernels.ROW] >= 0:
-        budget = state[kernels.NODES] + POLL_NODES
-        found = kernels.search(n, allowed, board, stack, state, out, budget)
-        for q in range(found):
-            classes += canonical(out[q], stabilizer, table, image)
-        if state[kernels.ROW] >= 0 and stop[0]:
-            return 0, 0, -1
-    return state[kernels.TOTAL], classes, state[kernels.NODES]
-
-
-@njit(cache=True, nogil=True)
 def count_batch(
     n: int, border: Array, weight: Array, stabilizer: Array, table: Array, stop: Array
-) -> tuple[Array, int]:
-    """Count each constellation in order: rows of (total, unique, nodes), and how many finished.
+) -> Array:
+    """Count each constellation in order: rows of (total, unique, nodes).
 
     A constellation's border counts as one node, each queen of the inner search as one
-    more. Once ``stop[0]`` is set it stops within ``POLL_NODES`` nodes, leaving the current
-    constellation unfinished. Releases the GIL: threads run truly parallel.
+    more. Once ``stop[0]`` is set it stops within ``POLL_NODES`` nodes, leaving nodes -1
+    in the rows of the constellations it did not finish. Releases the GIL: threads run
+    truly parallel.
     """
     m = weight.shape[0]
     result = np.zeros((m, 3), dtype=np.int64)
+    result[:, 2] = -1
     allowed = np.zeros(n, dtype=np.int64)
     inner = np.zeros(n, dtype=np.int64)
     slot = np.zeros((n, SLOT_WIDTH), dtype=np.int64)
     stack = np.zeros((n + 1, STACK_WIDTH), dtype=np.int64)
     for q in range(m):
         if stop[0]:
-            return result, q
+            break
         count = masks(n, border[q], allowed, inner)
         if stabilizer[q] != 1 or count < 3:
-            solutions, classes, nodes = search_checked(n, allowed, stabilizer[q], table, stop)
+            solutions, classes, nodes = _search_classes(n, allowed, stabilizer[q], table, stop)
         else:
             solutions, nodes = search(allowed, inner, count, slot, stack, stop)
             classes = solutions
         if nodes < 0:
-            return result, q
+            break
         result[q, 0] = solutions * weight[q]
         result[q, 1] = classes
         result[q, 2] = nodes
-    return result, m
+    return result
+
+
+@njit(cache=True, nogil=True)
+def _search_classes(
+    n: int, allowed: Array, stabilizer: int, table: Array, stop: Array
+) -> tuple[int, int, int]:
+    """Solutions, classes and nodes of a constellation fixed by symmetries (or a tiny board).
+
+    Two solutions of one constellation are of one class only through a symmetry in its
+    stabilizer, so the general search counts a class at the member that no symmetry of
+    the stabilizer maps to a smaller placement. Nodes -1: stopped.
+    """
+    kept = 0
+    for g in range(1, table.shape[0]):
+        kept += stabilizer >> g & 1
+    symmetries = np.zeros((kept, 6), dtype=np.int64)
+    kept = 0
+    for g in range(1, table.shape[0]):
+        if stabilizer >> g & 1:
+            symmetries[kept] = table[g]
+            kept += 1
+    board = np.zeros(n, dtype=np.int64)
+    stack = np.zeros((6, n), dtype=np.int64)
+    state = np.zeros(4, dtype=np.int64)
+    out = np.zeros((0, n), dtype=np.int64)
+    none = np.zeros(0, dtype=np.int64)
+    board_search.start(allowed, stack, state)
+    board_search.search(n, allowed, 1, False, none, none, symmetries, True,
+                        board, stack, state, out, board_search.UNLIMITED, stop)  # fmt: skip
+    if state[board_search.ROW] >= 0:
+        return 0, 0, -1
+    return state[board_search.TOTAL], state[board_search.CLASSES], state[board_search.NODES]

@@ -44,13 +44,24 @@ class Plan(Protocol):
 
     def fingerprint(self) -> str: ...
 
-    def count(self, stop: np.ndarray) -> tuple[np.ndarray, int]: ...
+    def count(self, stop: np.ndarray) -> np.ndarray:
+        """Rows of (total, unique, nodes), nodes -1 where ``stop[0]`` came first."""
+        ...
 
 
-def count_part(part: Plan) -> np.ndarray:
-    """Count every subproblem of ``part``: a pure function, so Dask may rerun it anywhere."""
-    rows, _ = part.count(np.zeros(1, dtype=np.uint8))
-    return rows
+def count_part(part: Plan, stop: np.ndarray | None = None) -> np.ndarray:
+    """Count every subproblem of ``part``: a pure function, so Dask may rerun it anywhere.
+
+    The classic board's constellations run the specialised kernels (inner.py), any other
+    board's split the general search (board_search.py, ``part.rules``). Rows of (total,
+    unique, nodes); nodes -1 for the subproblems a set ``stop[0]`` kept from finishing.
+    """
+    return part.count(np.zeros(1, dtype=np.uint8) if stop is None else stop)
+
+
+def _finished(ids: np.ndarray, rows: np.ndarray) -> Finished:
+    done = rows[:, 2] >= 0
+    return ids[done], rows[done]
 
 
 def chunks(ids: np.ndarray, count: int) -> list[np.ndarray]:
@@ -70,7 +81,7 @@ def run_threads(plan: Plan, ids: np.ndarray, workers: int, stop: np.ndarray) -> 
 
     pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="bitmask")
     parts = {
-        pool.submit(plan.take(part).count, stop): part
+        pool.submit(count_part, plan.take(part), stop): part
         for part in chunks(ids, CHUNKS_PER_THREAD * workers)
     }
     pending = set(parts)
@@ -79,8 +90,7 @@ def run_threads(plan: Plan, ids: np.ndarray, workers: int, stop: np.ndarray) -> 
             done, pending = wait(pending, timeout=POLL_SECONDS, return_when=FIRST_COMPLETED)
             for future in done:
                 if not future.cancelled():
-                    rows, finished = future.result()
-                    yield parts[future][:finished], rows[:finished]
+                    yield _finished(parts[future], future.result())
             if stop[0]:
                 for future in pending:
                     future.cancel()

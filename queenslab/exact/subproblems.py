@@ -1,49 +1,86 @@
-"""The split of a count with given queens or blocked cells into independent subproblems.
+"""The split of a count on a non-classic board into independent subproblems.
 
-A subproblem is a mask of usable columns per row (``allowed``). Queens are pinned in
-advance by leaving one column in their row and closing every cell they attack elsewhere:
-the givens first, then every non-attacking way to fill the first few rows. Symmetry is gone
-once queens are given, so every solution counts once. A subproblem's id is its position
-in this deterministic order (checkpoints). The plain board goes through constellations.py.
+Every board other than the classic one (a variant's own rules, blocked cells, givens) is
+counted by the general search (board_search.py); the classic board is split by its border
+queens instead (constellations.py). A subproblem is a mask of usable columns per row
+(``allowed``) and the weight of each of its leaves. Queens are pinned in advance by
+leaving one column in their row and closing every cell they attack elsewhere: the givens
+first, then every non-attacking way to fill the first few rows.
+
+``mirror`` is the half-board split (first queen in the left half, each leaf counted twice)
+for boards the left-right mirror keeps; ``plain`` counts every solution that keeps the
+given queens. A subproblem's id is its position in this deterministic order (checkpoints).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 from dataclasses import dataclass
 
 import numpy as np
 
 from queenslab.boards import Board
+from queenslab.exact.board_search import Rules
 from queenslab.problem import Problem
+
+Row = tuple[list[int], int]  # allowed, weight
 
 
 @dataclass(frozen=True)
 class Subproblems:
-    """Row masks of independent searches; ``method`` names the split (and the board)."""
+    """Row masks and leaf weights of independent searches; ``method`` names the split."""
 
     method: str
     n: int
     allowed: np.ndarray  # (m, n) columns each row may use
+    weight: np.ndarray  # (m,) leaf weight
+    #: The board's rule for the general search (board_search); set by ``searched_by``.
+    rules: Rules | None = None
+    canonical: bool = False  # count the symmetry classes at the leaves
 
     def __len__(self) -> int:
-        return len(self.allowed)
+        return len(self.weight)
 
     def take(self, ids: np.ndarray) -> Subproblems:
         """A self-contained part (small enough to ship to a Dask worker)."""
-        return Subproblems(self.method, self.n, self.allowed[ids])
+        return dataclasses.replace(self, allowed=self.allowed[ids], weight=self.weight[ids])
+
+    def searched_by(self, rules: Rules, canonical: bool) -> Subproblems:
+        """The same split, searched by the general board search under ``rules``."""
+        return dataclasses.replace(self, rules=rules, canonical=canonical)
 
     def fingerprint(self) -> str:
         """A digest of the whole plan: a checkpoint records it to refuse another plan."""
-        digest = hashlib.sha256(f"{self.method}|{self.n}|".encode())
-        digest.update(np.ascontiguousarray(self.allowed, dtype=np.int64).tobytes())
+        digest = hashlib.sha256(f"{self.method}|{self.n}|{self.canonical}|".encode())
+        for array in (self.allowed, self.weight):
+            digest.update(np.ascontiguousarray(array, dtype=np.int64).tobytes())
+        if self.rules is not None:
+            for array in (self.rules.near, self.rules.far, self.rules.symmetries):
+                digest.update(np.ascontiguousarray(array, dtype=np.int64).tobytes())
+            digest.update(b"wraps" if self.rules.wraps else b"flat")
         return digest.hexdigest()
 
-    def count(self, stop: np.ndarray) -> tuple[np.ndarray, int]:
-        """Rows of (total, unique, nodes) and how many subproblems finished before ``stop``."""
-        from queenslab.exact import kernels
+    def count(self, stop: np.ndarray) -> np.ndarray:
+        """Rows of (total, classes, nodes), nodes -1 where ``stop[0]`` came first."""
+        from queenslab.exact import board_search
 
-        return kernels.count_batch(self.n, self.allowed, stop)
+        rules = self.rules
+        if rules is None:
+            raise ValueError("a split is counted once searched_by() gave it its rules")
+        return board_search.count_batch(
+            self.n, self.allowed, self.weight, rules.wraps, rules.near, rules.far,
+            rules.symmetries, self.canonical, stop,
+        )  # fmt: skip
+
+
+def _stack(method: str, n: int, rows: list[Row]) -> Subproblems:
+    return Subproblems(
+        method=method,
+        n=n,
+        allowed=np.array([r[0] for r in rows], dtype=np.int64).reshape(len(rows), n),
+        weight=np.array([r[1] for r in rows], dtype=np.int64),
+    )
 
 
 def pin(allowed: list[int], board: Board, row: int, col: int) -> list[int] | None:
@@ -56,8 +93,27 @@ def pin(allowed: list[int], board: Board, row: int, col: int) -> list[int] | Non
     return pinned
 
 
+def mirror(board: Board) -> Subproblems:
+    """The half-board split: first queen in the left half, counted twice (and the middle).
+
+    Valid for any board the left-right mirror maps onto itself (no givens). For odd n a
+    first queen in the middle column keeps its second-row queen in the left half.
+    """
+    n = board.n
+    allowed = board.allowed_masks()
+    half = (1 << (n // 2)) - 1
+    rows: list[Row] = [([allowed[0] & half, *allowed[1:]], 2)]
+    if n % 2:
+        middle = pin(allowed, board, 0, n // 2)
+        if middle is not None:
+            if n > 1:
+                middle[1] &= half
+            rows.append((middle, 2 if n > 1 else 1))
+    return _stack("mirror", n, rows)
+
+
 def plain(problem: Problem) -> Subproblems:
-    """Every solution of ``problem`` (givens pinned, blocked cells closed) in one subproblem."""
+    """Every solution of ``problem`` (givens pinned, blocked cells closed), weight 1."""
     board = problem.board
     allowed: list[int] | None = board.allowed_masks()
     for row, col in problem.givens:
@@ -66,8 +122,7 @@ def plain(problem: Problem) -> Subproblems:
         allowed = pin(allowed, board, row, col)
     method = "plain" + "".join(f" {r}:{c}" for r, c in problem.givens)
     method += "".join(f" x{r}:{c}" for r, c in problem.blocked)
-    rows = np.array([] if allowed is None else [allowed], dtype=np.int64)
-    return Subproblems(method, problem.n, rows.reshape(-1, problem.n))
+    return _stack(method, problem.n, [] if allowed is None else [(allowed, 1)])
 
 
 def split_depth(n: int) -> int:
@@ -77,13 +132,14 @@ def split_depth(n: int) -> int:
 
 def split(subproblems: Subproblems, board: Board, depth: int) -> Subproblems:
     """Each subproblem once for every way to place its first ``depth`` rows (pinned), in order."""
-    rows: list[list[int]] = []
+    rows: list[Row] = []
     for j in range(len(subproblems)):
+        weight = int(subproblems.weight[j])
         stack = [(0, subproblems.allowed[j].tolist())]
         while stack:
             row, allowed = stack.pop()
             if row == depth:
-                rows.append(allowed)
+                rows.append((allowed, weight))
                 continue
             children = []
             bits = allowed[row]  # pinned queens above have closed every attacked cell
@@ -92,5 +148,5 @@ def split(subproblems: Subproblems, board: Board, depth: int) -> Subproblems:
                 bits ^= bit
                 children.append((row + 1, pin(allowed, board, row, bit.bit_length() - 1)))
             stack.extend(reversed(children))
-    allowed_rows = np.array(rows, dtype=np.int64).reshape(len(rows), subproblems.n)
-    return Subproblems(f"{subproblems.method}/split={depth}", subproblems.n, allowed_rows)
+    split_plan = _stack(f"{subproblems.method}/split={depth}", subproblems.n, rows)
+    return dataclasses.replace(split_plan, rules=subproblems.rules, canonical=subproblems.canonical)
