@@ -7,6 +7,7 @@ import itertools
 import numpy as np
 import pytest
 
+from queenslab.errors import LimitReached
 from queenslab.exact import constellations
 from tests import oracle
 
@@ -79,3 +80,8 @@ def test_each_constellation_counts_its_own_solutions_and_classes(n):
         found = by_border.get(_cells(n, *border), [])
         assert total == len(found) * weight
         assert classes == len({min(oracle.images(s)) for s in found})
+
+
+def test_building_a_plan_stops_on_the_flag():
+    with pytest.raises(LimitReached):
+        constellations.plan(40, np.ones(1, dtype=np.uint8))

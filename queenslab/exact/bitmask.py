@@ -86,10 +86,14 @@ class BitmaskBackend(Backend):
 
         from queenslab.exact import parallel
 
-        plan = _plan(problem, unique)
-        results = np.zeros((len(plan), 3), dtype=np.int64)
-        pending = np.ones(len(plan), dtype=bool)
         with contextlib.ExitStack() as stack:
+            stack.enter_context(run.watch())
+            try:
+                plan = _plan(problem, unique, run.stop_flag)
+            except LimitReached:  # building the plan of a huge board took the time
+                return CountResult(None, status=Status.LIMIT)
+            results = np.zeros((len(plan), 3), dtype=np.int64)
+            pending = np.ones(len(plan), dtype=bool)
             client = None
             if self.settings["scheduler"]:  # before the checkpoint: no file from a failure
                 client = stack.enter_context(
@@ -109,7 +113,6 @@ class BitmaskBackend(Backend):
                 )
                 ids, rows = checkpoint.finished()
                 results[ids], pending[ids] = rows, False
-            stack.enter_context(run.watch())
             todo = np.flatnonzero(pending)
             if client is not None:
                 runner = parallel.run_dask(client, plan, todo, run.stop_flag)
@@ -152,7 +155,7 @@ class BitmaskBackend(Backend):
         return OptimizeResult(Status.OPTIMAL, objective, Placement(tuple(cols.tolist())))
 
 
-def _plan(problem: Problem, unique: bool = False) -> Plan:
+def _plan(problem: Problem, unique: bool, stop: np.ndarray) -> Plan:
     """The split of a count, and the search each part is run with.
 
     The classic board goes to its constellations and the specialised kernels; any other
@@ -164,7 +167,7 @@ def _plan(problem: Problem, unique: bool = False) -> Plan:
     _check_size(problem.n)
     board = problem.board
     if problem.is_classic and not problem.givens:
-        return constellations.plan(problem.n)
+        return constellations.plan(problem.n, stop)
     mirrored = not problem.givens and any(s.name == "flip-h" for s in board.symmetries())
     base = subproblems.mirror(board) if mirrored else subproblems.plain(problem)
     base = base.searched_by(Rules.of(board), canonical=unique)

@@ -26,6 +26,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from queenslab._numba import njit
+from queenslab.errors import LimitReached
 
 Array = np.ndarray
 #: Columns of ``border``: the column of the top queen (i) and of the bottom one (j), the row
@@ -68,15 +69,22 @@ class Constellations:
         )
 
 
-def plan(n: int) -> Constellations:
-    """The constellations of the n x n board, in a fixed order (ids for checkpoints)."""
+def plan(n: int, stop: Array | None = None) -> Constellations:
+    """The constellations of the n x n board, in a fixed order (ids for checkpoints).
+
+    Building takes O(n^4) steps (seconds at n = 60), so it polls ``stop[0]`` too and
+    raises LimitReached when it is set.
+    """
     from queenslab.boards.symmetry import coefficient_table
 
     table = coefficient_table()
-    size = _representatives(n, table, np.zeros((0, 4), dtype=np.int64), np.zeros(0, np.int64))
-    border = np.zeros((size, 4), dtype=np.int64)
-    stabilizer = np.zeros(size, dtype=np.int64)
-    _representatives(n, table, border, stabilizer)
+    flag = np.zeros(1, dtype=np.uint8) if stop is None else stop
+    empty = np.zeros((0, 4), dtype=np.int64)
+    size = _representatives(n, table, empty, np.zeros(0, dtype=np.int64), flag)
+    border = np.zeros((max(size, 0), 4), dtype=np.int64)
+    stabilizer = np.zeros(max(size, 0), dtype=np.int64)
+    if size < 0 or _representatives(n, table, border, stabilizer, flag) < 0:
+        raise LimitReached
     fixed = np.array([bin(int(s)).count("1") for s in stabilizer], dtype=np.int64)
     return Constellations(n, border, 8 // fixed, stabilizer)
 
@@ -148,21 +156,32 @@ def _preference(n: int, sig: Array) -> int:
 
 
 @njit(cache=True, nogil=True)
-def _representatives(n: int, table: Array, border: Array, stabilizer: Array) -> int:
+def _representatives(n: int, table: Array, border: Array, stabilizer: Array, stop: Array) -> int:
     """Write the preferred member of every orbit and its stabilizer (if there is room).
 
-    Returns how many orbits there are: call once with empty arrays to size them.
+    Returns how many orbits there are (call once with empty arrays to size them), or -1
+    when ``stop[0]`` was set. A symmetry can bring any border queen to the last row, at
+    the same distance from a corner, so a member whose last-row queen is not nearest a
+    corner is dropped before its images are computed.
     """
     cells = np.zeros((4, 2), dtype=np.int64)
     sig = np.zeros(4, dtype=np.int64)
     image = np.zeros(4, dtype=np.int64)
     room = border.shape[0]
     found = 0
+    m = n - 1
     for i in range(n):
+        if stop[0]:
+            return -1
         for j in range(n):
+            nearest = min(j, m - j)
+            if nearest > min(i, m - i):
+                continue
             for k in range(n):
+                if nearest > min(k, m - k):
+                    continue
                 for l in range(n):  # noqa: E741
-                    if not _valid(n, i, j, k, l, cells):
+                    if nearest > min(l, m - l) or not _valid(n, i, j, k, l, cells):
                         continue
                     count = _cells(n, i, j, k, l, cells)
                     sig[TOP], sig[BOTTOM], sig[LEFT], sig[RIGHT] = i, j, k, l
