@@ -33,10 +33,10 @@ from queenslab.exact import board_search
 Array = np.ndarray
 #: Nodes between two looks at the stop flag (a few milliseconds).
 POLL_NODES = 1 << 22
-#: Columns of the per-slot table (a slot is an inner row, in order).
-NEXT, SHIFT, AHEAD, AHEAD_SHIFT, LAST_SHIFT = 0, 1, 2, 3, 4
-SLOT_WIDTH = 8  # a power of two, so a slot's row of the table is one shift away
-STACK_WIDTH = 8
+#: Fields of the per-slot table (a slot is an inner row, in order), and of the stack.
+NEXT, SHIFT, AHEAD, AHEAD_SHIFT, LAST_SHIFT = range(5)
+SLOT_FIELDS = 5
+STACK_FIELDS = 5  # avail, left, down, right, slot
 
 
 @intrinsic
@@ -83,19 +83,24 @@ def search(
 ) -> tuple[int, int]:
     """Solutions and nodes (the border as one) of the inner rows ``inner[:count]``, count >= 3.
 
-    Nodes -1: stopped by ``stop[0]``.
+    ``slot`` and ``stack`` hold one field per row (contiguous 1-D arrays index faster
+    than rows of a 2-D table). Nodes -1: stopped by ``stop[0]``.
     """
     last = count - 1
     pen = last - 1
     final = allowed[inner[last]]
+    next_row, shift, ahead_row = slot[NEXT], slot[SHIFT], slot[AHEAD]
+    ahead_shift, last_shift = slot[AHEAD_SHIFT], slot[LAST_SHIFT]
     for t in range(last):
         ahead = min(t + 2, last)
-        slot[t, NEXT] = allowed[inner[t + 1]]
-        slot[t, SHIFT] = inner[t + 1] - inner[t]
-        slot[t, AHEAD] = allowed[inner[ahead]]
-        slot[t, AHEAD_SHIFT] = inner[ahead] - inner[t + 1]
-        slot[t, LAST_SHIFT] = inner[last] - inner[t + 1]
+        next_row[t] = allowed[inner[t + 1]]
+        shift[t] = inner[t + 1] - inner[t]
+        ahead_row[t] = allowed[inner[ahead]]
+        ahead_shift[t] = inner[ahead] - inner[t + 1]
+        last_shift[t] = inner[last] - inner[t + 1]
     gap = inner[last] - inner[pen]
+    saved_avail, saved_left, saved_down = stack[0], stack[1], stack[2]
+    saved_right, saved_slot = stack[3], stack[4]
     sp = 0
     nodes = 1
     solutions = 0
@@ -111,12 +116,12 @@ def search(
             avail ^= bit
             nodes += 1
             ut = np.uint64(t)  # unsigned: no negative-index wraparound in the hot loop
-            s = slot[ut, SHIFT]
+            s = shift[ut]
             nl = (left | bit) << s
             nr = (right | bit) >> s
             nd = down | bit
-            child = slot[ut, NEXT] & ~(nl | nd | nr)
-            e = slot[ut, LAST_SHIFT]
+            child = next_row[ut] & ~(nl | nd | nr)
+            e = last_shift[ut]
             fl = final & ~(nd | (nl << e) | (nr >> e))
             if t == pen - 1:  # the child row is the second-to-last: count the pairs
                 placed = popcount(child)
@@ -125,8 +130,8 @@ def search(
                 nodes += placed + pairs
                 solutions += pairs
                 continue
-            e = slot[ut, AHEAD_SHIFT]
-            f2 = slot[ut, AHEAD] & ~(nd | (nl << e) | (nr >> e))
+            e = ahead_shift[ut]
+            f2 = ahead_row[ut] & ~(nd | (nl << e) | (nr >> e))
             lone = -np.int64((f2 & (f2 - 1)) == 0)  # all ones when f2 has one cell (or none)
             child &= ~((f2 | (f2 << e) | (f2 >> e)) & lone)
             if (child != 0) & (f2 != 0) & (fl != 0):
@@ -135,11 +140,11 @@ def search(
                         return solutions, -1
                     poll = nodes + POLL_NODES
                 u = np.uint64(sp)
-                stack[u, 0] = avail
-                stack[u, 1] = left
-                stack[u, 2] = down
-                stack[u, 3] = right
-                stack[u, 4] = t
+                saved_avail[u] = avail
+                saved_left[u] = left
+                saved_down[u] = down
+                saved_right[u] = right
+                saved_slot[u] = t
                 sp += avail != 0
                 left = nl
                 right = nr
@@ -150,11 +155,11 @@ def search(
             return solutions, nodes
         sp -= 1
         u = np.uint64(sp)
-        avail = stack[u, 0]
-        left = stack[u, 1]
-        down = stack[u, 2]
-        right = stack[u, 3]
-        t = stack[u, 4]
+        avail = saved_avail[u]
+        left = saved_left[u]
+        down = saved_down[u]
+        right = saved_right[u]
+        t = saved_slot[u]
 
 
 @njit(cache=True, nogil=True)
@@ -173,8 +178,8 @@ def count_batch(
     result[:, 2] = -1
     allowed = np.zeros(n, dtype=np.int64)
     inner = np.zeros(n, dtype=np.int64)
-    slot = np.zeros((n, SLOT_WIDTH), dtype=np.int64)
-    stack = np.zeros((n + 1, STACK_WIDTH), dtype=np.int64)
+    slot = np.zeros((SLOT_FIELDS, n), dtype=np.int64)
+    stack = np.zeros((STACK_FIELDS, n + 1), dtype=np.int64)
     for q in range(m):
         if stop[0]:
             break
