@@ -107,6 +107,12 @@ class CrosscheckReport:
             ],
         }
 
+    def _repr_html_(self) -> str:
+        """Jupyter shows the report as a table, disagreements in red."""
+        from queenslab.display import crosscheck_html
+
+        return crosscheck_html(self)
+
     def to_text(self) -> str:
         """A plain table (pipe-friendly); ``!!`` marks a row where something disagrees."""
         names = [*self.counters, *self.heuristics]

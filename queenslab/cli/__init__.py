@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import signal
 import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
 from queenslab import __version__, progress
-from queenslab.cli.arguments import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE
-from queenslab.errors import QueensError
+from queenslab.cli.arguments import EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED, EXIT_USAGE
+from queenslab.errors import QueensError, Terminated
 
 #: Command name -> module. A new command is a module and one line here.
 COMMANDS: dict[str, str] = {
@@ -29,6 +30,8 @@ COMMANDS: dict[str, str] = {
     "export": "queenslab.cli.export",
     "crosscheck": "queenslab.cli.crosscheck",
     "lv-study": "queenslab.cli.lv_study",
+    "trace": "queenslab.cli.trace",
+    "estimate": "queenslab.cli.estimate",
     "backends": "queenslab.cli.backends",
 }
 
@@ -73,11 +76,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from queenslab.output import remove_on_termination
-
     args = build_parser().parse_args(argv)
     progress.set_enabled(not args.quiet)
-    remove_on_termination()
+    signal.signal(signal.SIGTERM, _terminate)
     try:
         code = args.handler(args)
         sys.stdout.flush()  # a full disk or a closed pipe shows here, not at exit
@@ -85,6 +86,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except QueensError as exc:
         print(f"queens: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    except Terminated:
+        print("queens: terminated", file=sys.stderr)
+        return EXIT_TERMINATED
     except KeyboardInterrupt:
         print("queens: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
@@ -95,6 +99,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         _silence_stdout()
         print(f"queens: error: {_describe(exc)}", file=sys.stderr)
         return EXIT_USAGE
+
+
+def _terminate(signum: int, _frame: object) -> None:
+    """SIGTERM ends the run like Ctrl-C; a second one kills at once (a cleanup that hangs)."""
+    signal.signal(signum, signal.SIG_DFL)
+    raise Terminated
 
 
 def _describe(exc: OSError) -> str:

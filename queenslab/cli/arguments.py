@@ -21,6 +21,7 @@ from queenslab.run import MIN_TIME_LIMIT
 
 EXIT_OK, EXIT_NO_SOLUTION, EXIT_USAGE, EXIT_LIMIT = 0, 1, 2, 3
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report Ctrl-C
+EXIT_TERMINATED = 143  # SIGTERM, after the same cleanup as Ctrl-C
 #: A blocked-cells file larger than this is refused rather than read (e.g. /dev/zero).
 MAX_CELL_FILE_BYTES = 64 << 20
 
@@ -89,17 +90,9 @@ def n_range(text: str) -> range:
 
 def read_cells(path: str) -> list[tuple[int, int]]:
     """Cells from a file with one ``R C`` (or ``R:C``) per line; ``#`` starts a comment."""
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read(MAX_CELL_FILE_BYTES + 1)
-    except OSError as exc:
-        raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
-    if len(data) > MAX_CELL_FILE_BYTES:
-        raise UsageError(f"{path} is larger than {MAX_CELL_FILE_BYTES >> 20} MB: not a cells file")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise UsageError(f"{path} is not a text file") from None
+    from queenslab.textfiles import read_text
+
+    text = read_text(path, MAX_CELL_FILE_BYTES, "cells file")
     cells = []
     for number, line in enumerate(text.splitlines(), 1):
         words = line.split("#", 1)[0].replace(":", " ").split()

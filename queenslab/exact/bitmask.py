@@ -69,7 +69,7 @@ class BitmaskBackend(Backend):
 
     def solve(self, problem: Problem, run: Run) -> SolveResult:
         try:
-            first = next(_stream(problem, run, 1), None)
+            first = next(_Walk(problem, 1).slices(run), None)
         except LimitReached:
             return SolveResult(Status.LIMIT)
         if first is None:
@@ -77,7 +77,7 @@ class BitmaskBackend(Backend):
         return SolveResult(Status.SOLVED, Placement(tuple(first[0].tolist())))
 
     def enumerate(self, problem: Problem, run: Run) -> Iterator[Placement]:
-        for found in _stream(problem, run, BUFFER):
+        for found in _Walk(problem, BUFFER).slices(run):
             for cols in found.tolist():
                 yield Placement(cols)
 
@@ -86,6 +86,8 @@ class BitmaskBackend(Backend):
 
         from queenslab.exact import parallel
 
+        if run.profile:
+            return _profiled(problem, run, unique)
         with contextlib.ExitStack() as stack:
             stack.enter_context(run.watch())
             try:
@@ -174,41 +176,79 @@ def _plan(problem: Problem, unique: bool, stop: np.ndarray) -> Plan:
     return subproblems.split(base, board, subproblems.split_depth(problem.n))
 
 
+def _profiled(problem: Problem, run: Run, unique: bool) -> CountResult:
+    """A count that records the tree profile: the whole tree on one thread (no split, no
+    symmetry), so each depth holds every node this search visits there."""
+    walk = _Walk(problem, 0, canonical=unique, profile=True)
+    try:
+        total, classes = walk.count(run)
+    except LimitReached:
+        return CountResult(None, status=Status.LIMIT)
+    run.stats.add(method="plain/profile", profile=walk.profile.tolist())
+    return CountResult(total, classes if unique else None)
+
+
 def _check_size(n: int) -> None:
     if n > MAX_N:
         raise UsageError(f"the bitmask backend handles n <= {MAX_N} (64-bit masks), got {n}")
 
 
-def _stream(problem: Problem, run: Run, capacity: int) -> Iterator[np.ndarray]:
-    """Yield arrays of up to ``capacity`` solutions (rows of columns) of ``problem``.
+class _Walk:
+    """One general search over a whole board (no split), resumable, run in node-budget slices.
 
-    Raises LimitReached when the run must stop; ``run.stats["nodes"]`` counts the search.
+    Solving and enumerating take its solutions ``capacity`` at a time; a profiled count
+    walks the whole tree on one thread, recording the nodes of each depth.
     """
-    import numpy as np
 
-    from queenslab.exact import board_search as bs
-    from queenslab.exact import subproblems
+    def __init__(
+        self, problem: Problem, capacity: int, canonical: bool = False, profile: bool = False
+    ) -> None:
+        import numpy as np
 
-    _check_size(problem.n)
-    n = problem.n
-    plan = subproblems.plain(problem)
-    if not len(plan):
-        return
-    rules = bs.Rules.of(problem.board)
-    allowed = plan.allowed[0]
-    board = np.zeros(n, dtype=np.int64)
-    stack = np.zeros((6, n), dtype=np.int64)
-    state = np.zeros(4, dtype=np.int64)
-    out = np.zeros((capacity, n), dtype=np.int64)
-    bs.start(allowed, stack, state)
-    while state[bs.ROW] >= 0:
-        budget = state[bs.NODES] + SLICE_NODES
-        found = bs.search(
-            n, allowed, 1, rules.wraps, rules.near, rules.far, rules.symmetries, False,
-            board, stack, state, out, budget, run.stop_flag,
-        )  # fmt: skip
-        run.stats["nodes"] = int(state[bs.NODES]) + 1  # the empty board is a node too
-        if found:
-            yield out[:found].copy()
-        if state[bs.ROW] >= 0 and run.should_stop():
-            raise LimitReached
+        from queenslab.exact import board_search as bs
+        from queenslab.exact import subproblems
+
+        _check_size(problem.n)
+        n = problem.n
+        plan = subproblems.plain(problem)
+        self.rules = bs.Rules.of(problem.board)
+        self.canonical = canonical
+        self.allowed = plan.allowed[0] if len(plan) else np.zeros(n, dtype=np.int64)
+        self.board = np.zeros(n, dtype=np.int64)
+        self.stack = np.zeros((6, n), dtype=np.int64)
+        self.state = np.zeros(4, dtype=np.int64)
+        self.out = np.zeros((capacity, n), dtype=np.int64)
+        self.profile = np.zeros(n + 1 if profile else 0, dtype=np.int64)
+        self.profile[:1] = 1  # the empty board
+        bs.start(self.allowed, self.stack, self.state)
+        if not len(plan):
+            self.state[bs.ROW] = -1  # a given queen on a closed cell: nothing to search
+
+    def slices(self, run: Run) -> Iterator[np.ndarray]:
+        """Yield arrays of the solutions found (rows of columns), until the tree is done.
+
+        Raises LimitReached when the run must stop; ``run.stats["nodes"]`` counts the search.
+        """
+        from queenslab.exact import board_search as bs
+
+        rules, state = self.rules, self.state
+        while state[bs.ROW] >= 0:
+            budget = state[bs.NODES] + SLICE_NODES
+            found = bs.search(
+                len(self.board), self.allowed, 1, rules.wraps, rules.near, rules.far,
+                rules.symmetries, self.canonical, self.board, self.stack, state, self.out,
+                budget, run.stop_flag, self.profile,
+            )  # fmt: skip
+            run.stats["nodes"] = int(state[bs.NODES]) + 1  # the empty board is a node too
+            if found:
+                yield self.out[:found].copy()
+            if state[bs.ROW] >= 0 and run.should_stop():
+                raise LimitReached
+
+    def count(self, run: Run) -> tuple[int, int]:
+        """Walk the whole tree: (total, classes); raises LimitReached on a stop."""
+        from queenslab.exact import board_search as bs
+
+        for _ in self.slices(run):
+            pass
+        return int(self.state[bs.TOTAL]), int(self.state[bs.CLASSES])

@@ -223,7 +223,7 @@ def _search_classes(
     none = np.zeros(0, dtype=np.int64)
     board_search.start(allowed, stack, state)
     board_search.search(n, allowed, 1, False, none, none, symmetries, True,
-                        board, stack, state, out, board_search.UNLIMITED, stop)  # fmt: skip
+                        board, stack, state, out, board_search.UNLIMITED, stop, none)  # fmt: skip
     if state[board_search.ROW] >= 0:
         return 0, 0, -1
     return state[board_search.TOTAL], state[board_search.CLASSES], state[board_search.NODES]

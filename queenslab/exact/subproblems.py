@@ -4,8 +4,9 @@ Every board other than the classic one (a variant's own rules, blocked cells, gi
 counted by the general search (board_search.py); the classic board is split by its border
 queens instead (constellations.py). A subproblem is a mask of usable columns per row
 (``allowed``) and the weight of each of its leaves. Queens are pinned in advance by
-leaving one column in their row and closing every cell they attack elsewhere: the givens
-first, then every non-attacking way to fill the first few rows.
+leaving one column in their row and closing every cell they attack elsewhere
+(``Board.pinned``): the givens first, then every non-attacking way to fill the first few
+rows.
 
 ``mirror`` is the half-board split (first queen in the left half, each leaf counted twice)
 for boards the left-right mirror keeps; ``plain`` counts every solution that keeps the
@@ -83,16 +84,6 @@ def _stack(method: str, n: int, rows: list[Row]) -> Subproblems:
     )
 
 
-def pin(allowed: list[int], board: Board, row: int, col: int) -> list[int] | None:
-    """A copy of ``allowed`` with a queen pinned at (row, col); None if that cell is closed."""
-    if not allowed[row] >> col & 1:
-        return None
-    attacked = board.attack_masks(row, col)
-    pinned = [mask & ~hit for mask, hit in zip(allowed, attacked, strict=True)]
-    pinned[row] = 1 << col
-    return pinned
-
-
 def mirror(board: Board) -> Subproblems:
     """The half-board split: first queen in the left half, counted twice (and the middle).
 
@@ -104,7 +95,7 @@ def mirror(board: Board) -> Subproblems:
     half = (1 << (n // 2)) - 1
     rows: list[Row] = [([allowed[0] & half, *allowed[1:]], 2)]
     if n % 2:
-        middle = pin(allowed, board, 0, n // 2)
+        middle = board.pinned(allowed, [(0, n // 2)])
         if middle is not None:
             if n > 1:
                 middle[1] &= half
@@ -114,12 +105,7 @@ def mirror(board: Board) -> Subproblems:
 
 def plain(problem: Problem) -> Subproblems:
     """Every solution of ``problem`` (givens pinned, blocked cells closed), weight 1."""
-    board = problem.board
-    allowed: list[int] | None = board.allowed_masks()
-    for row, col in problem.givens:
-        if allowed is None:
-            break
-        allowed = pin(allowed, board, row, col)
+    allowed = problem.row_masks()
     method = "plain" + "".join(f" {r}:{c}" for r, c in problem.givens)
     method += "".join(f" x{r}:{c}" for r, c in problem.blocked)
     return _stack(method, problem.n, [] if allowed is None else [(allowed, 1)])
@@ -131,22 +117,23 @@ def split_depth(n: int) -> int:
 
 
 def split(subproblems: Subproblems, board: Board, depth: int) -> Subproblems:
-    """Each subproblem once for every way to place its first ``depth`` rows (pinned), in order."""
-    rows: list[Row] = []
-    for j in range(len(subproblems)):
-        weight = int(subproblems.weight[j])
-        stack = [(0, subproblems.allowed[j].tolist())]
-        while stack:
-            row, allowed = stack.pop()
-            if row == depth:
-                rows.append((allowed, weight))
-                continue
-            children = []
-            bits = allowed[row]  # pinned queens above have closed every attacked cell
-            while bits:
-                bit = bits & -bits
-                bits ^= bit
-                children.append((row + 1, pin(allowed, board, row, bit.bit_length() - 1)))
-            stack.extend(reversed(children))
-    split_plan = _stack(f"{subproblems.method}/split={depth}", subproblems.n, rows)
-    return dataclasses.replace(split_plan, rules=subproblems.rules, canonical=subproblems.canonical)
+    """Each subproblem once for every way to place its first ``depth`` rows (pinned), in order.
+
+    Row by row over the whole set at once (NumPy): every open cell of the row in every
+    subproblem becomes a child with that queen pinned. ``np.nonzero`` lists the children
+    parent by parent, columns ascending, so the order is the depth-first lexicographic one
+    that subproblem ids (checkpoints) rely on.
+    """
+    n = subproblems.n
+    allowed, origin = subproblems.allowed, np.arange(len(subproblems))
+    columns = np.arange(n, dtype=np.int64)
+    for row in range(depth):
+        attacks = np.array([board.attack_masks(row, c) for c in range(n)], dtype=np.int64)
+        parents, cols = np.nonzero((allowed[:, row, None] >> columns) & 1)
+        allowed = allowed[parents] & ~attacks[cols]
+        allowed[:, row] = np.int64(1) << cols
+        origin = origin[parents]
+    split_plan = subproblems.take(origin)
+    return dataclasses.replace(
+        split_plan, method=f"{subproblems.method}/split={depth}", allowed=allowed
+    )
