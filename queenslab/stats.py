@@ -35,6 +35,33 @@ FIELDS: dict[str, str] = {
 }
 
 
+#: Effort figures in the order one is chosen to stand for a run: the search tree of a
+#: native search first, then CP-SAT's branches, MILP nodes, CDCL conflicts, and the rest.
+EFFORT_ORDER = (
+    "nodes",
+    "branches",
+    "mip_nodes",
+    "conflicts",
+    "decisions",
+    "lp_iterations",
+    "oracle_calls",
+    "moves",
+    "trials",
+)
+#: Every shared figure that measures search effort (model sizes and timings are not effort).
+EFFORT_FIELDS = tuple(
+    name
+    for name in FIELDS
+    if name not in {"variables", "constraints", "auxiliary_variables", "profile"}
+    and not name.endswith("_seconds")
+)
+
+
+def primary_effort(stats: Mapping[str, Any]) -> str | None:
+    """The name of the figure that stands for a run's effort, or None when it has none."""
+    return next((name for name in EFFORT_ORDER if name in stats), None)
+
+
 class Stats(dict[str, Any]):
     """A search's statistics: numbers add up across the parts of a split search."""
 

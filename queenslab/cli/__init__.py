@@ -9,7 +9,9 @@ Each command is one module here with ``HELP``, ``EXAMPLES``, ``add_arguments(par
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib
+import os
 import signal
 import sys
 from collections.abc import Sequence
@@ -30,6 +32,9 @@ COMMANDS: dict[str, str] = {
     "export": "queenslab.cli.export",
     "crosscheck": "queenslab.cli.crosscheck",
     "lv-study": "queenslab.cli.lv_study",
+    "generate": "queenslab.cli.generate",
+    "sweep": "queenslab.cli.sweep",
+    "hardness-study": "queenslab.cli.hardness_study",
     "trace": "queenslab.cli.trace",
     "estimate": "queenslab.cli.estimate",
     "backends": "queenslab.cli.backends",
@@ -78,7 +83,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     progress.set_enabled(not args.quiet)
-    signal.signal(signal.SIGTERM, _terminate)
+    signal.signal(signal.SIGTERM, functools.partial(_terminate, os.getpid()))
     try:
         code = args.handler(args)
         sys.stdout.flush()  # a full disk or a closed pipe shows here, not at exit
@@ -101,9 +106,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
 
 
-def _terminate(signum: int, _frame: object) -> None:
-    """SIGTERM ends the run like Ctrl-C; a second one kills at once (a cleanup that hangs)."""
+def _terminate(main_pid: int, signum: int, _frame: object) -> None:
+    """SIGTERM ends the run like Ctrl-C; a second one kills at once (a cleanup that hangs).
+
+    A forked worker inherits this handler: there, SIGTERM is its parent ending it, so it
+    ends at once and quietly, as without a handler.
+    """
     signal.signal(signum, signal.SIG_DFL)
+    if os.getpid() != main_pid:
+        os.kill(os.getpid(), signum)
     raise Terminated
 
 
@@ -121,7 +132,6 @@ def _describe(exc: OSError) -> str:
 
 def _silence_stdout() -> None:
     """Point stdout at /dev/null so the interpreter's final flush raises nothing more."""
-    import os
 
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)

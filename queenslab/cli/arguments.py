@@ -112,7 +112,7 @@ def read_cells(path: str) -> list[tuple[int, int]]:
 
 def add_board(parser: argparse.ArgumentParser) -> None:
     """N, the variant, blocked cells and given queens: what every one-board command takes."""
-    parser.add_argument("n", type=board_size, metavar="N", help="board size")
+    parser.add_argument("n", type=board_size, nargs="?", metavar="N", help="board size")
     add_board_rules(parser)
     parser.add_argument(
         "--given",
@@ -121,6 +121,11 @@ def add_board(parser: argparse.ArgumentParser) -> None:
         default=[],
         metavar="R:C",
         help="a queen placed in advance at row R, column C (0-based); repeatable",
+    )
+    parser.add_argument(
+        "--instance",
+        metavar="FILE",
+        help="the board of an instance file (queens generate): N, blocked cells and givens",
     )
 
 
@@ -219,7 +224,20 @@ def blocked_cells(args: argparse.Namespace) -> list[tuple[int, int]]:
 
 
 def problem(args: argparse.Namespace) -> Problem:
-    return Problem(args.n, tuple(args.given), args.variant, tuple(blocked_cells(args)))
+    """The board of the arguments; with --instance, the file's board plus any cells given here."""
+    if args.instance is None:
+        if args.n is None:
+            raise UsageError("give the board size N (or --instance FILE)")
+        return Problem(args.n, tuple(args.given), args.variant, tuple(blocked_cells(args)))
+    from queenslab.instance import read
+
+    base = read(args.instance).problem
+    if args.n is not None and args.n != base.n:
+        raise UsageError(f"N is {args.n} but {args.instance} has n={base.n}: give one of them")
+    if args.variant not in (boards.DEFAULT_VARIANT, base.variant):
+        raise UsageError(f"--variant {args.variant} but {args.instance} is {base.variant}")
+    extra = Problem(base.n, tuple(args.given), base.variant, tuple(blocked_cells(args)))
+    return Problem(base.n, base.givens + extra.givens, base.variant, base.blocked + extra.blocked)
 
 
 def say(args: argparse.Namespace, message: str) -> None:

@@ -10,6 +10,7 @@ from queenslab import api, progress
 from queenslab.backend import Capability
 from queenslab.cli import arguments as a
 from queenslab.errors import UsageError
+from queenslab.plotting import plot_path
 from queenslab.result import Status
 
 HELP = "count all solutions (and unique ones with --unique)"
@@ -33,7 +34,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         action="store_true",
         help="record the nodes of each depth of the search tree (backtrack, bitmask)",
     )
-    parser.add_argument("--plot", metavar="FILE", help="draw the tree profile as a PNG")
+    parser.add_argument(
+        "--plot", metavar="FILE", type=plot_path, help="draw the tree profile (.png, .svg, .pdf)"
+    )
     parser.add_argument("--format", choices=["text", "json"], default="text")
     a.add_backend_options(parser, Capability.COUNT)
 

@@ -10,7 +10,7 @@ from queenslab import progress
 from queenslab.cli import arguments as a
 from queenslab.errors import UsageError
 from queenslab.estimate import MAX_EXACT_N, MAX_PROBES, Estimate, estimate, exact_size
-from queenslab.output import atomic_path
+from queenslab.plotting import plot_path
 from queenslab.problem import Problem
 from queenslab.run import Run
 
@@ -46,7 +46,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--plot",
         metavar="FILE",
-        help="PNG: for one N the tree's profile (nodes per depth), for a range the size per n",
+        type=plot_path,
+        help="for one N the tree's profile (nodes per depth), for a range the size per n",
     )
 
 
@@ -64,8 +65,7 @@ def run(args: argparse.Namespace) -> int:
         results.append(result)
         _say(result, args.format)
     if args.plot:
-        with atomic_path(args.plot) as path:
-            write_plot(results, path)
+        write_plot(results, args.plot)
     return a.EXIT_OK
 
 
@@ -83,18 +83,14 @@ def _say(result: Estimate, fmt: str) -> None:
 
 def write_plot(results: list[Estimate], path: str) -> None:
     """One board: its profile; several: their sizes."""
-    import matplotlib
+    from queenslab.plotting import pyplot, save
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(7, 4.5), dpi=100)
+    fig, ax = pyplot().subplots(figsize=(7, 4.5), dpi=100)
     if len(results) == 1:
         _profile(ax, results[0])
     else:
         _sizes(ax, results)
-    fig.savefig(path, format="png", bbox_inches="tight")
-    plt.close(fig)
+    save(fig, path)
 
 
 def _profile(ax: Any, result: Estimate) -> None:
