@@ -89,6 +89,11 @@ def images(cols, blocked=None) -> list[tuple[int, ...]]:
     return out
 
 
+def cell_images(n: int, cells) -> list[tuple[tuple[int, int], ...]]:
+    """The images of a set of cells under the 8 symmetries of the square, each sorted."""
+    return [tuple(sorted(f(n, r, c) for r, c in cells)) for f in _MAPS]
+
+
 def unique_count(n: int, variant: str = "standard", blocked=()) -> int:
     """Classes of solutions under the symmetries that keep the blocked cells in place."""
     classes = {min(images(p, set(blocked))) for p in all_solutions(n, (), variant, blocked)}
