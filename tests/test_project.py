@@ -133,3 +133,15 @@ def test_first_call_seconds_exclude_kernel_loading(call):
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     first, second = map(float, run.stdout.split())
     assert first < 20 * second + 0.05, run.stdout
+
+
+def test_numba_is_imported_only_through_the_cache_shim():
+    """queenslab._numba points NUMBA_CACHE_DIR at a writable place before numba loads; a
+    module importing numba itself could load it first and break read-only installs."""
+    direct = re.compile(r"^\s*(from numba\b|import numba\b)", re.M)
+    offenders = [
+        str(path.relative_to(ROOT))
+        for path in (ROOT / "queenslab").rglob("*.py")
+        if path.name != "_numba.py" and direct.search(path.read_text())
+    ]
+    assert offenders == []

@@ -24,10 +24,8 @@ class of solutions as unique.
 from __future__ import annotations
 
 import numpy as np
-from numba import types
-from numba.extending import intrinsic
 
-from queenslab._numba import njit
+from queenslab._numba import intrinsic, njit, types
 from queenslab.exact import board_search
 
 Array = np.ndarray

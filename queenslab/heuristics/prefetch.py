@@ -10,14 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-# isort: off
-import queenslab._numba  # noqa: F401 - sets NUMBA_CACHE_DIR before numba loads
 from llvmlite import ir
-from numba import types
-from numba.core import cgutils
-from numba.extending import intrinsic
 
-# isort: on
+from queenslab._numba import cgutils, intrinsic, types
 
 
 @intrinsic
