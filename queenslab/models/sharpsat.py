@@ -4,7 +4,7 @@ The count is projected on the board variables 1..n²; otherwise every assignment
 encoding's auxiliary variables would count as a model of its own. Ganak prints "c o" lines
 on standard output for some inputs, so its output descriptor is sent to /dev/null while it
 runs: stdout belongs to the CLI's answer. Ganak has no time limit and cannot be stopped, so
-a count with a time limit runs in a forked child that is ended when the limit passes.
+every count runs in a forked child that is ended at the deadline, on a stop or on Ctrl-C.
 """
 
 from __future__ import annotations
@@ -24,6 +24,8 @@ from queenslab.problem import Problem
 from queenslab.result import CountResult, Status
 from queenslab.run import Run
 
+_POLL_SECONDS = 0.05  # how often the parent looks at the clock and for Ctrl-C
+
 
 @contextmanager
 def _quiet_stdout() -> Iterator[None]:
@@ -39,28 +41,35 @@ def _quiet_stdout() -> Iterator[None]:
         os.close(saved)
 
 
-def _count(counter: Any) -> int:
-    with _quiet_stdout():
-        return int(counter.count())
-
-
 def _send_count(counter: Any, sender: Any) -> None:
     leave_sigint_to_parent()
-    sender.send(_count(counter))
+    with _quiet_stdout():
+        total = int(counter.count())
+    sender.send(total)
 
 
-def _count_within(counter: Any, seconds: float) -> int | None:
-    """The count from a forked child, or None when it has not finished within ``seconds``."""
+def _count_in_child(counter: Any, run: Run) -> int | None:
+    """The count from a forked child, or None when the run had to stop first.
+
+    Ganak has neither a time limit nor an interrupt, and a main thread inside it sees no
+    Ctrl-C: the parent waits in short slices, looking at the run between them, and ends
+    the child on a stop, the deadline or Ctrl-C.
+    """
     context = multiprocessing.get_context("fork")
     receiver, sender = context.Pipe(duplex=False)
     child = context.Process(target=_send_count, args=(counter, sender), daemon=True)
     child.start()
     sender.close()
     try:
-        return receiver.recv() if receiver.poll(seconds) else None
+        while not receiver.poll(_POLL_SECONDS):
+            if run.should_stop():
+                return None
+            if not child.is_alive() and not receiver.poll():
+                raise RuntimeError(f"Ganak ended without a count (exit code {child.exitcode})")
+        return receiver.recv()
     finally:
         if child.is_alive():
-            child.terminate()
+            child.kill()  # Ganak runs native code: a Python SIGTERM handler never would
         child.join()
 
 
@@ -87,7 +96,5 @@ class SharpSatBackend(Backend):
             counter.add_clauses(body)
             counter.set_sampling_set(range(1, n * n + 1))
         run.stats.add(variables=top, constraints=len(body), auxiliary_variables=top - n * n)
-        if run.time_limit is None:
-            return CountResult(_count(counter))
-        total = _count_within(counter, run.remaining() or 0.0)
+        total = _count_in_child(counter, run)
         return CountResult(total, status=Status.SOLVED if total is not None else Status.LIMIT)
