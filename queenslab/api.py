@@ -48,11 +48,18 @@ def make_problem(
 
 #: Default backends, best first, each with the largest n it is picked for. Exact search is
 #: instant on small boards and proves infeasibility; past that, local search finds a board
-#: fast; CP-SAT takes over where givens or blocked cells need a complete method.
+#: fast; CP-SAT takes over where givens or blocked cells need a complete method. Up to
+#: n = 12 (11 enumerating) the pure-Python ``small`` search finishes before NumPy and Numba
+#: would have loaded, even when it must walk the whole tree (benchmarks/startup.py).
 DEFAULTS: dict[Capability, list[tuple[str, int]]] = {
-    Capability.SOLVE: [("bitmask", 20), ("min-conflicts", MAX_N), ("backtrack", MAX_N)],
-    Capability.ENUMERATE: [("bitmask", 63), ("backtrack", MAX_N)],
-    Capability.COUNT: [("bitmask", 63), ("backtrack", MAX_N)],
+    Capability.SOLVE: [
+        ("small", 12),
+        ("bitmask", 20),
+        ("min-conflicts", MAX_N),
+        ("backtrack", MAX_N),
+    ],
+    Capability.ENUMERATE: [("small", 11), ("bitmask", 63), ("backtrack", MAX_N)],
+    Capability.COUNT: [("small", 12), ("bitmask", 63), ("backtrack", MAX_N)],
     Capability.UNIQUE: [("bitmask", 63), ("backtrack", MAX_N)],
     Capability.OPTIMIZE: [("bitmask", 16), ("cpsat", MAX_N), ("milp", MAX_N)],
 }

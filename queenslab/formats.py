@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import PurePath
-from typing import Any, TextIO
+from typing import Any, BinaryIO, TextIO
 
 from queenslab import render
 from queenslab.errors import UsageError
@@ -51,7 +51,11 @@ def _board_text(style: str) -> AnswerWriter:
 
 def _json(result: Any, out: TextIO) -> None:
     placement = result.placement
-    render.write_json(result.to_json(with_cols=False), out, placement and placement.as_array())
+    render.write_json(result.to_json(with_cols=False), out, placement and placement.cols)
+
+
+def _npy(result: Any, out: BinaryIO) -> None:
+    render.write_npy(result.placement.as_array(), out)
 
 
 def _jsonl(placement: Placement) -> str:
@@ -92,6 +96,13 @@ FORMATS: dict[str, Format] = {
             lambda p: render.to_leetcode(p) + "\n",
         ),
         Format("json", "one JSON record (streamed for huge boards)", (".json",), _json),
+        Format(
+            "npy",
+            "NumPy's .npy: the columns as one integer array (np.load reads it)",
+            (".npy",),
+            _npy,
+            binary=True,
+        ),
         Format("jsonl", 'one {"cols": [...]} line per solution', (".jsonl",), None, _jsonl),
         Format(
             "svg",

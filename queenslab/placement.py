@@ -2,19 +2,21 @@
 
 A placement is the 0-based column of the queen in each row: ``cols[r] == c``. Small boards
 are tuples, huge ones NumPy arrays; both are checked in O(n) by counting queens per column
-and per diagonal, never by building an n x n board.
+and per diagonal, never by building an n x n board. NumPy is imported only when an array
+is asked for, so small boards never load it.
 """
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Iterable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
-
-import numpy as np
 
 from queenslab.boards.symmetry import D4, SYMMETRY_NAMES
 
 if TYPE_CHECKING:
+    import numpy as np
+
     from queenslab.boards import Board, Verdict
 
 __all__ = ["SYMMETRY_NAMES", "Placement", "as_placement"]
@@ -28,7 +30,9 @@ class Placement:
     def __init__(self, cols: Sequence[int] | np.ndarray) -> None:
         if isinstance(cols, Placement):
             cols = cols._cols
-        if isinstance(cols, np.ndarray):
+        if is_array(cols):
+            import numpy as np
+
             if cols.ndim != 1 or not np.issubdtype(cols.dtype, np.integer):
                 raise ValueError("a placement array must be one-dimensional and integer")
             if cols.dtype.kind == "u":  # row - col arithmetic needs signed integers
@@ -61,14 +65,16 @@ class Placement:
 
         10^8 queens arrive as int32 from the heuristics; widening them would copy 800 MB.
         """
-        if isinstance(self._cols, np.ndarray):
-            return self._cols
-        return np.array(self._cols, dtype=np.int64)
+        if isinstance(self._cols, tuple):
+            import numpy as np
+
+            return np.array(self._cols, dtype=np.int64)
+        return self._cols
 
     def to_list(self) -> list[int]:
-        if isinstance(self._cols, np.ndarray):
-            return self._cols.tolist()
-        return list(self._cols)
+        if isinstance(self._cols, tuple):
+            return list(self._cols)
+        return self._cols.tolist()
 
     def as_tuple(self) -> tuple[int, ...]:
         return self._cols if isinstance(self._cols, tuple) else tuple(self._cols.tolist())
@@ -76,6 +82,10 @@ class Placement:
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Placement):
             return NotImplemented
+        if isinstance(self._cols, tuple) and isinstance(other._cols, tuple):
+            return self._cols == other._cols
+        import numpy as np
+
         return len(self) == len(other) and bool(np.array_equal(self.as_array(), other.as_array()))
 
     def __lt__(self, other: Placement) -> bool:
@@ -125,20 +135,25 @@ class Placement:
         return len(self.attacking_pairs(board))
 
     # -- symmetry -----------------------------------------------------------------------
-    def _require_permutation(self) -> np.ndarray:
-        cols = self.as_array()
-        if np.bincount(cols, minlength=self.n).max(initial=0) > 1 or (
-            self.n and (cols.min() < 0 or cols.max() >= self.n)
-        ):
-            raise ValueError("symmetries need one queen per column (a permutation)")
-        return cols
+    def _is_permutation(self) -> bool:
+        if isinstance(self._cols, tuple):
+            return sorted(self._cols) == list(range(self.n))
+        import numpy as np
+
+        cols = self._cols
+        return not self.n or (
+            cols.min() >= 0
+            and cols.max() < self.n
+            and np.bincount(cols, minlength=self.n).max(initial=0) <= 1
+        )
 
     def symmetries(self) -> list[Placement]:
         """The 8 images under the symmetries of the square, in SYMMETRY_NAMES order."""
-        cols = self._require_permutation()
+        if not self._is_permutation():
+            raise ValueError("symmetries need one queen per column (a permutation)")
         if isinstance(self._cols, tuple):
             return [Placement(s.placement(self._cols)) for s in D4]
-        return [Placement(s.placement_array(cols)) for s in D4]
+        return [Placement(s.placement_array(self._cols)) for s in D4]
 
     def canonical(self) -> Placement:
         """The lexicographically smallest of the 8 images: one representative per class."""
@@ -153,6 +168,12 @@ def as_placement(value: Placement | Iterable[int] | np.ndarray | Any) -> Placeme
     """Accept a Placement, a sequence or an array of columns."""
     if isinstance(value, Placement):
         return value
-    if isinstance(value, np.ndarray):
+    if is_array(value):
         return Placement(value)
     return Placement(list(value))
+
+
+def is_array(value: object) -> bool:
+    """True for a NumPy array, without importing NumPy (no array exists before it loads)."""
+    numpy = sys.modules.get("numpy")
+    return numpy is not None and isinstance(value, numpy.ndarray)

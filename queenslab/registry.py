@@ -31,6 +31,7 @@ BUILTIN: dict[str, str] = {
     "las-vegas": "queenslab.heuristics.las_vegas:LasVegasBackend",
     "divide-conquer": "queenslab.heuristics.divide_conquer:DivideConquerBackend",
     "explicit": "queenslab.heuristics.explicit:ExplicitBackend",
+    "small": "queenslab.exact.small:SmallBackend",
 }
 ENTRY_POINT_GROUP = "queenslab.backends"
 _registered: dict[str, type[Backend]] = {}

@@ -1,17 +1,20 @@
-"""Ways to show a placement: text and unicode boards, LeetCode 51 rows, JSON, SVG, PNG.
+"""Ways to show a placement: text and unicode boards, LeetCode 51 rows, JSON, NumPy, SVG, PNG.
 
-Boards wider than a screen are summarised in text, and JSON for huge boards is written in
-chunks so 10^7 queens never become one Python list.
+Boards wider than a screen are summarised in text; JSON for huge boards is written in
+chunks, so 10^8 queens never become one Python list, and ``.npy`` is the held array
+itself behind NumPy's header. NumPy is imported only by the writers that need it.
 """
 
 from __future__ import annotations
 
 import json
-from typing import Any, TextIO
-
-import numpy as np
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, BinaryIO, TextIO
 
 from queenslab.placement import Placement
+
+if TYPE_CHECKING:
+    import numpy as np
 
 #: Widest board drawn cell by cell in text; larger ones are summarised.
 MAX_DRAWN = 64
@@ -78,6 +81,7 @@ def to_svg(placement: Placement, cell: int = 40) -> str:
 def write_png(placement: Placement, out: Any) -> None:
     """Save the board as a PNG into a path or binary file (matplotlib, imported only here)."""
     import matplotlib
+    import numpy as np
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -93,28 +97,37 @@ def write_png(placement: Placement, out: Any) -> None:
     plt.close(fig)
 
 
-def write_json(record: dict[str, Any], out: TextIO, cols: np.ndarray | None = None) -> None:
+def write_json(
+    record: dict[str, Any], out: TextIO, cols: Sequence[int] | np.ndarray | None = None
+) -> None:
     """Write ``record`` as one JSON object; ``cols``, if given, is streamed in chunks.
 
-    Keys keep their order; the ``cols`` value in ``record`` is replaced by the array.
+    Keys keep their order; the ``cols`` value in ``record`` is replaced by the array. At
+    most one chunk of columns is a Python list at any time, whatever n.
     """
-    if cols is None or len(cols) <= _JSON_CHUNK:
-        if cols is not None:
-            record = {**record, "cols": cols.tolist()}
-        out.write(json.dumps(record))
-        out.write("\n")
-        return
-    items = list(record.items())
     out.write("{")
-    for index, (key, value) in enumerate(items):
+    for index, (key, value) in enumerate(record.items()):
         out.write(", " if index else "")
         out.write(json.dumps(key) + ": ")
-        if key != "cols":
+        if key != "cols" or cols is None:
             out.write(json.dumps(value))
             continue
         out.write("[")
         for start in range(0, len(cols), _JSON_CHUNK):
             chunk = cols[start : start + _JSON_CHUNK]
-            out.write((", " if start else "") + ", ".join(map(str, chunk.tolist())))
+            numbers = chunk.tolist() if hasattr(chunk, "tolist") else chunk
+            out.write((", " if start else "") + ", ".join(map(str, numbers)))
         out.write("]")
     out.write("}\n")
+
+
+def write_npy(cols: np.ndarray, out: BinaryIO) -> None:
+    """NumPy's ``.npy`` format (what ``np.load`` reads): the header, then the raw array.
+
+    The array's own bytes are written (int32 columns stay int32), never a copy of them.
+    """
+    import numpy as np
+
+    cols = np.ascontiguousarray(cols)  # a no-op for the arrays placements hold
+    np.lib.format.write_array_header_1_0(out, np.lib.format.header_data_from_array_1_0(cols))
+    out.write(memoryview(cols).cast("B"))

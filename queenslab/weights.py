@@ -2,6 +2,8 @@
 
 Every problem with the file becomes a one-line UsageError naming the file and the problem,
 so the CLI exits with code 2 instead of a traceback or, worse, a silently rounded weight.
+At most ``MAX_FILE_BYTES`` are read (``--weights /dev/zero`` ends at once), numbers are
+ASCII digits of bounded length, and NaN, Infinity and absurdly nested JSON are refused.
 """
 
 from __future__ import annotations
@@ -9,7 +11,7 @@ from __future__ import annotations
 import csv
 import io
 import json
-from pathlib import Path
+import re
 from typing import Any
 
 import numpy as np
@@ -18,6 +20,11 @@ from queenslab.errors import UsageError
 
 #: Weights are summed over n rows in int64 by every backend; this keeps any sum exact.
 MAX_WEIGHT = 10**12
+#: A weights file larger than this is refused unread (n = 1000 at 13 digits is ~14 MB).
+MAX_FILE_BYTES = 64 << 20
+#: Longest number accepted in a file: MAX_WEIGHT has 13 digits; more is refused unparsed.
+_MAX_DIGITS = 20
+_INTEGER = re.compile(r"[+-]?[0-9]+")
 
 
 def check_weights(weights: object, n: int) -> np.ndarray:
@@ -48,10 +55,7 @@ def check_weights(weights: object, n: int) -> np.ndarray:
 
 def load_weights(path: str, n: int) -> np.ndarray:
     """An (n, n) int64 array from a JSON list of lists or a CSV file (format sniffed)."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise UsageError(f"cannot read weights file {path}: {exc}") from None
+    text = _read(path)
     rows = _json_rows(path, text) if text.lstrip().startswith("[") else _csv_rows(text)
     if len(rows) != n:
         raise UsageError(f"weights file {path}: {len(rows)} rows, expected {n} for n={n}")
@@ -65,11 +69,42 @@ def load_weights(path: str, n: int) -> np.ndarray:
     return matrix
 
 
+def _read(path: str) -> str:
+    """The file's text, reading at most MAX_FILE_BYTES + 1 bytes (devices, pipes too)."""
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_FILE_BYTES + 1)
+    except OSError as exc:
+        raise UsageError(f"cannot read weights file {path}: {exc.strerror or exc}") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise UsageError(
+            f"weights file {path} is larger than {MAX_FILE_BYTES >> 20} MB: not a weights file"
+        )
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise UsageError(f"weights file {path} is not UTF-8 text") from None
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not an integer")
+
+
+def _bounded_int(digits: str) -> int:
+    if len(digits.lstrip("-")) > _MAX_DIGITS:
+        raise ValueError(f"a number of {len(digits)} digits is beyond +-{MAX_WEIGHT}")
+    return int(digits)
+
+
 def _json_rows(path: str, text: str) -> list[Any]:
     try:
-        rows = json.loads(text)
+        rows = json.loads(text, parse_int=_bounded_int, parse_constant=_refuse_constant)
     except json.JSONDecodeError as exc:
         raise UsageError(f"weights file {path} is not valid JSON: {exc}") from None
+    except ValueError as exc:  # NaN, Infinity, a huge number
+        raise UsageError(f"weights file {path}: {exc}") from None
+    except RecursionError:
+        raise UsageError(f"weights file {path}: JSON nested too deeply for a matrix") from None
     if not isinstance(rows, list):
         raise UsageError(f"weights file {path}: expected a list of rows")
     return rows
@@ -82,11 +117,10 @@ def _csv_rows(text: str) -> list[Any]:
 
 def _integer(path: str, r: int, c: int, value: Any) -> int:
     where = f"weights file {path}: entry ({r}, {c})"
-    if isinstance(value, str):
-        try:
-            value = int(value)
-        except ValueError:
-            raise UsageError(f"{where} is {value!r}, not an integer") from None
+    if isinstance(value, str):  # CSV: ASCII digits only (int() would take "８" and "1_0")
+        if not _INTEGER.fullmatch(value) or len(value) > _MAX_DIGITS + 1:
+            raise UsageError(f"{where} is {value[:40]!r}, not an integer within +-{MAX_WEIGHT}")
+        value = int(value)
     if isinstance(value, bool) or not isinstance(value, int):
         raise UsageError(f"{where} is {value!r}, not an integer")
     if abs(value) > MAX_WEIGHT:

@@ -39,7 +39,7 @@ def test_total_and_unique_match_oeis_for_larger_boards(n):
 def test_full_symmetry_visits_under_half_the_mirror_nodes(n):
     """Node counts are deterministic; the ratio falls with n."""
     symmetric = _kernel_totals(subproblems.symmetric(n))
-    mirror = _kernel_totals(subproblems.mirror(n))
+    mirror = _kernel_totals(subproblems.mirror(boards.board(n)))
     assert symmetric[0] == mirror[0] == reference.total(n)
     assert symmetric[2] < 0.46 * mirror[2]
 
@@ -177,3 +177,43 @@ def test_command_resumes_and_rejects_checkpoints(queens, tmp_path):
     assert other.returncode == 2
     assert "another count" in other.stderr
     assert "Traceback" not in other.stderr
+
+
+@pytest.mark.parametrize(
+    ("variant", "blocked", "givens"),
+    [
+        ("toroidal", (), ()),
+        ("superqueens", (), ()),
+        ("standard", ((0, 0), (11, 11)), ()),  # keeps the half turn and both transposes
+        ("standard", ((3, 5),), ()),  # breaks every symmetry
+        ("toroidal", ((2, 2),), ((0, 1),)),
+    ],
+)
+def test_general_search_counts_match_backtracking(variant, blocked, givens):
+    n = 12 if variant != "toroidal" else 11
+    fast = ql.count(n, "bitmask", variant=variant, blocked=blocked, givens=givens)
+    slow = ql.count(n, "backtrack", variant=variant, blocked=blocked, givens=givens)
+    assert fast.total == slow.total
+    if not givens:
+        assert (
+            ql.count(n, "bitmask", variant=variant, blocked=blocked, unique=True).unique
+            == ql.count(n, "backtrack", variant=variant, blocked=blocked, unique=True).unique
+        )
+
+
+def test_general_search_stops_at_its_time_limit():
+    result = ql.count(30, "bitmask", variant="superqueens", time_limit=0.5)
+    assert result.status == ql.Status.LIMIT and result.total is None
+    assert result.stats["nodes"] >= 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    ("variant", "n", "unique"),
+    [("toroidal", 17, False), ("superqueens", 17, True), ("superqueens", 16, True)],
+)
+def test_variant_counts_at_17_match_oeis(variant, n, unique):
+    result = ql.count(n, "bitmask", variant=variant, unique=unique)
+    assert result.total == reference.total(n, variant)
+    if unique:
+        assert result.unique == reference.unique(n, variant)

@@ -11,6 +11,7 @@ import pytest
 import queenslab as ql
 from queenslab import reference
 from queenslab.errors import LimitReached, UsageError
+from queenslab.exports import Instance, dimacs
 from queenslab.models import cnf
 from queenslab.problem import Problem
 from tests import oracle
@@ -46,7 +47,7 @@ def _cols(n: int, board: tuple[bool, ...]) -> tuple[int, ...]:
 def test_dimacs_round_trip_has_exactly_the_solutions(encoding):
     for n in range(1, 9):
         out = io.StringIO()
-        cnf.write_dimacs(Problem(n), encoding, out)
+        dimacs.write(Instance(Problem(n), encoding=encoding), out)
         top, clauses = _parse_dimacs(out.getvalue())
         assert top >= n * n
         models = _board_models(n, clauses)
@@ -57,7 +58,7 @@ def test_dimacs_round_trip_has_exactly_the_solutions(encoding):
 def test_dimacs_with_givens_and_header():
     n, givens = 7, ((0, 1), (3, 0))
     out = io.StringIO()
-    cnf.write_dimacs(Problem(n, givens), "seqcounter", out)
+    dimacs.write(Instance(Problem(n, givens), encoding="seqcounter"), out)
     text = out.getvalue()
     assert "n=7" in text and "seqcounter" in text and "0:1 3:0" in text
     assert "r*7 + c + 1" in text
@@ -107,7 +108,7 @@ def test_invalid_options_name_the_choices(option):
     with pytest.raises(UsageError, match="choose from"):
         ql.solve(8, "sat", **option)
     with pytest.raises(UsageError, match="pairwise"):
-        cnf.write_dimacs(Problem(4), "native", io.StringIO())
+        dimacs.write(Instance(Problem(4), encoding="native"), io.StringIO())
 
 
 def test_time_limits_end_in_limit():

@@ -94,11 +94,42 @@ def test_ruff_is_clean(args):
     assert run.returncode == 0, run.stdout + run.stderr
 
 
-def test_import_does_not_load_solver_packages():
-    code = (
-        "import sys, queenslab; "
-        "heavy = {'numba', 'ortools', 'pysat', 'pyomo', 'highspy', 'dask', 'matplotlib'}; "
+@pytest.mark.parametrize(
+    "code",
+    [
+        "import queenslab",
+        "from queenslab.cli import build_parser; build_parser()",
+        "from queenslab.cli import build_parser; build_parser().parse_args(['count', '12'])",
+    ],
+    ids=["import", "cli-parser", "cli-parse-args"],
+)
+def test_import_is_light(code):
+    """Neither importing the package nor building the CLI loads NumPy, Numba or a solver."""
+    probe = (
+        f"import sys; {code}; "
+        "heavy = {'numpy', 'numba', 'ortools', 'pysat', 'pyomo', 'highspy', 'dask',"
+        " 'distributed', 'matplotlib', 'pyganak'}; "
         "print(sorted(heavy & {m.split('.')[0] for m in sys.modules}))"
     )
-    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT)
     assert run.stdout.strip() == "[]", run.stdout + run.stderr
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        "ql.count(6, 'bitmask')",
+        "ql.solve(8, 'bitmask')",
+        "ql.solve(200, 'min-conflicts', seed=1)",
+        "ql.solve(30, 'las-vegas', seed=1)",
+    ],
+)
+def test_first_call_seconds_exclude_kernel_loading(call):
+    """Numba loads cached kernels at their first call; load() must do that, not the search."""
+    code = (
+        f"import queenslab as ql; first = {call}; second = {call}; "
+        "print(first.seconds, second.seconds)"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    first, second = map(float, run.stdout.split())
+    assert first < 20 * second + 0.05, run.stdout

@@ -24,7 +24,9 @@ COMMANDS: dict[str, str] = {
     "count": "queenslab.cli.count",
     "enumerate": "queenslab.cli.enumerate",
     "optimize": "queenslab.cli.optimize",
+    "check": "queenslab.cli.check",
     "cnf": "queenslab.cli.cnf",
+    "export": "queenslab.cli.export",
     "crosscheck": "queenslab.cli.crosscheck",
     "lv-study": "queenslab.cli.lv_study",
     "backends": "queenslab.cli.backends",
@@ -91,9 +93,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_OK
     except OSError as exc:
         _silence_stdout()
-        where = f": {exc.filename}" if exc.filename else ""
-        print(f"queens: error: {exc.strerror or exc}{where}", file=sys.stderr)
+        print(f"queens: error: {_describe(exc)}", file=sys.stderr)
         return EXIT_USAGE
+
+
+def _describe(exc: OSError) -> str:
+    """One line for an OSError that reached the top: almost always a failed write."""
+    import errno
+
+    reason = exc.strerror or str(exc)
+    if exc.filename:
+        return f"{reason}: {exc.filename}"
+    if exc.errno in (errno.ENOSPC, errno.EFBIG, errno.EDQUOT, errno.EIO):
+        return f"cannot write the output: {reason}"
+    return reason
 
 
 def _silence_stdout() -> None:

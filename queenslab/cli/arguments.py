@@ -28,13 +28,26 @@ MAX_CELL_FILE_BYTES = 64 << 20
 def whole_number(text: str, what: str, low: int = 0, high: int | None = None) -> int:
     """An integer written with ASCII digits, within [low, high]; else a usage error."""
     digits = text.strip()
-    if not (digits.isascii() and digits.lstrip("-").isdigit()) or len(digits) > 30:
+    if not (digits.isascii() and digits.lstrip("-").isdigit()):
         raise argparse.ArgumentTypeError(f"{what} must be a whole number, got {text!r}")
+    if len(digits) > 30:  # int() of a huge string is slow, and no count needs 31 digits
+        raise argparse.ArgumentTypeError(f"{what} must have at most 30 digits, got {text!r}")
     value = int(digits)
     if value < low or (high is not None and value > high):
         bound = f"between {low} and {high}" if high is not None else f"at least {low}"
         raise argparse.ArgumentTypeError(f"{what} must be {bound}, got {text!r}")
     return value
+
+
+def non_empty(what: str):  # type: ignore[no-untyped-def]
+    """An argument type for names and paths: an empty one is refused, never taken as unset."""
+
+    def parse(text: str) -> str:
+        if not text.strip():
+            raise argparse.ArgumentTypeError(f"{what} must not be empty")
+        return text
+
+    return parse
 
 
 def board_size(text: str) -> int:
@@ -50,8 +63,9 @@ def cell(text: str) -> tuple[int, int]:
 
 
 def seconds(text: str) -> float:
+    """A time in seconds, ASCII only (float() alone would read "８" as 8)."""
     try:
-        value = float(text)
+        value = float(text) if text.isascii() else math.nan
     except ValueError:
         value = math.nan
     if not (math.isfinite(value) and value >= MIN_TIME_LIMIT):
@@ -117,11 +131,13 @@ def add_board(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def add_board_rules(parser: argparse.ArgumentParser) -> None:
+def add_board_rules(
+    parser: argparse.ArgumentParser, variant_default: str | None = boards.DEFAULT_VARIANT
+) -> None:
     """The variant and blocked cells (also taken by commands over many sizes)."""
     parser.add_argument(
         "--variant",
-        default=boards.DEFAULT_VARIANT,
+        default=variant_default,
         choices=list(boards.VARIANTS),
         help="rules of attack: "
         + "; ".join(f"{name}: {v.summary}" for name, v in boards.VARIANTS.items()),
@@ -142,7 +158,12 @@ def add_board_rules(parser: argparse.ArgumentParser) -> None:
 
 
 def add_run(parser: argparse.ArgumentParser, *, seed: bool = False) -> None:
-    parser.add_argument("--backend", "-b", help="backend name (see `queens backends`)")
+    parser.add_argument(
+        "--backend",
+        "-b",
+        type=non_empty("the backend name"),
+        help="backend name (see `queens backends`)",
+    )
     parser.add_argument(
         "--time-limit",
         type=seconds,
@@ -180,6 +201,7 @@ def add_backend_options(parser: argparse.ArgumentParser, capability: Capability)
         option = declared[0][1]
         group.add_argument(
             option.flag,
+            type=non_empty(option.flag),
             dest=f"option_{option_name}",
             metavar=option.metavar or option_name.upper(),
             help="; ".join(helps).replace("%", "%%"),

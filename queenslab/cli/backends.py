@@ -46,7 +46,8 @@ def run(args: argparse.Namespace) -> int:
             print(f"\n{b.name}: {b.summary}")
             for option in b.options:
                 choices = f" ({', '.join(option.choices)})" if option.choices else ""
-                print(f"  {option.flag}: {option.help}{choices} [default {option.default}]")
+                default = "" if option.default is None else f" [default {option.default}]"
+                print(f"  {option.flag}: {option.help}{choices}{default}")
     return a.EXIT_OK
 
 

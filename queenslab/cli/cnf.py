@@ -1,13 +1,12 @@
-"""``queens cnf``: the board's CNF in DIMACS, for any SAT solver or model counter."""
+"""``queens cnf``: the board's CNF in DIMACS, the same as ``queens export --format dimacs``."""
 
 from __future__ import annotations
 
 import argparse
-import sys
 
-from queenslab.cli import arguments as a
+from queenslab.cli.export import add_model_arguments, write_model
 
-HELP = "write the N-queens CNF in DIMACS format to stdout"
+HELP = "write the N-queens CNF in DIMACS format (= export --format dimacs)"
 EXAMPLES = """examples:
   queens cnf 8 > eight.cnf
   queens cnf 8 --encoding seqcounter --given 0:0
@@ -15,19 +14,8 @@ EXAMPLES = """examples:
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    from queenslab.models.cnf import ENCODING_OPTION
-
-    a.add_board(parser)
-    parser.add_argument(
-        "--encoding",
-        default=ENCODING_OPTION.default,
-        choices=ENCODING_OPTION.choices,
-        help=ENCODING_OPTION.help,
-    )
+    add_model_arguments(parser)
 
 
 def run(args: argparse.Namespace) -> int:
-    from queenslab.models.cnf import write_dimacs
-
-    write_dimacs(a.problem(args), args.encoding, sys.stdout)
-    return a.EXIT_OK
+    return write_model(args, "dimacs")

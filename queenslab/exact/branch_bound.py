@@ -2,9 +2,11 @@
 
 Each node places a queen in the next row. Its bound is admissible and also a forward
 check: for every remaining row, the best weight among the columns still free in that row
-(not attacked by any placed queen along its column or diagonals); a row with no free
-column prunes the node at once. Columns are tried in decreasing weight, so good boards are
-found early and the bound cuts most of the tree. The Numba kernel is resumable: it stops
+(not attacked by any placed queen along its column or diagonals, wrapped on a torus; the
+leaps are left out of the bound, which keeps it admissible); a row with no free column
+prunes the node at once. The rule of attack is the board's (board_search.Rules). Columns
+are tried in decreasing weight, so good boards are found early and the bound cuts most of
+the tree. The Numba kernel is resumable: it stops
 after a node budget, the Python driver looks at the clock, and calls it again. Import
 this module lazily: it loads numba.
 """
@@ -15,6 +17,7 @@ import numpy as np
 
 from queenslab._numba import njit
 from queenslab.errors import LimitReached, UsageError
+from queenslab.exact.board_search import Rules, moved, spread
 from queenslab.problem import Problem
 from queenslab.run import Run
 
@@ -24,11 +27,12 @@ _NODE_BUDGET = 1 << 20  # nodes per kernel call between two looks at the clock
 
 @njit(cache=True, nogil=True)
 def _search(  # type: ignore[no-untyped-def]
-    weights, order, allowed, state, pos, placed, acc, masks, best_cols, budget
+    weights, order, allowed, wraps, near, far, state, pos, placed, acc, masks, best_cols, budget
 ):
     """Run (or resume) the search for at most ``budget`` nodes; True when it is finished.
 
-    state = [row, best, found]; masks[d] = (columns, left diag, right diag) at depth d.
+    state = [row, best, found]; masks[d] = (columns, left diagonals, right diagonals,
+    leaps into row d, leaps into row d + 1) at depth d.
     """
     n = weights.shape[0]
     full = (np.int64(1) << n) - 1
@@ -50,7 +54,8 @@ def _search(  # type: ignore[no-untyped-def]
             bound = 0
             feasible = True
             for k in range(n - row):
-                free = ~(cols | (left << k) | (right >> k)) & allowed[row + k] & full
+                reach = cols | moved(left, k, n, wraps) | moved(right, -k, n, wraps)
+                free = ~(reach | (masks[row, 3] if k == 0 else 0)) & allowed[row + k] & full
                 if free == 0:
                     feasible = False
                     break
@@ -63,7 +68,7 @@ def _search(  # type: ignore[no-untyped-def]
                 row -= 1
                 continue
             pos[row] = 0
-        free = ~(cols | left | right) & allowed[row] & full
+        free = ~(cols | left | right | masks[row, 3]) & allowed[row] & full
         advanced = False
         while pos[row] < n:
             c = order[row, pos[row]]
@@ -73,8 +78,10 @@ def _search(  # type: ignore[no-untyped-def]
                 placed[row] = c
                 acc[row + 1] = acc[row] + weights[row, c]
                 masks[row + 1, 0] = cols | bit
-                masks[row + 1, 1] = ((left | bit) << 1) & full
-                masks[row + 1, 2] = (right | bit) >> 1
+                masks[row + 1, 1] = moved(left | bit, 1, n, wraps) & full
+                masks[row + 1, 2] = moved(right | bit, -1, n, wraps)
+                masks[row + 1, 3] = masks[row, 4] | spread(bit, near, n, wraps)
+                masks[row + 1, 4] = spread(bit, far, n, wraps)
                 pos[row + 1] = -1
                 row += 1
                 advanced = True
@@ -106,11 +113,13 @@ def maximize_weight(
     pos = np.full(n + 1, -1, dtype=np.int64)
     placed = np.zeros(n, dtype=np.int64)
     acc = np.zeros(n + 1, dtype=np.int64)
-    masks = np.zeros((n + 1, 3), dtype=np.int64)
+    masks = np.zeros((n + 1, 5), dtype=np.int64)
     best_cols = np.zeros(n, dtype=np.int64)
+    rules = Rules.of(problem.board)
     while not _search(
-        weights, order, allowed, state, pos, placed, acc, masks, best_cols, _NODE_BUDGET
-    ):
+        weights, order, allowed, rules.wraps, rules.near, rules.far,
+        state, pos, placed, acc, masks, best_cols, _NODE_BUDGET,
+    ):  # fmt: skip
         if run.should_stop():
             raise LimitReached
     if state[2] == 0:

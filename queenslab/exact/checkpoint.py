@@ -3,13 +3,17 @@
 A run killed at any moment (even SIGKILL) loses at most the last second of work: results
 are committed in transactions, so the file always holds whole, consistent rows. The file
 records n and the split method; resuming with another n, another split, or a file that is
-not a checkpoint is refused with a UsageError.
+not a checkpoint is refused with a UsageError. A file that cannot be written (a full disk)
+is a one-line UsageError too, and a checkpoint this run created is removed again when the
+run fails before recording anything (an unreachable scheduler, a full disk).
 """
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 import time
+from pathlib import Path
 from types import TracebackType
 
 import numpy as np
@@ -26,6 +30,8 @@ class Checkpoint:
     def __init__(self, path: str, n: int, method: str, size: int) -> None:
         self.path = path
         self._last_commit = time.monotonic()
+        self._created = not Path(path).exists()
+        self._recorded = False
         expected = {"format": FORMAT, "n": str(n), "method": method, "subproblems": str(size)}
         try:
             self._db = sqlite3.connect(path)
@@ -40,14 +46,23 @@ class Checkpoint:
                     f"checkpoint {path} belongs to another count (n={found.get('n')}, "
                     f"{found.get('method')}); this one is n={n}, {method}: use another file"
                 )
+        except sqlite3.OperationalError as exc:  # e.g. "database or disk is full"
+            self._discard()
+            raise UsageError(f"cannot write checkpoint {path}: {exc}") from None
         except sqlite3.DatabaseError:
-            self._db.close()
+            self._discard()
             raise UsageError(
                 f"checkpoint {path} is damaged or not a queenslab checkpoint"
             ) from None
         except UsageError:
-            self._db.close()
+            self._discard()
             raise
+
+    def _discard(self) -> None:
+        """Close; remove the file if this run created it and recorded nothing in it."""
+        self._db.close()
+        if self._created and not self._recorded:
+            Path(self.path).unlink(missing_ok=True)
 
     def _read_meta(self) -> dict[str, str]:
         tables = {row[0] for row in self._db.execute("SELECT name FROM sqlite_master")}
@@ -79,20 +94,29 @@ class Checkpoint:
 
     def record(self, ids: np.ndarray, results: np.ndarray) -> None:
         """Add finished subproblems; committed at most a second later (or on close)."""
-        self._db.executemany(
-            "INSERT OR REPLACE INTO done VALUES (?, ?, ?, ?)",
-            ((int(i), *map(int, row)) for i, row in zip(ids, results, strict=True)),
-        )
+        try:
+            self._db.executemany(
+                "INSERT OR REPLACE INTO done VALUES (?, ?, ?, ?)",
+                ((int(i), *map(int, row)) for i, row in zip(ids, results, strict=True)),
+            )
+        except sqlite3.OperationalError as exc:
+            raise UsageError(f"cannot write checkpoint {self.path}: {exc}") from None
+        self._recorded = True
         if time.monotonic() - self._last_commit >= COMMIT_EVERY:
             self._commit()
 
     def _commit(self) -> None:
-        self._db.commit()
+        try:
+            self._db.commit()
+        except sqlite3.OperationalError as exc:
+            raise UsageError(f"cannot write checkpoint {self.path}: {exc}") from None
         self._last_commit = time.monotonic()
 
     def close(self) -> None:
-        self._commit()
-        self._db.close()
+        try:
+            self._commit()
+        finally:
+            self._db.close()
 
     def __enter__(self) -> Checkpoint:
         return self
@@ -103,4 +127,10 @@ class Checkpoint:
         error: BaseException | None,
         trace: TracebackType | None,
     ) -> None:
-        self.close()
+        if error is None:
+            self.close()
+            return
+        with contextlib.suppress(UsageError):  # the error under way is the one to report
+            self.close()  # keep what finished (Ctrl-C, a limit, a lost worker)
+        if not self._recorded:
+            self._discard()

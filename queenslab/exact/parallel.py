@@ -21,8 +21,20 @@ DASK_TASKS = 128
 CONNECT_TIMEOUT = 10.0  # seconds to reach a Dask scheduler
 
 
-def count_part(part: Subproblems) -> np.ndarray:
-    """Count every subproblem of ``part``: a pure function, so Dask may rerun it anywhere."""
+def count_part(part: Subproblems, stop: np.ndarray | None = None) -> np.ndarray:
+    """Count every subproblem of ``part``: a pure function, so Dask may rerun it anywhere.
+
+    Rows of (total, unique, nodes); the general board search leaves nodes at -1 for the
+    subproblems a set ``stop[0]`` kept it from finishing.
+    """
+    if part.rules is not None:
+        from queenslab.exact import board_search
+
+        rules = part.rules
+        return board_search.count_batch(
+            part.n, part.allowed, part.weight, rules.wraps, rules.near, rules.far,
+            rules.symmetries, part.canonical, np.zeros(1, np.uint8) if stop is None else stop,
+        )  # fmt: skip
     from queenslab.exact import kernels
 
     return kernels.count_batch(
@@ -36,7 +48,9 @@ def chunks(ids: np.ndarray, count: int) -> list[np.ndarray]:
     return [ids[start::count] for start in range(count)] if len(ids) else []
 
 
-def run_threads(subproblems: Subproblems, ids: np.ndarray, workers: int) -> Iterator[Finished]:
+def run_threads(
+    subproblems: Subproblems, ids: np.ndarray, workers: int, stop: np.ndarray | None = None
+) -> Iterator[Finished]:
     """Count on ``workers`` threads (the kernels release the GIL).
 
     Closing the generator, or an exception in the caller (Ctrl-C), cancels what has not
@@ -47,7 +61,7 @@ def run_threads(subproblems: Subproblems, ids: np.ndarray, workers: int) -> Iter
     pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="bitmask")
     try:
         futures = {
-            pool.submit(count_part, subproblems.take(part)): part
+            pool.submit(count_part, subproblems.take(part), stop): part
             for part in chunks(ids, CHUNKS_PER_THREAD * workers)
         }
         for future in as_completed(futures):

@@ -25,12 +25,14 @@ queens. A subproblem's id is its position in this deterministic order (checkpoin
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 import numpy as np
 
 from queenslab import boards
 from queenslab.boards import Board
+from queenslab.exact.board_search import Rules
 from queenslab.exact.kernels import CORNER, EDGE, PLAIN
 from queenslab.problem import Problem
 
@@ -49,6 +51,9 @@ class Subproblems:
     kind: np.ndarray  # (m,) PLAIN, CORNER or EDGE
     b1: np.ndarray  # (m,) column of the top queen (EDGE)
     weight: np.ndarray  # (m,) leaf weight (PLAIN, CORNER)
+    #: The board's rule for the general search (board_search); None: the classic kernels.
+    rules: Rules | None = None
+    canonical: bool = False  # count the symmetry classes at the leaves (general search)
 
     def __len__(self) -> int:
         return len(self.kind)
@@ -64,7 +69,13 @@ class Subproblems:
             self.kind[ids],
             self.b1[ids],
             self.weight[ids],
+            self.rules,
+            self.canonical,
         )
+
+    def searched_by(self, rules: Rules, canonical: bool) -> Subproblems:
+        """The same split, searched by the general board search under ``rules``."""
+        return dataclasses.replace(self, rules=rules, canonical=canonical)
 
 
 def _stack(method: str, n: int, rows: list[Row]) -> Subproblems:
@@ -122,15 +133,22 @@ def symmetric(n: int) -> Subproblems:
     return _stack("symmetric", n, rows)
 
 
-def mirror(n: int) -> Subproblems:
-    board = boards.board(n)
-    full, half = (1 << n) - 1, (1 << (n // 2)) - 1
-    rows: list[Row] = [(PLAIN, [half] + [full] * (n - 1), -1, 0, 0, 2)]
+def mirror(board: Board) -> Subproblems:
+    """The half-board split: first queen in the left half, counted twice (and the middle).
+
+    Valid for any board the left-right mirror maps onto itself (no givens). For odd n a
+    first queen in the middle column keeps its second-row queen in the left half.
+    """
+    n = board.n
+    allowed = board.allowed_masks()
+    half = (1 << (n // 2)) - 1
+    rows: list[Row] = [(PLAIN, [allowed[0] & half, *allowed[1:]], -1, 0, 0, 2)]
     if n % 2:
-        middle = pin([full] * n, board, 0, n // 2)
-        if n > 1:
-            middle[1] &= half
-        rows.append((PLAIN, middle, -1, 0, 0, 2 if n > 1 else 1))
+        middle = pin(allowed, board, 0, n // 2)
+        if middle is not None:
+            if n > 1:
+                middle[1] &= half
+            rows.append((PLAIN, middle, -1, 0, 0, 2 if n > 1 else 1))
     return _stack("mirror", n, rows)
 
 
@@ -175,4 +193,5 @@ def split(subproblems: Subproblems, board: Board, depth: int) -> Subproblems:
                 bits ^= bit
                 children.append((row + 1, pin(allowed, board, row, bit.bit_length() - 1)))
             stack.extend(reversed(children))
-    return _stack(f"{subproblems.method}/split={depth}", subproblems.n, rows)
+    split_plan = _stack(f"{subproblems.method}/split={depth}", subproblems.n, rows)
+    return dataclasses.replace(split_plan, rules=subproblems.rules, canonical=subproblems.canonical)

@@ -33,8 +33,7 @@ from __future__ import annotations
 
 from functools import cache
 from math import gcd
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from queenslab.backend import Backend, Capability, Family
 from queenslab.errors import UsageError
@@ -42,6 +41,9 @@ from queenslab.placement import Placement
 from queenslab.problem import Problem
 from queenslab.result import SolveResult, Status
 from queenslab.run import Run
+
+if TYPE_CHECKING:
+    import numpy as np
 
 #: Boards up to this size come from backtracking; everything larger is composed.
 BASE_LIMIT = 12
@@ -139,6 +141,8 @@ def describe(recipe: Recipe) -> str:
 
 def torus(m: int) -> np.ndarray:
     """Toroidal board of size m as the product of the tiles 2i mod p^e of its factors."""
+    import numpy as np
+
     board = np.zeros(1, dtype=np.int64)
     rest = m
     p = 5
@@ -167,6 +171,8 @@ def block_product(a: np.ndarray, b: np.ndarray) -> np.ndarray:
 
 
 def build(recipe: Recipe) -> np.ndarray:
+    import numpy as np
+
     kind = recipe[0]
     if kind == "torus":
         return torus(recipe[1])
@@ -187,6 +193,8 @@ class DivideConquerBackend(Backend):
     summary = "construction from toroidal tiles, block products and corner moves"
 
     def solve(self, problem: Problem, run: Run) -> SolveResult:
+        import numpy as np
+
         recipe = plan(problem.n)
         if recipe is None:
             raise UsageError(

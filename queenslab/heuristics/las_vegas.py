@@ -11,9 +11,7 @@ time limit (or Ctrl-C) stops within a few thousand nodes, even in the middle of 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import ClassVar
-
-import numpy as np
+from typing import TYPE_CHECKING, ClassVar
 
 from queenslab.backend import Backend, Capability, Family, Option, non_negative_int, positive_int
 from queenslab.errors import UsageError
@@ -22,6 +20,9 @@ from queenslab.problem import Problem
 from queenslab.result import SolveResult, Status
 from queenslab.run import Run
 from queenslab.stoppable import run_stoppably
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 def default_step(n: int) -> int:
@@ -35,6 +36,8 @@ def default_step(n: int) -> int:
 
 def given_columns(problem: Problem) -> np.ndarray:
     """Column per row for the given queens, -1 elsewhere (the kernels' format)."""
+    import numpy as np
+
     given = np.full(problem.n, -1, dtype=np.int64)
     for r, c in problem.givens:
         given[r] = c
@@ -55,9 +58,12 @@ class LasVegasBackend(Backend):
     uses_seed = True
 
     def load(self) -> None:
-        from queenslab.heuristics import kernels  # noqa: F401
+        """Solve a tiny board once: Numba loads cached kernels at their first call."""
+        LasVegasBackend().solve(Problem(8), Run(0, None))
 
     def solve(self, problem: Problem, run: Run) -> SolveResult:
+        import numpy as np
+
         from queenslab.heuristics import kernels
 
         n = problem.n

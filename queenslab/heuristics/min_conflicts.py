@@ -12,15 +12,16 @@ not finish within its attempt budget restarts; after ``restarts`` runs the backe
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import ClassVar
-
-import numpy as np
+from typing import TYPE_CHECKING, ClassVar
 
 from queenslab.backend import Backend, Capability, Family, Option, positive_int
 from queenslab.placement import Placement
 from queenslab.problem import Problem
 from queenslab.result import SolveResult, Status
 from queenslab.run import Run
+
+if TYPE_CHECKING:
+    import numpy as np
 
 _GREEDY_TRIES_PER_ROW = 3.08  # Sosic & Gu's budget for the greedy phase, times n
 _CHUNK = 1 << 22  # rows or swap attempts between two looks at the clock
@@ -41,6 +42,8 @@ def initial_permutation(problem: Problem) -> tuple[np.ndarray, np.ndarray]:
 
     The mask is empty when there are no givens, so huge boards pay nothing for it.
     """
+    import numpy as np
+
     n = problem.n
     queen = np.arange(n, dtype=np.int32)
     if not problem.givens:
@@ -67,7 +70,13 @@ class MinConflictsBackend(Backend):
     )  # fmt: skip
     uses_seed = True
 
+    def load(self) -> None:
+        """Solve a tiny board once: Numba loads cached kernels at their first call."""
+        MinConflictsBackend().solve(Problem(16), Run(0, None))
+
     def solve(self, problem: Problem, run: Run) -> SolveResult:
+        import numpy as np
+
         from queenslab.heuristics import kernels
 
         n = problem.n

@@ -1,4 +1,4 @@
-"""N-queens as CNF for python-sat: the clauses, DIMACS export, and the ``sat`` backend.
+"""N-queens as CNF for python-sat: the clauses and the ``sat`` backend (DIMACS: ``exports``).
 
 Variables 1..n² are the board cells (cell (r, c) is ``r*n + c + 1``); the auxiliary
 variables of the cardinality encodings come after them. The constraints are the board's
@@ -17,12 +17,12 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from typing import Any, ClassVar, TextIO
+from typing import Any, ClassVar
 
 from queenslab.backend import Backend, Capability, Family, Option, workers_option
 from queenslab.boards import VARIANTS, Board
 from queenslab.errors import LimitReached, UsageError
-from queenslab.models import cubes
+from queenslab.models import cubes, external
 from queenslab.placement import Placement
 from queenslab.problem import Problem
 from queenslab.result import CountResult, SolveResult, Status
@@ -114,28 +114,6 @@ def clauses(problem: Problem, encoding: str) -> tuple[list[tuple[int, ...]], int
     hard, top = board_clauses(problem.board, encoding)
     units = [(cell(problem.n, r, c),) for r, c in problem.givens]
     return [*hard, *units], top
-
-
-def write_dimacs(problem: Problem, encoding: str, out: TextIO) -> None:
-    """Write the problem as DIMACS CNF, with a header naming the variables and the rules."""
-    n = problem.n
-    body, top = clauses(problem, encoding)
-    given = " ".join(f"{r}:{c}" for r, c in problem.givens) or "none"
-    blocked = " ".join(f"{r}:{c}" for r, c in problem.blocked) or "none"
-    auxiliary = f"{n * n + 1}..{top}" if top > n * n else "none"
-    out.write(
-        f"c N-queens n={n}, variant {problem.variant}, cardinality encoding {encoding}\n"
-        f"c given queens: {given}; blocked cells: {blocked}\n"
-        f"c variables 1..{n * n} are the board: cell (r, c) is r*{n} + c + 1 (0-based r, c)\n"
-        f"c auxiliary variables of the encoding: {auxiliary}\n"
-        f"c lines: rows and columns hold exactly one queen, diagonals at most one"
-        + (" (diagonals wrap around)" if problem.board.variant.wraps else "")
-        + (", knight-move pairs at most one" if problem.board.variant.leaps else "")
-        + "\n"
-        f"c p show {' '.join(str(v) for v in range(1, n * n + 1))} 0\n"
-        f"p cnf {top} {len(body)}\n"
-    )
-    out.writelines(" ".join(map(str, clause)) + " 0\n" for clause in body)
 
 
 def decode(n: int, model: list[int]) -> tuple[int, ...]:
@@ -246,6 +224,7 @@ class SatBackend(Backend):
         ENCODING_OPTION,
         Option("solver", "SAT solver inside python-sat", "cadical195", choices=SOLVERS),
         workers_option(help="counting processes"),
+        external.COMMAND_OPTION,
     )
 
     def load(self) -> None:
@@ -253,6 +232,8 @@ class SatBackend(Backend):
         import pysat.solvers  # noqa: F401
 
     def solve(self, problem: Problem, run: Run) -> SolveResult:
+        if self.settings["solver_cmd"]:
+            return external.solve(problem, self.settings, run)
         models = _models(problem, self.settings, run)
         try:
             model = next(models, None)
@@ -265,10 +246,15 @@ class SatBackend(Backend):
         return SolveResult(Status.SOLVED, Placement(decode(problem.n, model)))
 
     def enumerate(self, problem: Problem, run: Run) -> Iterator[Placement]:
+        if self.settings["solver_cmd"]:
+            yield from external.enumerate_boards(problem, self.settings, run)
+            return
         for model in _models(problem, self.settings, run):
             yield Placement(decode(problem.n, model))
 
     def count(self, problem: Problem, run: Run, unique: bool = False) -> CountResult:
+        if self.settings["solver_cmd"]:
+            return external.count(problem, self.settings, run)
         with run.phase("build"):
             split = cubes.border_split(problem)
             body, top = clauses(problem, self.settings["encoding"])

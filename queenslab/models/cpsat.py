@@ -16,9 +16,7 @@ import queue
 import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from queenslab.backend import Backend, Capability, Family, Option, default_workers, workers_option
 from queenslab.boards import VARIANTS
@@ -29,6 +27,9 @@ from queenslab.problem import Problem
 from queenslab.result import CountResult, OptimizeResult, SolveResult, Status
 from queenslab.run import Run
 from queenslab.stoppable import run_stoppably
+
+if TYPE_CHECKING:
+    import numpy as np
 
 FORMULATIONS = ("integer", "boolean")
 #: Rows fixed per counting cube (one at each end of the board). The border split, with

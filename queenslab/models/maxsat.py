@@ -11,9 +11,7 @@ cost; it is recomputed from the board, the cost only guides the search. RC2's or
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import ClassVar
-
-import numpy as np
+from typing import TYPE_CHECKING, ClassVar
 
 from queenslab.backend import Backend, Capability, Family
 from queenslab.boards import VARIANTS
@@ -23,6 +21,9 @@ from queenslab.problem import Problem
 from queenslab.result import OptimizeResult, Status
 from queenslab.run import Run
 from queenslab.stoppable import run_stoppably
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 class MaxSatBackend(Backend):

@@ -10,9 +10,7 @@ which is only sensible for small n: each solution costs a solve.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import Any, ClassVar
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from queenslab.backend import Backend, Capability, Family, Option
 from queenslab.boards import VARIANTS
@@ -23,6 +21,9 @@ from queenslab.placement import Placement
 from queenslab.problem import Problem
 from queenslab.result import CountResult, OptimizeResult, SolveResult, Status
 from queenslab.run import Run
+
+if TYPE_CHECKING:
+    import numpy as np
 
 
 def build_model(problem: Problem, weights: np.ndarray | None = None) -> Any:
@@ -68,6 +69,8 @@ def build_model(problem: Problem, weights: np.ndarray | None = None) -> Any:
 
 def read_placement(model: Any, n: int) -> Placement:
     """The columns of the cells whose x is (numerically) 1."""
+    import numpy as np
+
     cols = np.full(n, -1, dtype=np.int64)
     for (r, c), var in model.x.items():
         if var.value is not None and var.value > 0.5:

@@ -1,0 +1,66 @@
+"""``queens export``: the model in a standard format, for solvers queenslab does not wrap."""
+
+from __future__ import annotations
+
+import argparse
+
+from queenslab.cli import arguments as a
+
+HELP = "write the model as DIMACS, WCNF, OPB, LP, MPS, CP-SAT proto or MiniZinc"
+EXAMPLES = """examples:
+  queens export 8 --format dimacs > eight.cnf
+  queens export 8 --format lp --given 0:0 --output eight.lp
+  queens export 8 --output eight.mzn --variant toroidal --blocked 0:0
+  queens export 8 --format wcnf --weights weights.csv --encoding seqcounter
+  queens export 10 --format cpsat --weights weights.json --output ten.pbtxt"""
+
+
+def add_model_arguments(parser: argparse.ArgumentParser) -> None:
+    """The board, the cardinality encoding of the CNF formats, and the output file."""
+    from queenslab.models.cnf import ENCODING_OPTION
+
+    a.add_board(parser)
+    parser.add_argument(
+        "--encoding",
+        default=ENCODING_OPTION.default,
+        choices=ENCODING_OPTION.choices,
+        help=f"dimacs, wcnf: {ENCODING_OPTION.help}",
+    )
+    parser.add_argument("--output", "-o", metavar="FILE", help="write here instead of stdout")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from queenslab.exports import FORMATS
+
+    parser.add_argument(
+        "--format",
+        choices=list(FORMATS),
+        help="; ".join(f"{e.name}: {e.help} ({e.suffix})" for e in FORMATS.values())
+        + "; default: from the suffix of --output",
+    )
+    add_model_arguments(parser)
+    parser.add_argument(
+        "--weights",
+        metavar="FILE",
+        help="n x n integers, JSON or CSV: the weighted problem (maximise the queens' weight)",
+    )
+
+
+def write_model(args: argparse.Namespace, name: str, weights_file: str | None = None) -> int:
+    """Write the board of ``args`` in export format ``name``, to stdout or --output."""
+    from queenslab import exports
+    from queenslab.output import atomic_output
+    from queenslab.weights import load_weights
+
+    problem = a.problem(args)
+    weights = load_weights(weights_file, problem.n) if weights_file else None
+    instance = exports.Instance(problem, weights, args.encoding)
+    with atomic_output(args.output) as out:
+        exports.write(instance, name, out)
+    return a.EXIT_OK
+
+
+def run(args: argparse.Namespace) -> int:
+    from queenslab import exports
+
+    return write_model(args, exports.choose(args.format, args.output).name, args.weights)

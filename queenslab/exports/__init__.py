@@ -1,0 +1,85 @@
+"""Every model export in one table: the format's name, file suffix, what it can express.
+
+Each format is one module with ``write(instance, out)``, built from the board's groups
+(``Board.groups``) or from the models that are (``models.cnf``, ``models.cpsat``), never
+from a board rule of its own. A new format is a module and one line in ``FORMATS``.
+``queens export`` and ``queens cnf`` are built from this table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import PurePath
+from typing import TextIO
+
+from queenslab.backend import Capability
+from queenslab.errors import UsageError
+from queenslab.exports import cpsat, dimacs, lp, mps, mzn, opb, wcnf
+from queenslab.exports.instance import Instance
+
+SOLVE, COUNT, OPTIMIZE = Capability.SOLVE, Capability.COUNT, Capability.OPTIMIZE
+#: Every format writes n² variables (and pairwise CNF n³ clauses): beyond this, refused.
+MAX_N = 1000
+
+
+@dataclass(frozen=True)
+class Export:
+    name: str
+    suffix: str
+    tasks: frozenset[Capability]  # solve, count (every solution), optimize (--weights)
+    help: str
+    write: Callable[[Instance, TextIO], None]
+
+
+FORMATS: dict[str, Export] = {
+    e.name: e
+    for e in (
+        Export("dimacs", ".cnf", frozenset({SOLVE, COUNT}),
+               "CNF for SAT solvers and projected model counters", dimacs.write),
+        Export("wcnf", ".wcnf", frozenset({OPTIMIZE}),
+               "weighted MaxSAT, MaxSAT Evaluation 2022 format", wcnf.write),
+        Export("opb", ".opb", frozenset({SOLVE, COUNT, OPTIMIZE}),
+               "pseudo-Boolean, PB competition format", opb.write),
+        Export("lp", ".lp", frozenset({SOLVE, OPTIMIZE}),
+               "MILP, CPLEX LP format with readable names", lp.write),
+        Export("mps", ".mps", frozenset({SOLVE, OPTIMIZE}),
+               "MILP, free MPS with readable names", mps.write),
+        Export("cpsat", ".pbtxt", frozenset({SOLVE, COUNT, OPTIMIZE}),
+               "OR-Tools CP-SAT model proto, text form", cpsat.write),
+        Export("mzn", ".mzn", frozenset({SOLVE, COUNT, OPTIMIZE}),
+               "MiniZinc model with its data", mzn.write),
+    )
+}  # fmt: skip
+
+
+def choose(name: str | None, output: str | None) -> Export:
+    """The format named, else the one whose suffix ``output`` has."""
+    if name is not None:
+        return FORMATS[name]
+    suffix = PurePath(output).suffix.lower() if output else ""
+    for export in FORMATS.values():
+        if suffix == export.suffix:
+            return export
+    raise UsageError(
+        "give --format (" + ", ".join(FORMATS) + ")"
+        + (f": the suffix of {output} names none" if output else "")
+    )  # fmt: skip
+
+
+def write(instance: Instance, name: str, out: TextIO) -> None:
+    """Write ``instance`` in format ``name``; a UsageError if the format cannot express it."""
+    export = FORMATS.get(name)
+    if export is None:
+        raise UsageError(f"unknown export format {name!r}; choose from: {', '.join(FORMATS)}")
+    task = instance.task
+    if task not in export.tasks:
+        able = ", ".join(e.name for e in FORMATS.values() if task in e.tasks)
+        hint = " (it needs weights: --weights FILE)" if task is SOLVE else ""
+        raise UsageError(f"format {name} cannot express {task}{hint}; formats that can: {able}")
+    if instance.problem.n > MAX_N:
+        raise UsageError(f"export writes n² variables: n must be at most {MAX_N}")
+    export.write(instance, out)
+
+
+__all__ = ["FORMATS", "Export", "Instance", "choose", "write"]

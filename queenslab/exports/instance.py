@@ -1,0 +1,66 @@
+"""What an export writes: the problem, the weights when it is an optimisation, the encoding.
+
+Also the header every format opens with (in its own comment syntax), so a file read
+without queenslab still says which board it is and what its variables mean.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from queenslab.backend import Capability
+from queenslab.problem import Problem
+
+if TYPE_CHECKING:
+    import numpy as np
+
+
+@dataclass(frozen=True, eq=False)
+class Instance:
+    """A problem to write; ``weights`` (n x n integers) makes it weighted N-queens."""
+
+    problem: Problem
+    weights: np.ndarray | None = None
+    encoding: str = "pairwise"  # cardinality encoding of the CNF formats
+
+    @property
+    def task(self) -> Capability:
+        return Capability.SOLVE if self.weights is None else Capability.OPTIMIZE
+
+    def weighted_cells(self) -> list[tuple[int, tuple[int, int]]]:
+        """(weight, cell) for every cell of non-zero weight, row by row."""
+        if self.weights is None:
+            return []
+        n = self.problem.n
+        return [
+            (int(self.weights[r, c]), (r, c))
+            for r in range(n)
+            for c in range(n)
+            if self.weights[r, c]
+        ]
+
+
+def title(problem: Problem, detail: str = "") -> list[str]:
+    """The first header lines: the board, its givens and blocked cells."""
+    given = " ".join(f"{r}:{c}" for r, c in problem.givens) or "none"
+    blocked = " ".join(f"{r}:{c}" for r, c in problem.blocked) or "none"
+    return [
+        f"N-queens n={problem.n}, variant {problem.variant}{detail}",
+        f"given queens: {given}; blocked cells: {blocked}",
+    ]
+
+
+def rules(problem: Problem) -> str:
+    """The board's groups in words, from the variant's declared facts."""
+    variant = problem.board.variant
+    return (
+        "lines: rows and columns hold exactly one queen, diagonals at most one"
+        + (" (diagonals wrap around)" if variant.wraps else "")
+        + (", knight-move pairs at most one" if variant.leaps else "")
+    )
+
+
+def commented(lines: list[str], lead: str) -> str:
+    """Header lines behind a format's comment marker, one per line."""
+    return "".join(f"{lead} {line}".rstrip() + "\n" for line in lines)

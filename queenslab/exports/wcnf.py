@@ -1,0 +1,48 @@
+"""Weighted N-queens as WCNF, the format of the MaxSAT Evaluations since 2022.
+
+Hard clauses start with ``h``, soft clauses with their weight; there is no ``p`` line. A
+MaxSAT solver minimises the total weight of the falsified soft clauses, and weights must
+be positive: a cell of weight w > 0 is the soft clause (x) of weight w (it costs w when
+empty), a cell of weight w < 0 the soft clause (¬x) of weight -w (it costs -w when
+occupied). The total weight of the queens is then the sum of the positive weights minus
+the cost, as the header says.
+"""
+
+from __future__ import annotations
+
+from typing import TextIO
+
+from queenslab.exports.dimacs import header
+from queenslab.exports.instance import Instance, commented
+
+
+def soft_clauses(instance: Instance) -> list[tuple[int, int]]:
+    """(weight, literal) of every soft unit clause, weights positive."""
+    from queenslab.models.cnf import cell
+
+    n = instance.problem.n
+    return [
+        (abs(w), cell(n, r, c) if w > 0 else -cell(n, r, c))
+        for w, (r, c) in instance.weighted_cells()
+    ]
+
+
+def write(instance: Instance, out: TextIO) -> None:
+    from queenslab.models.cnf import clauses
+
+    hard, top = clauses(instance.problem, instance.encoding)
+    soft = soft_clauses(instance)
+    positive = sum(w for w, lit in soft if lit > 0)
+    out.write(
+        commented(
+            [
+                *header(instance, top),
+                "soft clauses: (x) of weight w for a cell of weight w > 0, "
+                "(-x) of weight -w for a cell of weight w < 0",
+                f"total weight of the queens = {positive} - cost of the falsified soft clauses",
+            ],
+            "c",
+        )
+    )
+    out.writelines("h " + " ".join(map(str, clause)) + " 0\n" for clause in hard)
+    out.writelines(f"{w} {lit} 0\n" for w, lit in soft)

@@ -1,0 +1,82 @@
+"""A queenslab backend from another package: permutations built row by row, pruned.
+
+Installed, it is found through the ``queenslab.backends`` entry point its pyproject.toml
+declares; in a notebook, ``ql.register_backend("permutations", PermutationsBackend)``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from queenslab import (
+    VARIANTS,
+    Backend,
+    Capability,
+    CountResult,
+    Family,
+    LimitReached,
+    Placement,
+    SolveResult,
+    Status,
+)
+
+
+class PermutationsBackend(Backend):
+    """Extends a permutation one row at a time, with queens no earlier queen attacks."""
+
+    name = "permutations"
+    family = Family.EXACT
+    capabilities = frozenset(
+        {
+            Capability.SOLVE,
+            Capability.ENUMERATE,
+            Capability.COUNT,
+            Capability.GIVENS,
+            Capability.BLOCKED,
+        }
+    )
+    variants = frozenset(VARIANTS)  # the board layer knows every variant's rules
+    summary = "permutations extended row by row (a plug-in example)"
+
+    def enumerate(self, problem, run) -> Iterator[Placement]:
+        board, n, given = problem.board, problem.n, problem.given_cols
+        taken = [False] * board.line_id_count()  # columns and diagonals holding a queen
+        cols: list[int] = []
+
+        def extend() -> Iterator[Placement]:
+            r = len(cols)
+            if r == n:
+                yield Placement(tuple(cols))
+                return
+            if run.should_stop():  # the time limit, or Ctrl-C
+                raise LimitReached
+            for c in [given[r]] if r in given else range(n):
+                lines = board.line_ids(r, c)
+                if (
+                    not board.is_open(r, c)
+                    or any(taken[i] for i in lines)
+                    or any(cols[row] == col for row, col in board.leap_sources(r, c))
+                ):
+                    continue
+                for i in lines:
+                    taken[i] = True
+                cols.append(c)
+                yield from extend()
+                cols.pop()
+                for i in lines:
+                    taken[i] = False
+
+        yield from extend()
+
+    def solve(self, problem, run) -> SolveResult:
+        try:
+            first = next(self.enumerate(problem, run), None)
+        except LimitReached:
+            return SolveResult(Status.LIMIT)
+        return SolveResult(Status.INFEASIBLE if first is None else Status.SOLVED, first)
+
+    def count(self, problem, run, unique=False) -> CountResult:
+        try:
+            return CountResult(sum(1 for _ in self.enumerate(problem, run)))
+        except LimitReached:
+            return CountResult(None, status=Status.LIMIT)
