@@ -22,7 +22,7 @@ from typing import Any, ClassVar
 from queenslab.backend import Backend, Capability, Family, Option, workers_option
 from queenslab.boards import VARIANTS, Board
 from queenslab.errors import LimitReached, UsageError
-from queenslab.models import cubes, external
+from queenslab.models import cubes, external, forked
 from queenslab.placement import Placement
 from queenslab.problem import Problem
 from queenslab.result import CountResult, SolveResult, Status
@@ -234,6 +234,9 @@ class SatBackend(Backend):
     def solve(self, problem: Problem, run: Run) -> SolveResult:
         if self.settings["solver_cmd"]:
             return external.solve(problem, self.settings, run)
+        return forked.in_child(lambda: self._solve(problem, run), run, SolveResult(Status.LIMIT))
+
+    def _solve(self, problem: Problem, run: Run) -> SolveResult:
         models = _models(problem, self.settings, run)
         try:
             model = next(models, None)

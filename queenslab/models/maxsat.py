@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from queenslab.backend import Backend, Capability, Family
 from queenslab.boards import VARIANTS
-from queenslab.models import cnf
+from queenslab.models import cnf, forked
 from queenslab.placement import Placement
 from queenslab.problem import Problem
 from queenslab.result import OptimizeResult, Status
@@ -39,6 +39,10 @@ class MaxSatBackend(Backend):
         import pysat.examples.rc2  # noqa: F401
 
     def optimize(self, problem: Problem, run: Run, weights: np.ndarray) -> OptimizeResult:
+        stopped = OptimizeResult(Status.LIMIT)
+        return forked.in_child(lambda: self._optimize(problem, run, weights), run, stopped)
+
+    def _optimize(self, problem: Problem, run: Run, weights: np.ndarray) -> OptimizeResult:
         from pysat.examples.rc2 import RC2
         from pysat.formula import WCNF
 
