@@ -14,6 +14,7 @@ import os
 import random
 import signal
 import subprocess
+import sys
 import time
 
 import pytest
@@ -109,3 +110,53 @@ def test_ctrl_c_ends_a_model_run_with_one_line(case, weights_file):
     os.killpg(process.pid, signal.SIGINT)
     out, err = _finish(process)
     assert (process.returncode, out, err) == (130, "", "queens: interrupted\n"), err
+
+
+@pytest.fixture
+def scheduler(tmp_path):
+    """A Dask scheduler on 127.0.0.1 (no workers): its address and its process."""
+    pytest.importorskip("distributed")
+    address_file = tmp_path / "scheduler.json"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
+         "--port", "0", "--no-dashboard", "--scheduler-file", str(address_file)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        for _ in range(300):
+            if address_file.exists() and address_file.stat().st_size:
+                break
+            time.sleep(0.1)
+        yield json.loads(address_file.read_text())["address"], process
+    finally:
+        process.kill()
+        process.wait()
+
+
+def test_a_scheduler_without_workers_honours_the_time_limit(scheduler):
+    address, _ = scheduler
+    process = _start("count", "12", "-b", "bitmask", "--scheduler", address, "--time-limit", "1")
+    _, err = _finish(process)
+    assert process.returncode == 3, err
+    assert len(err.splitlines()) == 1, err
+
+
+def test_a_killed_scheduler_is_one_line(scheduler, tmp_path):
+    address, scheduler_process = scheduler
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "distributed.cli.dask_worker", address, "--nthreads", "1",
+         "--no-dashboard"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )  # fmt: skip
+    try:
+        process = _start("count", "19", "-b", "bitmask", "--scheduler", address)
+        time.sleep(6)
+        assert process.poll() is None, "the count ended before the scheduler was killed"
+        scheduler_process.kill()
+        _, err = _finish(process)
+    finally:
+        worker.kill()
+        worker.wait()
+    assert process.returncode not in (0, None), err
+    assert len(err.splitlines()) == 1 and "lost the Dask scheduler" in err, err

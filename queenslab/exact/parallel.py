@@ -7,11 +7,15 @@ because neighbouring subproblems have similar sizes, so every chunk gets a fair 
 
 from __future__ import annotations
 
+import contextlib
+import logging
+import time
 from collections.abc import Iterator
+from concurrent.futures import CancelledError
 
 import numpy as np
 
-from queenslab.errors import UsageError
+from queenslab.errors import QueensError, UsageError
 from queenslab.exact.subproblems import Subproblems
 
 Finished = tuple[np.ndarray, np.ndarray]
@@ -19,6 +23,7 @@ Finished = tuple[np.ndarray, np.ndarray]
 CHUNKS_PER_THREAD = 128
 DASK_TASKS = 128
 CONNECT_TIMEOUT = 10.0  # seconds to reach a Dask scheduler
+DASK_POLL = 0.1  # seconds between two looks at the run while Dask tasks run
 
 
 def count_part(part: Subproblems, stop: np.ndarray | None = None) -> np.ndarray:
@@ -74,8 +79,30 @@ def run_dask(subproblems: Subproblems, ids: np.ndarray, address: str) -> Iterato
     """Count as tasks on the Dask scheduler at ``address``.
 
     The tasks are pure, so when a worker dies Dask reruns its tasks elsewhere and nothing is
-    lost. Workers must be able to import queenslab.
+    lost. Workers must be able to import queenslab. While it waits, an empty chunk comes
+    every ``DASK_POLL`` seconds, so the caller can look at its run (a time limit, Ctrl-C)
+    even when no worker answers; a lost scheduler is a one-line QueensError.
     """
+    import distributed  # noqa: F401  (configures its loggers)
+
+    # A lost scheduler is the one line raised below, not pages of Dask's log (its loggers
+    # have handlers of their own and do not propagate: each one is quietened).
+    loggers = [
+        logging.getLogger(name)
+        for name in list(logging.root.manager.loggerDict)
+        if name.split(".")[0] == "distributed"
+    ]
+    levels = [logger.level for logger in loggers]
+    for logger in loggers:
+        logger.setLevel(logging.CRITICAL)
+    try:
+        yield from _dask_chunks(subproblems, ids, address)
+    finally:
+        for logger, level in zip(loggers, levels, strict=True):
+            logger.setLevel(level)
+
+
+def _dask_chunks(subproblems: Subproblems, ids: np.ndarray, address: str) -> Iterator[Finished]:
     from distributed import Client, as_completed
 
     try:
@@ -83,11 +110,21 @@ def run_dask(subproblems: Subproblems, ids: np.ndarray, address: str) -> Iterato
     except (OSError, TimeoutError, ValueError) as exc:  # ValueError: a malformed address
         raise UsageError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
     futures = {}
+    nothing = (ids[:0], np.empty((0, 3), dtype=np.int64))
     try:
         for part in chunks(ids, DASK_TASKS):
             futures[client.submit(count_part, subproblems.take(part), pure=False)] = part
-        for future in as_completed(futures):
-            yield futures[future], future.result()
+        finished = as_completed(futures)
+        while not finished.is_empty():
+            for future in finished.next_batch(block=False):
+                yield futures[future], future.result()
+            if client.status not in ("running", "connecting"):
+                raise QueensError(f"lost the Dask scheduler at {address} ({client.status})")
+            yield nothing
+            time.sleep(DASK_POLL)
+    except (OSError, TimeoutError, CancelledError) as exc:  # the scheduler went away
+        raise QueensError(f"lost the Dask scheduler at {address} ({type(exc).__name__})") from None
     finally:
-        client.cancel(list(futures))
-        client.close()
+        with contextlib.suppress(Exception):  # closing after a lost scheduler may fail too
+            client.cancel(list(futures))
+            client.close(timeout=CONNECT_TIMEOUT)
