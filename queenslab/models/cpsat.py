@@ -325,7 +325,8 @@ class CpSatBackend(Backend):
     def count(self, problem: Problem, run: Run, unique: bool = False) -> CountResult:
         with run.phase("build"):
             split = cubes.rows_split(problem, CUBE_DEPTH)
-        run.stats.add(cubes=len(split))
+            whole = build(problem, self.settings["formulation"])  # its size, for the record
+        run.stats.add(_model_stats(whole.model), cubes=len(split))
         total = cubes.count_cubes(count_batch, split, self.settings, run, pool="thread")
         return CountResult(total, status=Status.SOLVED if total is not None else Status.LIMIT)
 

@@ -87,6 +87,7 @@ class MaxSatBackend(Backend):
             finished, model = run_stoppably(
                 lambda: rc2.compute(expect_interrupt=True), rc2.interrupt, run.should_stop
             )
+            run.stats.add(cnf.solver_stats(rc2.oracle))  # the SAT oracle's search effort
         if not finished:
             return OptimizeResult(Status.LIMIT)
         if model is None:

@@ -127,6 +127,7 @@ class _Session:
             lambda: self.solver.solve(remaining, presolve), lambda: None, lambda: False
         )
         assert outcome is not None
+        self.run.stats.add(self.solver.effort)
         return outcome
 
     def solutions(self) -> Iterator[Placement]:
