@@ -1,12 +1,13 @@
-"""`queens count N` (whole process, default workers) against a one-thread C mirror counter.
+"""`queens count N` against a one-thread C counter with the mirror symmetry (Somers' method).
 
 Compiles benchmarks/c/mirror.c with ``gcc -O3 -march=native`` into benchmarks/bin/, then
-for each N runs both programs alternately ``--repeat`` times and prints the medians and
-their ratio. A second table compares the search itself per core: the bitmask kernel on
-one thread, on the C program's own mirror split and on the full-symmetry split, in nodes
-and nodes per second against the C loop.
+for each N runs the programs alternately ``--repeat`` times and prints medians and ratios:
+- whole process, default workers: wall seconds of ``queens count N`` against the C program;
+- per core: CPU seconds of ``queens count N --workers 1`` (whole process, start-up
+  included) and of the constellation kernels alone (one thread, in this process) against
+  the C program's, with nodes visited and nodes per second of each.
 
-    PYTHONPATH=. python benchmarks/count_vs_c.py --n 14 15 16 17 --per-core-n 14 15 16 --repeat 3
+    PYTHONPATH=. python benchmarks/count_vs_c.py --n 14 15 16 --per-core-n 12 13 14 15 16 17
 """
 
 from __future__ import annotations
@@ -75,44 +76,52 @@ def whole_process(sizes: list[int], repeat: int) -> None:
         )
 
 
+def _kernel(n: int) -> tuple[float, int]:
+    """CPU seconds and nodes of counting every constellation of n on this thread."""
+    from queenslab.exact import constellations, parallel
+
+    plan = constellations.plan(n)
+    start = time.thread_time()
+    rows = parallel.count_part(plan)
+    return time.thread_time() - start, int(rows[:, 2].sum())
+
+
 def per_core(sizes: list[int], repeat: int) -> None:
-    from queenslab.exact import parallel, subproblems
-
-    def run(plan: subproblems.Subproblems) -> tuple[float, int]:
-        start = time.thread_time()
-        rows = parallel.count_part(plan)
-        return time.thread_time() - start, int(rows[:, 2].sum())
-
-    run(subproblems.symmetric(8))  # load the compiled kernels before timing
+    _kernel(8)  # load the compiled kernels before timing
     c_program = str(build())
-    print("\n## one core, CPU seconds: kernel (mirror split, full symmetry) vs the C mirror loop\n")
+    print("\n## one core, CPU seconds: queens count N --workers 1 vs the C mirror counter\n")
+    print("medians; 'process' includes start-up, 'kernel' is the constellation search alone")
     print(
-        f"{'N':>3} {'C Mnodes/s':>11} {'kernel mirror':>14} {'rate ratio':>11}"
-        f" {'sym nodes/C':>12} {'C s':>7} {'mirror s':>9} {'sym s':>7} {'mirror/C':>9}"
+        f"{'N':>3} {'C s':>8} {'process s':>10} {'ratio':>6} {'kernel s':>9} {'ratio':>6}"
+        f" {'C nodes':>13} {'nodes':>12} {'ratio':>6} {'C Mn/s':>7} {'Mn/s':>6}"
     )
     for n in sizes:
-        measured: dict[str, list[float]] = {"c": [], "mirror": [], "symmetric": []}
+        measured: dict[str, list[float]] = {"c": [], "process": [], "kernel": []}
         nodes: dict[str, int] = {}
         for _ in range(repeat):
             _, seconds, out = timed([c_program, str(n)])
             measured["c"].append(seconds)
-            nodes["c"] = int(out.split()[2])
-            for name in ("mirror", "symmetric"):
-                seconds, nodes[name] = run(getattr(subproblems, name)(n))
-                measured[name].append(seconds)
-        c, mirror, symmetric = (statistics.median(measured[k]) for k in measured)
-        c_rate, mirror_rate = nodes["c"] / c / 1e6, nodes["mirror"] / mirror / 1e6
+            c_total, nodes["c"] = (int(x) for x in out.split()[1:3])
+            argv = [*queens_command(), "count", str(n), "-b", "bitmask", "--workers", "1"]
+            _, seconds, out = timed(argv)
+            measured["process"].append(seconds)
+            if int(out.split()[-1]) != c_total:
+                raise SystemExit(f"n={n}: queens says {out.strip()}, C says {c_total}")
+            seconds, nodes["ours"] = _kernel(n)
+            measured["kernel"].append(seconds)
+        c, process, kernel = (statistics.median(measured[k]) for k in measured)
         print(
-            f"{n:>3} {c_rate:>11.1f} {mirror_rate:>14.1f} {c_rate / mirror_rate:>11.3f}"
-            f" {nodes['symmetric'] / nodes['c']:>12.3f} {c:>7.3f} {mirror:>9.3f} {symmetric:>7.3f}"
-            f" {mirror / c:>9.3f}"
+            f"{n:>3} {c:>8.3f} {process:>10.3f} {process / c:>6.3f} {kernel:>9.3f}"
+            f" {kernel / c:>6.3f} {nodes['c']:>13} {nodes['ours']:>12}"
+            f" {nodes['ours'] / nodes['c']:>6.3f} {nodes['c'] / c / 1e6:>7.0f}"
+            f" {nodes['ours'] / kernel / 1e6:>6.0f}"
         )
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--n", type=int, nargs="+", default=[14, 15, 16, 17])
-    parser.add_argument("--per-core-n", type=int, nargs="*", default=[14, 15, 16])
+    parser.add_argument("--n", type=int, nargs="*", default=[14, 15, 16])
+    parser.add_argument("--per-core-n", type=int, nargs="*", default=[12, 13, 14, 15, 16, 17])
     parser.add_argument("--repeat", type=int, default=3)
     args = parser.parse_args()
     whole_process(args.n, args.repeat)

@@ -61,6 +61,7 @@ DEFAULTS: dict[Capability, list[tuple[str, int]]] = {
     Capability.ENUMERATE: [("small", 11), ("bitmask", 63), ("backtrack", MAX_N)],
     Capability.COUNT: [("small", 12), ("bitmask", 63), ("backtrack", MAX_N)],
     Capability.UNIQUE: [("bitmask", 63), ("backtrack", MAX_N)],
+    Capability.PROFILE: [("bitmask", 63), ("backtrack", MAX_N)],
     Capability.OPTIMIZE: [("bitmask", 16), ("cpsat", MAX_N), ("milp", MAX_N)],
 }
 _COMPLETE_FALLBACK = "cpsat"
@@ -83,18 +84,31 @@ def _handles(cls: type[Backend], capability: Capability, problem: Problem) -> bo
     )
 
 
-def default_backend(capability: Capability, problem: Problem) -> str:
-    """The fastest sensible available backend for this capability and problem."""
+def default_backend(capability: Capability, problem: Problem, options: Iterable[str] = ()) -> str:
+    """The fastest sensible available backend for this capability and problem, among those
+    that take every one of ``options`` (``--workers 2`` passes over the one-thread ones)."""
     choices = [name for name, largest in DEFAULTS[capability] if problem.n <= largest]
     if _required(problem):
         # Local search cannot prove that a constrained board has no solution: complete
         # methods first, CP-SAT right after the small-board exact search.
         choices.insert(1, _COMPLETE_FALLBACK)
         choices.sort(key=lambda name: backend_class(name).family == Family.HEURISTIC)
+    wanted = set(options)
+
+    def takes(cls: type[Backend]) -> bool:
+        return wanted <= {option.name for option in cls.options}
+
     for name in choices:
-        if info(name).available and _handles(backend_class(name), capability, problem):
+        cls = backend_class(name)
+        if takes(cls) and info(name).available and _handles(cls, capability, problem):
             return name
     able = [name for name in names() if _handles(backend_class(name), capability, problem)]
+    if wanted and able:
+        named = [name for name in able if takes(backend_class(name))]
+        raise UsageError(
+            f"no default backend takes {', '.join(sorted(wanted))}; name one with --backend: "
+            + (", ".join(named) or "none takes them all")
+        )
     raise UsageError(
         f"no installed backend can {capability} this board ({problem.describe()})"
         + (f"; backends that could: {', '.join(able)}" if able else "")
@@ -105,7 +119,7 @@ def _backend(
     name: str | None, capability: Capability, problem: Problem, options: dict[str, Any]
 ) -> Backend:
     """The chosen backend, refused before any search when it cannot take this problem."""
-    name = name or default_backend(capability, problem)
+    name = name or default_backend(capability, problem, options)
     cls = backend_class(name)
     if problem.variant not in cls.variants:
         able = [b for b in names() if _handles(backend_class(b), capability, problem)]
@@ -250,9 +264,13 @@ def count(
     blocked: Iterable[Cell] = (),
     time_limit: float | None = None,
     progress: ProgressCallback | None = None,
+    profile: bool = False,
     **options: Any,
 ) -> CountResult:
     """Count all solutions (and, with ``unique``, the classes under the board's symmetries).
+
+    With ``profile``, ``stats["profile"][d]`` is the number of nodes of the search tree
+    with d queens placed (backends with the ``profile`` capability).
 
     Example: ``ql.count(13, variant="toroidal").total``.
     """
@@ -260,8 +278,10 @@ def count(
     if unique and problem.givens:
         raise UsageError("--unique counts symmetry classes of a board without givens")
     capability = Capability.UNIQUE if unique else Capability.COUNT
-    engine = _backend(backend, capability, problem, options)
-    run = Run(None, time_limit, progress)
+    engine = _backend(backend, Capability.PROFILE if profile else capability, problem, options)
+    if capability not in engine.capabilities:
+        raise engine._lacks(capability)
+    run = Run(None, time_limit, progress, profile)
     result = _timed(engine, problem, run, lambda: engine.count(problem, run, unique))
     for value in (result.total, result.unique):
         if value is not None and value < 0:

@@ -40,6 +40,7 @@ class Capability(StrEnum):
     GIVENS = "givens"  # honours queens placed in advance
     BLOCKED = "blocked"  # honours blocked cells
     OPTIMIZE = "optimize"  # weighted N-queens
+    PROFILE = "profile"  # counts record the nodes of each depth of the search tree
 
 
 @dataclass(frozen=True)

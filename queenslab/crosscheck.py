@@ -22,6 +22,7 @@ from queenslab.problem import Problem
 from queenslab.registry import backend_class, info, names
 from queenslab.result import Status
 from queenslab.run import ProgressCallback
+from queenslab.stats import primary_effort
 
 #: Largest n each counter is asked to count here (it would take minutes beyond).
 MAX_COUNT_N: dict[str, int] = {
@@ -45,16 +46,23 @@ class Answer:
     seconds: float | None = None
     note: str = ""  # "skipped (n too large)", "limit", "gave up", "error: ...", "invalid ..."
     failed: bool = False
+    stats: dict[str, Any] = field(default_factory=dict)  # the run's statistics
 
-    def text(self) -> str:
+    def text(self, stats: bool = False) -> str:
+        """The answer and its time; with ``stats``, also the figure that stands for its effort."""
         if self.value is None and self.note:
             return self.note
         answer = "ok" if self.value is None else str(self.value)
-        return answer if self.seconds is None else f"{answer} ({self.seconds:.2f}s)"
+        if self.seconds is None:
+            return answer
+        effort = primary_effort(self.stats) if stats else None
+        extra = f", {self.stats[effort]:,} {effort}" if effort else ""
+        return f"{answer} ({self.seconds:.2f}s{extra})"
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, stats: bool = False) -> dict[str, Any]:
         seconds = None if self.seconds is None else round(self.seconds, 6)
-        return {"value": self.value, "seconds": seconds, "note": self.note or None}
+        record = {"value": self.value, "seconds": seconds, "note": self.note or None}
+        return {**record, "stats": self.stats} if stats else record
 
 
 @dataclass
@@ -89,7 +97,8 @@ class CrosscheckReport:
     def ok(self) -> bool:
         return all(row.ok for row in self.rows)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self, stats: bool = False) -> dict[str, Any]:
+        """The report; ``stats`` adds each answer's statistics."""
         return {
             "ok": self.ok,
             "variant": self.variant,
@@ -100,23 +109,37 @@ class CrosscheckReport:
                     "n": row.n,
                     "oeis": row.oeis,
                     "ok": row.ok,
-                    "counts": {name: cell.to_json() for name, cell in row.counts.items()},
-                    "heuristics": {name: cell.to_json() for name, cell in row.heuristics.items()},
+                    "counts": {name: cell.to_json(stats) for name, cell in row.counts.items()},
+                    "heuristics": {
+                        name: cell.to_json(stats) for name, cell in row.heuristics.items()
+                    },
                 }
                 for row in self.rows
             ],
         }
 
-    def to_text(self) -> str:
-        """A plain table (pipe-friendly); ``!!`` marks a row where something disagrees."""
+    def _repr_html_(self) -> str:
+        """Jupyter shows the report as a table, disagreements in red."""
+        from queenslab.display import crosscheck_html
+
+        return crosscheck_html(self)
+
+    def to_text(self, stats: bool = False) -> str:
+        """A plain table (pipe-friendly); ``!!`` marks a row where something disagrees.
+
+        ``stats`` adds each answer's effort figure (nodes, conflicts, branches...).
+        """
         names = [*self.counters, *self.heuristics]
         header = ["n", "OEIS", *names, ""]
         body = [
             [
                 str(row.n),
                 "?" if row.oeis is None else str(row.oeis),
-                *(row.counts[name].text() for name in self.counters),
-                *(row.heuristics.get(name, Answer(note="-")).text() for name in self.heuristics),
+                *(row.counts[name].text(stats) for name in self.counters),
+                *(
+                    row.heuristics.get(name, Answer(note="-")).text(stats)
+                    for name in self.heuristics
+                ),
                 "" if row.ok else "!! disagree" if row.disagrees else "!! failed",
             ]
             for row in self.rows
@@ -207,8 +230,8 @@ def _count(name: str, problem: Problem) -> Answer:
     except Exception as exc:  # a crosscheck reports every failure instead of stopping
         return Answer(note=f"error: {exc}", failed=True)
     if result.status is Status.LIMIT or result.total is None:
-        return Answer(seconds=result.seconds, note="limit")
-    return Answer(result.total, result.seconds)
+        return Answer(seconds=result.seconds, note="limit", stats=result.stats)
+    return Answer(result.total, result.seconds, stats=result.stats)
 
 
 def _validate(name: str, problem: Problem) -> Answer:
@@ -224,7 +247,7 @@ def _validate(name: str, problem: Problem) -> Answer:
     except Exception as exc:  # a crosscheck reports every failure instead of stopping
         return Answer(note=f"error: {exc}", failed=True)
     if result.status is Status.SOLVED:
-        return Answer(seconds=result.seconds)
+        return Answer(seconds=result.seconds, stats=result.stats)
     if result.status is Status.INFEASIBLE:
         return Answer(note="claimed infeasible", failed=True)
-    return Answer(seconds=result.seconds, note=f"gave up ({result.status})")
+    return Answer(seconds=result.seconds, note=f"gave up ({result.status})", stats=result.stats)

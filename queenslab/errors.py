@@ -17,5 +17,10 @@ class BackendUnavailable(QueensError):
     """The backend's solver package is not installed; the message says what to install."""
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM: raised in the main thread so the run ends as on Ctrl-C, every cleanup
+    (solver processes, temporary files) done, and the CLI exits with code 143."""
+
+
 class LimitReached(Exception):
     """A search stopped because its time limit passed (the CLI exits with code 3)."""

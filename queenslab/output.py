@@ -9,7 +9,6 @@ through, never replaced.
 from __future__ import annotations
 
 import os
-import signal
 import sys
 import tempfile
 from collections.abc import Iterator
@@ -50,9 +49,6 @@ def _opened(path: str, mode: str, encoding: str | None) -> Iterator[IO[Any]]:
         yield handle
 
 
-_pending: set[str] = set()  # temporary files of this process, removed on SIGTERM too
-
-
 @contextmanager
 def atomic_path(path: str) -> Iterator[str]:
     """Yield a temporary path beside ``path``; move it into place when the block succeeds."""
@@ -67,22 +63,8 @@ def atomic_path(path: str) -> Iterator[str]:
     umask = os.umask(0)
     os.umask(umask)
     os.chmod(temp, 0o666 & ~umask)  # mkstemp makes 0600; give the file normal permissions
-    _pending.add(temp)
     try:
         yield temp
         os.replace(temp, target)
     finally:
-        _pending.discard(temp)
         Path(temp).unlink(missing_ok=True)
-
-
-def remove_on_termination() -> None:
-    """On SIGTERM, remove this process's temporary files before it ends (exit 143)."""
-
-    def terminate(signum: int, _frame: object) -> None:
-        for temp in list(_pending):
-            Path(temp).unlink(missing_ok=True)
-        signal.signal(signum, signal.SIG_DFL)
-        os.kill(os.getpid(), signum)
-
-    signal.signal(signal.SIGTERM, terminate)

@@ -101,10 +101,11 @@ class Placement:
         return f"Placement(n={self.n}, cols=[{head}, ...])"
 
     def _repr_svg_(self) -> str:
-        """Jupyter shows a placement as a board."""
-        from queenslab.render import to_svg
+        """Jupyter shows a placement as a board, attacks marked; past
+        ``draw.PREVIEW_MAX_N`` queens, as a density image of a few kB."""
+        from queenslab.draw import preview_svg
 
-        return to_svg(self)
+        return preview_svg(self)
 
     # -- validation (the rules live in queenslab.boards) ------------------------------
     def _on(self, board: Board | None) -> Board:

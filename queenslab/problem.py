@@ -49,6 +49,11 @@ class Problem:
         """Row -> column of each given queen."""
         return dict(self.givens)
 
+    def row_masks(self) -> list[int] | None:
+        """Per row, the columns a queen may take (bit c = column c): open cells, with the
+        given queens pinned (see ``Board.pinned``); None when the givens close a cell."""
+        return self.board.pinned(self.board.allowed_masks(), self.givens)
+
     @property
     def is_classic(self) -> bool:
         """The plain N-queens board: standard rules, no blocked cell (givens allowed)."""

@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from queenslab import render
 from queenslab.errors import UsageError
+from queenslab.textfiles import opened, read_text
 
 if TYPE_CHECKING:
     import numpy as np
@@ -50,21 +51,7 @@ Reader = Callable[[Path], Iterator[Found]]
 
 
 def _text(path: Path) -> str:
-    with _opened(path) as handle:
-        data = handle.read(MAX_TEXT_BYTES + 1)
-    if len(data) > MAX_TEXT_BYTES:
-        raise UsageError(f"{path} is larger than {MAX_TEXT_BYTES >> 20} MB for a text format")
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise UsageError(f"{path} is not UTF-8 text") from None
-
-
-def _opened(path: Path) -> Any:
-    try:
-        return open(path, "rb")
-    except OSError as exc:
-        raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
+    return read_text(path, MAX_TEXT_BYTES, "placement file in a text format")
 
 
 def _loads(text: str, where: str) -> Any:
@@ -100,7 +87,7 @@ def _from_json(value: Any, where: str, label: str = "") -> Found:
 
 
 def read_json(path: Path) -> Iterator[Found]:
-    with _opened(path) as handle:
+    with opened(path) as handle:
         size = handle.seek(0, 2)
         if size <= SMALL_JSON_BYTES:
             handle.seek(0)
@@ -250,7 +237,7 @@ READERS: dict[str, Reader] = {
 
 def detect(path: Path) -> str:
     """The format of ``path``, from its first bytes (a ``.txt`` may hold any text format)."""
-    with _opened(path) as handle:
+    with opened(path) as handle:
         head = handle.read(4096)
     if head.startswith(b"\x93NUMPY"):
         return "npy"

@@ -1,4 +1,5 @@
-"""Ways to show a placement: text and unicode boards, LeetCode 51 rows, JSON, NumPy, SVG, PNG.
+"""Ways to show a placement: text and unicode boards, LeetCode 51 rows, JSON, NumPy (pictures:
+``queenslab.draw``, re-exported here for the output formats).
 
 Boards wider than a screen are summarised in text; JSON for huge boards is written in
 chunks, so 10^8 queens never become one Python list, and ``.npy`` is the held array
@@ -11,7 +12,18 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, BinaryIO, TextIO
 
+from queenslab.draw import to_svg, write_png
 from queenslab.placement import Placement
+
+__all__ = [
+    "board_rows",
+    "to_leetcode",
+    "to_svg",
+    "to_text",
+    "write_json",
+    "write_npy",
+    "write_png",
+]
 
 if TYPE_CHECKING:
     import numpy as np
@@ -32,7 +44,7 @@ TEXT_STYLES = {"text": ("Q", ".", ""), "unicode": ("♛", "·", " "), "matrix": 
 
 
 def to_text(placement: Placement, style: str = "text") -> str:
-    """The board in a TEXT_STYLES style (``matrix`` is the 0/1 matrix of seeds 001 and 003).
+    """The board in a TEXT_STYLES style (``matrix``: the 0/1 matrix).
 
     Boards wider than MAX_DRAWN are summarised in two lines instead.
     """
@@ -50,51 +62,6 @@ def to_text(placement: Placement, style: str = "text") -> str:
 def to_leetcode(placement: Placement) -> str:
     """The LeetCode 51 form of one solution: a JSON list of row strings."""
     return json.dumps(board_rows(placement))
-
-
-def to_svg(placement: Placement, cell: int = 40) -> str:
-    """A chessboard with queens as an SVG document (cell size shrinks for big boards)."""
-    n = placement.n
-    cell = max(2, min(cell, 1600 // max(n, 1)))
-    size = n * cell
-    parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{size}" '
-        f'viewBox="0 0 {size} {size}">',
-        f'<rect width="{size}" height="{size}" fill="#f0d9b5"/>',
-    ]
-    parts.extend(
-        f'<rect x="{c * cell}" y="{r * cell}" width="{cell}" height="{cell}" fill="#b58863"/>'
-        for r in range(n)
-        for c in range(n)
-        if (r + c) % 2
-    )
-    radius = cell * 0.35
-    parts.extend(
-        f'<circle cx="{c * cell + cell / 2}" cy="{r * cell + cell / 2}" r="{radius}" '
-        f'fill="#1b1b1b"><title>row {r}, column {c}</title></circle>'
-        for r, c in enumerate(placement)
-    )
-    parts.append("</svg>")
-    return "\n".join(parts)
-
-
-def write_png(placement: Placement, out: Any) -> None:
-    """Save the board as a PNG into a path or binary file (matplotlib, imported only here)."""
-    import matplotlib
-    import numpy as np
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    n = placement.n
-    squares = (np.add.outer(np.arange(n), np.arange(n)) % 2).astype(float)
-    fig, ax = plt.subplots(figsize=(6, 6), dpi=100)
-    ax.imshow(squares, cmap="copper_r", vmin=-0.5, vmax=2.5, interpolation="nearest")
-    ax.scatter(placement.as_array(), np.arange(n), s=max(4.0, 9000 / n**2), c="black", marker="o")
-    ax.set_axis_off()
-    ax.set_title(f"{n} queens")
-    fig.savefig(out, format="png", bbox_inches="tight")
-    plt.close(fig)
 
 
 def write_json(

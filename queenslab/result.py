@@ -50,6 +50,12 @@ class _Answer:
             "stats": {k: round(v, 6) if isinstance(v, float) else v for k, v in self.stats.items()},
         }
 
+    def _repr_html_(self) -> str:
+        """Jupyter shows a result as a card: status, answer, statistics, a small board."""
+        from queenslab.display import result_html
+
+        return result_html(self)
+
 
 @dataclass
 class SolveResult(_Answer):

@@ -46,8 +46,11 @@ class Run:
         seed: int | None = None,
         time_limit: float | None = None,
         progress: ProgressCallback | None = None,
+        profile: bool = False,
     ) -> None:
         self.seed = seed
+        #: Asked for the tree profile: stats["profile"][d] = nodes at depth d (d queens).
+        self.profile = profile
         self.time_limit = check_time_limit(time_limit)
         self.progress = progress
         self.stats = Stats()

@@ -8,6 +8,7 @@ search (cubes, subproblems) are summed with ``Stats.add``.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from itertools import zip_longest
 from typing import Any
 
 #: Shared names and what they mean (also the table in docs/statistics.md).
@@ -27,20 +28,52 @@ FIELDS: dict[str, str] = {
     "oracle_calls": "SAT oracle calls of a MaxSAT solver",
     "moves": "moves (swaps) made by a local search",
     "trials": "independent trials of a Las Vegas method",
+    "profile": "nodes of the search tree at each depth (queens placed), with --profile",
     "build_seconds": "building the model and loading it into the solver",
     "solve_seconds": "searching; build_seconds + solve_seconds = seconds",
     "startup_seconds": "importing the solver and loading compiled kernels (not in seconds)",
 }
 
 
+#: Effort figures in the order one is chosen to stand for a run: the search tree of a
+#: native search first, then CP-SAT's branches, MILP nodes, CDCL conflicts, and the rest.
+EFFORT_ORDER = (
+    "nodes",
+    "branches",
+    "mip_nodes",
+    "conflicts",
+    "decisions",
+    "lp_iterations",
+    "oracle_calls",
+    "moves",
+    "trials",
+)
+#: Every shared figure that measures search effort (model sizes and timings are not effort).
+EFFORT_FIELDS = tuple(
+    name
+    for name in FIELDS
+    if name not in {"variables", "constraints", "auxiliary_variables", "profile"}
+    and not name.endswith("_seconds")
+)
+
+
+def primary_effort(stats: Mapping[str, Any]) -> str | None:
+    """The name of the figure that stands for a run's effort, or None when it has none."""
+    return next((name for name in EFFORT_ORDER if name in stats), None)
+
+
 class Stats(dict[str, Any]):
     """A search's statistics: numbers add up across the parts of a split search."""
 
     def add(self, values: Mapping[str, Any] | None = None, /, **more: Any) -> None:
-        """Sum numeric values into the record; other values (names, methods) are set."""
+        """Sum numbers and lists of numbers (element by element) into the record; other
+        values (names, methods) are set."""
         for key, value in {**(values or {}), **more}.items():
             if isinstance(value, int | float) and not isinstance(value, bool):
                 self[key] = self.get(key, 0) + value
+            elif isinstance(value, list):
+                pairs = zip_longest(self.get(key, []), value, fillvalue=0)
+                self[key] = [mine + theirs for mine, theirs in pairs]
             else:
                 self[key] = value
 

@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from queenslab.errors import UsageError
+from queenslab.textfiles import read_text
 
 #: Weights are summed over n rows in int64 by every backend; this keeps any sum exact.
 MAX_WEIGHT = 10**12
@@ -55,7 +56,7 @@ def check_weights(weights: object, n: int) -> np.ndarray:
 
 def load_weights(path: str, n: int) -> np.ndarray:
     """An (n, n) int64 array from a JSON list of lists or a CSV file (format sniffed)."""
-    text = _read(path)
+    text = read_text(path, MAX_FILE_BYTES, "weights file")
     rows = _json_rows(path, text) if text.lstrip().startswith("[") else _csv_rows(text)
     if len(rows) != n:
         raise UsageError(f"weights file {path}: {len(rows)} rows, expected {n} for n={n}")
@@ -67,23 +68,6 @@ def load_weights(path: str, n: int) -> np.ndarray:
         for c, value in enumerate(row):
             matrix[r, c] = _integer(path, r, c, value)
     return matrix
-
-
-def _read(path: str) -> str:
-    """The file's text, reading at most MAX_FILE_BYTES + 1 bytes (devices, pipes too)."""
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read(MAX_FILE_BYTES + 1)
-    except OSError as exc:
-        raise UsageError(f"cannot read weights file {path}: {exc.strerror or exc}") from None
-    if len(data) > MAX_FILE_BYTES:
-        raise UsageError(
-            f"weights file {path} is larger than {MAX_FILE_BYTES >> 20} MB: not a weights file"
-        )
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise UsageError(f"weights file {path} is not UTF-8 text") from None
 
 
 def _refuse_constant(name: str) -> Any:

@@ -89,7 +89,34 @@ def images(cols, blocked=None) -> list[tuple[int, ...]]:
     return out
 
 
+def cell_images(n: int, cells) -> list[tuple[tuple[int, int], ...]]:
+    """The images of a set of cells under the 8 symmetries of the square, each sorted."""
+    return [tuple(sorted(f(n, r, c) for r, c in cells)) for f in _MAPS]
+
+
 def unique_count(n: int, variant: str = "standard", blocked=()) -> int:
     """Classes of solutions under the symmetries that keep the blocked cells in place."""
     classes = {min(images(p, set(blocked))) for p in all_solutions(n, (), variant, blocked)}
     return len(classes)
+
+
+def tree_profile(n: int, variant: str = "standard", blocked=()) -> list[int]:
+    """Consistent placements of the first d rows, for each d = 0..n.
+
+    These are the nodes at depth d of the textbook backtracking tree. Every consistent
+    placement of d + 1 rows extends a consistent one of d rows (attacks are pairwise), so
+    each level is the previous one extended by every column, checked against every queen.
+    """
+    closed = set(blocked)
+    level: list[tuple[int, ...]] = [()]
+    profile = [1]
+    for row in range(n):
+        level = [
+            (*prefix, c)
+            for prefix in level
+            for c in range(n)
+            if (row, c) not in closed
+            and not any(attack(n, variant, (r, prefix[r]), (row, c)) for r in range(row))
+        ]
+        profile.append(len(level))
+    return profile

@@ -1,47 +1,47 @@
-"""The bitmask counter: OEIS agreement, symmetry pruning, parallel runs, Dask, checkpoints."""
+"""The bitmask counter: OEIS agreement, node counts, threads, Dask, givens, time limits."""
 
 from __future__ import annotations
 
-import sqlite3
+import json
 
 import numpy as np
 import pytest
 
 import queenslab as ql
-from queenslab import boards, reference
+from queenslab import reference
 from queenslab.errors import UsageError
-from queenslab.exact import parallel, subproblems
+from queenslab.exact import constellations, parallel, subproblems
+from queenslab.exact.board_search import Rules
+from queenslab.problem import Problem
 from tests import oracle
+
+#: Queens placed by Somers' mirror method (benchmarks/c/mirror.c prints them).
+MIRROR_NODES = {12: 428_094, 13: 2_337_445, 14: 13_679_276}
 
 
 def _count(n: int, **options):
     return ql.count(n, "bitmask", unique=True, **options)
 
 
-def _kernel_totals(plan: subproblems.Subproblems) -> np.ndarray:
-    return parallel.count_part(plan).sum(axis=0)
-
-
-@pytest.mark.parametrize("n", range(1, 15))
+@pytest.mark.parametrize("n", range(1, 16))
 def test_total_and_unique_match_oeis(n):
     result = _count(n)
     assert (result.total, result.unique) == (reference.total(n), reference.unique(n))
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("n", [15, 16])
+@pytest.mark.parametrize("n", [16, 17])
 def test_total_and_unique_match_oeis_for_larger_boards(n):
     result = _count(n)
     assert (result.total, result.unique) == (reference.total(n), reference.unique(n))
 
 
-@pytest.mark.parametrize("n", [12, 13])
-def test_full_symmetry_visits_under_half_the_mirror_nodes(n):
+@pytest.mark.parametrize("n", sorted(MIRROR_NODES))
+def test_constellations_visit_under_three_tenths_of_the_mirror_nodes(n):
     """Node counts are deterministic; the ratio falls with n."""
-    symmetric = _kernel_totals(subproblems.symmetric(n))
-    mirror = _kernel_totals(subproblems.mirror(boards.board(n)))
-    assert symmetric[0] == mirror[0] == reference.total(n)
-    assert symmetric[2] < 0.46 * mirror[2]
+    result = _count(n, workers=1)
+    assert result.stats["method"] == "constellations"
+    assert result.stats["nodes"] < 0.3 * MIRROR_NODES[n]
 
 
 def _effort(result):
@@ -50,13 +50,19 @@ def _effort(result):
 
 
 @pytest.mark.parametrize("n", [9, 12])
-def test_split_and_worker_count_change_nothing(n):
-    whole = _kernel_totals(subproblems.symmetric(n))
-    for depth in (1, 2, 4):
-        split = _kernel_totals(subproblems.split(subproblems.symmetric(n), boards.board(n), depth))
-        assert split.tolist()[:2] == whole.tolist()[:2]
+def test_worker_count_changes_nothing(n):
     one, two = _count(n, workers=1), _count(n, workers=2)
     assert (one.total, one.unique, _effort(one)) == (two.total, two.unique, _effort(two))
+
+
+def test_split_depth_changes_nothing_with_givens():
+    problem = Problem(8, givens=((1, 3),))
+    base = subproblems.plain(problem).searched_by(Rules.of(problem.board), canonical=False)
+    totals = {
+        int(parallel.count_part(subproblems.split(base, problem.board, depth))[:, 0].sum())
+        for depth in (0, 1, 2, 4)
+    }
+    assert totals == {len(oracle.all_solutions(8, [(1, 3)]))}
 
 
 @pytest.mark.parametrize(
@@ -89,6 +95,36 @@ def test_limits_and_bad_input():
         ql.count(8, "bitmask", workers=0)
 
 
+@pytest.mark.parametrize("givens", [[], [(0, 0)]])
+def test_a_count_stopped_by_its_time_limit_says_how_far_it_got(givens):
+    result = ql.count(21, "bitmask", unique=not givens, givens=givens, time_limit=0.5)
+    assert (result.status, result.total) == (ql.Status.LIMIT, None)
+    stats = result.stats
+    assert 0 <= stats["subproblems_finished"] < stats["subproblems"]
+    assert stats["partial_total"] >= 0 and stats["nodes"] >= 0
+    assert ("partial_unique" in stats) == (not givens)
+
+
+def test_command_stops_a_large_count_at_its_time_limit(queens):
+    """The kernels poll a stop flag: no need to wait for a subproblem to end."""
+    run = queens("count", "20", "--time-limit", "1", "--format", "json", timeout=15)
+    assert run.returncode == 3, run.stderr
+    record = json.loads(run.stdout)
+    assert (record["status"], record["total"]) == ("limit", None)
+    assert record["stats"]["subproblems_finished"] < record["stats"]["subproblems"]
+    assert "Traceback" not in run.stderr
+
+
+def test_json_of_a_finished_count_says_solved(queens):
+    run = queens("count", "8", "--unique", "--format", "json")
+    record = json.loads(run.stdout)
+    assert (record["status"], record["total"], record["unique"]) == (
+        "solved",
+        len(oracle.all_solutions(8)),
+        oracle.unique_count(8),
+    )
+
+
 def test_dask_cluster_gives_the_same_counts():
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(
@@ -99,84 +135,31 @@ def test_dask_cluster_gives_the_same_counts():
         host="127.0.0.1",
         dashboard_address=None,
     ) as cluster:
-        remote = _count(11, scheduler=cluster.scheduler_address)
-    local = _count(11, workers=2)
-    assert (remote.total, remote.unique, _effort(remote)) == (
-        local.total,
-        local.unique,
-        _effort(local),
-    )
+        remote = _count(12, scheduler=cluster.scheduler_address)
+    assert (remote.total, remote.unique) == (reference.total(12), reference.unique(12))
+    local = _count(12, workers=2)
+    assert _effort(remote) == _effort(local)
 
 
 @pytest.mark.parametrize("address", ["tcp://127.0.0.1:9", "bogus::addr"])
-def test_unreachable_or_malformed_scheduler_is_a_usage_error(monkeypatch, address):
+def test_unreachable_or_malformed_scheduler_is_a_usage_error(monkeypatch, address, tmp_path):
     monkeypatch.setattr(parallel, "CONNECT_TIMEOUT", 1.0)
-    with pytest.raises(UsageError, match="Dask scheduler"):
-        ql.count(6, "bitmask", scheduler=address)
-
-
-def test_interrupted_count_resumes_from_its_checkpoint(tmp_path):
-    path = str(tmp_path / "count.sqlite")
-    seen: list[tuple[int, int]] = []
-
-    def interrupt(done: int, total: int) -> None:
-        seen.append((done, total))
-        if done >= total // 3:
-            raise KeyboardInterrupt  # what Ctrl-C raises in the main thread
-
-    with pytest.raises(KeyboardInterrupt):
-        ql.count(13, "bitmask", unique=True, workers=2, checkpoint=path, progress=interrupt)
-    with sqlite3.connect(path) as db:
-        saved = db.execute("SELECT COUNT(*) FROM done").fetchone()[0]
-    done, total = seen[-1]
-    assert 0 < saved == done < total
-
-    resumed: list[int] = []
-    result = ql.count(
-        13, "bitmask", unique=True, checkpoint=path, progress=lambda d, t: resumed.append(d)
-    )
-    assert resumed[0] == saved
-    assert (result.total, result.unique) == (reference.total(13), reference.unique(13))
-    again = ql.count(13, "bitmask", unique=True, checkpoint=path)
-    assert (again.total, again.unique) == (result.total, result.unique)
-
-
-def test_checkpoint_of_another_count_is_refused(tmp_path):
-    path = str(tmp_path / "count.sqlite")
-    ql.count(9, "bitmask", checkpoint=path)
-    with pytest.raises(UsageError, match="another count"):
-        ql.count(10, "bitmask", checkpoint=path)
-    with pytest.raises(UsageError, match="another count"):
-        ql.count(9, "bitmask", givens=[(0, 1)], checkpoint=path)
-
-
-@pytest.mark.parametrize(
-    "content", [b"not a database at all" * 100, b"SQLite format 3\x00" + bytes(200)]
-)
-def test_damaged_checkpoint_is_refused(tmp_path, content):
     path = tmp_path / "count.sqlite"
-    path.write_bytes(content)
-    with pytest.raises(UsageError, match="damaged"):
-        ql.count(9, "bitmask", checkpoint=str(path))
+    with pytest.raises(UsageError, match="Dask scheduler"):
+        ql.count(6, "bitmask", scheduler=address, checkpoint=str(path))
+    assert not path.exists()  # no empty checkpoint left behind
 
 
-def test_foreign_sqlite_file_is_refused(tmp_path):
-    path = str(tmp_path / "other.sqlite")
-    with sqlite3.connect(path) as db:
-        db.execute("CREATE TABLE people (name TEXT)")
-    with pytest.raises(UsageError, match="not a queenslab checkpoint"):
-        ql.count(9, "bitmask", checkpoint=path)
-
-
-def test_command_resumes_and_rejects_checkpoints(queens, tmp_path):
-    path = str(tmp_path / "count.sqlite")
-    first = queens("count", "10", "--unique", "--backend", "bitmask", "--checkpoint", path)
-    assert first.returncode == 0, first.stderr
-    assert {"724", "92"} <= set(first.stdout.split())
-    other = queens("count", "11", "--backend", "bitmask", "--checkpoint", path)
-    assert other.returncode == 2
-    assert "another count" in other.stderr
-    assert "Traceback" not in other.stderr
+def test_plan_parts_run_on_threads_each_once():
+    plan = constellations.plan(11)
+    stop = np.zeros(1, dtype=np.uint8)
+    seen = np.zeros(len(plan), dtype=np.int64)
+    rows = np.zeros((len(plan), 3), dtype=np.int64)
+    for ids, part in parallel.run_threads(plan, np.arange(len(plan)), 2, stop):
+        seen[ids] += 1
+        rows[ids] = part
+    assert (seen == 1).all() and not stop[0]
+    assert rows[:, 0].sum() == reference.total(11)
 
 
 @pytest.mark.parametrize(

@@ -25,6 +25,9 @@ COMMANDS = [
     "export",
     "lv-study",
     "backends",
+    "sweep",
+    "generate",
+    "hardness-study",
 ]
 
 

@@ -248,3 +248,14 @@ def test_ctrl_c_ends_the_solver_and_its_children(tmp_path):
     out, err = process.communicate(timeout=60)
     assert (process.returncode, out, err) == (130, "", "queens: interrupted\n")
     assert all(_gone(pid) for pid in pids)
+
+
+def test_sigterm_ends_the_solver_and_its_children(tmp_path):
+    """SIGTERM to queens alone (not its group): it must end the solver's group itself."""
+    process = _start(tmp_path, "solve", "8")
+    pids = _pids(tmp_path)
+    process.send_signal(signal.SIGTERM)
+    out, err = process.communicate(timeout=60)
+    assert (process.returncode, out, err) == (143, "", "queens: terminated\n")
+    assert all(_gone(pid) for pid in pids)
+    assert not list(tmp_path.glob("queenslab-sat-*"))

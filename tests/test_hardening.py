@@ -91,7 +91,8 @@ def test_sigterm_during_output_leaves_no_hidden_file(tmp_path):
             time.sleep(0.05)
         time.sleep(0.3)  # inside the search, writing
         process.send_signal(signal.SIGTERM)
-        assert process.wait(timeout=60) == -signal.SIGTERM
+        assert process.wait(timeout=60) == 143
+        assert process.stderr.read().decode().strip() == "queens: terminated"
     finally:
         process.kill()
         process.wait()

@@ -90,7 +90,7 @@ def _weights(n: int, path) -> list[str]:
 #: Runs that take far longer than the few seconds before the interrupt.
 LONG_RUNS = {
     "cpsat optimize": (["optimize", "30", "-b", "cpsat"], 30),
-    "maxsat optimize": (["optimize", "10", "-b", "maxsat"], 10),
+    "maxsat optimize": (["optimize", "30", "-b", "maxsat"], 30),
     "sharpsat count": (["count", "13", "-b", "sharpsat"], None),
     "milp count": (["count", "14", "-b", "milp"], None),
     "sat solve": (["solve", "150", "-b", "sat"], None),

@@ -142,6 +142,7 @@ class Board:
         self._blocked_set = frozenset(self.blocked)
         self.families = variant.families()
         self._key_cache: dict[Cell, set[int]] = {}
+        self._attack_cache: dict[Cell, tuple[int, ...]] = {}
 
     def __repr__(self) -> str:
         blocked = f", {len(self.blocked)} blocked" if self.blocked else ""
@@ -250,8 +251,25 @@ class Board:
     def attack_masks(self, r: int, c: int) -> list[int]:
         """Per row, the bitmask of cells a queen on (r, c) attacks (its own row: all others).
 
-        Bit-parallel searches pin a queen by clearing these bits from their row masks.
+        Bit-parallel searches pin a queen by clearing these bits from their row masks (many
+        times per cell when a count is split, hence the cache).
         """
+        if (r, c) not in self._attack_cache:
+            self._attack_cache[r, c] = tuple(self._attack_masks(r, c))
+        return list(self._attack_cache[r, c])
+
+    def pinned(self, allowed: list[int], cells: Iterable[Cell]) -> list[int] | None:
+        """Row masks ``allowed`` with a queen pinned on each cell: its row keeps only its
+        column and every cell it attacks closes; None when a cell is already closed."""
+        masks = list(allowed)
+        for r, c in cells:
+            if not masks[r] >> c & 1:
+                return None
+            masks = [mask & ~hit for mask, hit in zip(masks, self.attack_masks(r, c), strict=True)]
+            masks[r] = 1 << c
+        return masks
+
+    def _attack_masks(self, r: int, c: int) -> list[int]:
         n = self.n
         masks = [0] * n
         masks[r] = ((1 << n) - 1) & ~(1 << c)

@@ -9,14 +9,17 @@ Each command is one module here with ``HELP``, ``EXAMPLES``, ``add_arguments(par
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib
+import os
+import signal
 import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
 from queenslab import __version__, progress
-from queenslab.cli.arguments import EXIT_INTERRUPTED, EXIT_OK, EXIT_USAGE
-from queenslab.errors import QueensError
+from queenslab.cli.arguments import EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED, EXIT_USAGE
+from queenslab.errors import QueensError, Terminated
 
 #: Command name -> module. A new command is a module and one line here.
 COMMANDS: dict[str, str] = {
@@ -29,6 +32,11 @@ COMMANDS: dict[str, str] = {
     "export": "queenslab.cli.export",
     "crosscheck": "queenslab.cli.crosscheck",
     "lv-study": "queenslab.cli.lv_study",
+    "generate": "queenslab.cli.generate",
+    "sweep": "queenslab.cli.sweep",
+    "hardness-study": "queenslab.cli.hardness_study",
+    "trace": "queenslab.cli.trace",
+    "estimate": "queenslab.cli.estimate",
     "backends": "queenslab.cli.backends",
 }
 
@@ -44,7 +52,9 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(EXIT_USAGE)
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The whole command line, or, with ``only``, the part one command needs: importing
+    every command module (and the packages they name) is most of a small run's start-up."""
     parser = _Parser(
         prog="queens",
         description="N-queens through CP-SAT, SAT and MILP models, exact counters and heuristics.",
@@ -56,6 +66,8 @@ def build_parser() -> argparse.ArgumentParser:
         parser.add_argument(flag, short, action="store_true", help=text)
     commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
     for name, module_name in COMMANDS.items():
+        if only is not None and name != only:
+            continue
         module = importlib.import_module(module_name)
         sub = commands.add_parser(
             name,
@@ -73,11 +85,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    from queenslab.output import remove_on_termination
-
-    args = build_parser().parse_args(argv)
+    words = sys.argv[1:] if argv is None else list(argv)
+    named = next((word for word in words if not word.startswith("-")), None)
+    args = build_parser(named if named in COMMANDS else None).parse_args(argv)
     progress.set_enabled(not args.quiet)
-    remove_on_termination()
+    signal.signal(signal.SIGTERM, functools.partial(_terminate, os.getpid()))
     try:
         code = args.handler(args)
         sys.stdout.flush()  # a full disk or a closed pipe shows here, not at exit
@@ -85,6 +97,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except QueensError as exc:
         print(f"queens: error: {exc}", file=sys.stderr)
         return EXIT_USAGE
+    except Terminated:
+        print("queens: terminated", file=sys.stderr)
+        return EXIT_TERMINATED
     except KeyboardInterrupt:
         print("queens: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
@@ -95,6 +110,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         _silence_stdout()
         print(f"queens: error: {_describe(exc)}", file=sys.stderr)
         return EXIT_USAGE
+
+
+def _terminate(main_pid: int, signum: int, _frame: object) -> None:
+    """SIGTERM ends the run like Ctrl-C; a second one kills at once (a cleanup that hangs).
+
+    A forked worker inherits this handler: there, SIGTERM is its parent ending it, so it
+    ends at once and quietly, as without a handler.
+    """
+    signal.signal(signum, signal.SIG_DFL)
+    if os.getpid() != main_pid:
+        os.kill(os.getpid(), signum)
+    raise Terminated
 
 
 def _describe(exc: OSError) -> str:
@@ -111,7 +138,6 @@ def _describe(exc: OSError) -> str:
 
 def _silence_stdout() -> None:
     """Point stdout at /dev/null so the interpreter's final flush raises nothing more."""
-    import os
 
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)

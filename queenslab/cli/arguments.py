@@ -21,6 +21,7 @@ from queenslab.run import MIN_TIME_LIMIT
 
 EXIT_OK, EXIT_NO_SOLUTION, EXIT_USAGE, EXIT_LIMIT = 0, 1, 2, 3
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report Ctrl-C
+EXIT_TERMINATED = 143  # SIGTERM, after the same cleanup as Ctrl-C
 #: A blocked-cells file larger than this is refused rather than read (e.g. /dev/zero).
 MAX_CELL_FILE_BYTES = 64 << 20
 
@@ -89,17 +90,9 @@ def n_range(text: str) -> range:
 
 def read_cells(path: str) -> list[tuple[int, int]]:
     """Cells from a file with one ``R C`` (or ``R:C``) per line; ``#`` starts a comment."""
-    try:
-        with open(path, "rb") as handle:
-            data = handle.read(MAX_CELL_FILE_BYTES + 1)
-    except OSError as exc:
-        raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
-    if len(data) > MAX_CELL_FILE_BYTES:
-        raise UsageError(f"{path} is larger than {MAX_CELL_FILE_BYTES >> 20} MB: not a cells file")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise UsageError(f"{path} is not a text file") from None
+    from queenslab.textfiles import read_text
+
+    text = read_text(path, MAX_CELL_FILE_BYTES, "cells file")
     cells = []
     for number, line in enumerate(text.splitlines(), 1):
         words = line.split("#", 1)[0].replace(":", " ").split()
@@ -119,7 +112,7 @@ def read_cells(path: str) -> list[tuple[int, int]]:
 
 def add_board(parser: argparse.ArgumentParser) -> None:
     """N, the variant, blocked cells and given queens: what every one-board command takes."""
-    parser.add_argument("n", type=board_size, metavar="N", help="board size")
+    parser.add_argument("n", type=board_size, nargs="?", metavar="N", help="board size")
     add_board_rules(parser)
     parser.add_argument(
         "--given",
@@ -128,6 +121,11 @@ def add_board(parser: argparse.ArgumentParser) -> None:
         default=[],
         metavar="R:C",
         help="a queen placed in advance at row R, column C (0-based); repeatable",
+    )
+    parser.add_argument(
+        "--instance",
+        metavar="FILE",
+        help="the board of an instance file (queens generate): N, blocked cells and givens",
     )
 
 
@@ -226,7 +224,20 @@ def blocked_cells(args: argparse.Namespace) -> list[tuple[int, int]]:
 
 
 def problem(args: argparse.Namespace) -> Problem:
-    return Problem(args.n, tuple(args.given), args.variant, tuple(blocked_cells(args)))
+    """The board of the arguments; with --instance, the file's board plus any cells given here."""
+    if args.instance is None:
+        if args.n is None:
+            raise UsageError("give the board size N (or --instance FILE)")
+        return Problem(args.n, tuple(args.given), args.variant, tuple(blocked_cells(args)))
+    from queenslab.instance import read
+
+    base = read(args.instance).problem
+    if args.n is not None and args.n != base.n:
+        raise UsageError(f"N is {args.n} but {args.instance} has n={base.n}: give one of them")
+    if args.variant not in (boards.DEFAULT_VARIANT, base.variant):
+        raise UsageError(f"--variant {args.variant} but {args.instance} is {base.variant}")
+    extra = Problem(base.n, tuple(args.given), base.variant, tuple(blocked_cells(args)))
+    return Problem(base.n, base.givens + extra.givens, base.variant, base.blocked + extra.blocked)
 
 
 def say(args: argparse.Namespace, message: str) -> None:

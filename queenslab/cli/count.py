@@ -9,6 +9,8 @@ import sys
 from queenslab import api, progress
 from queenslab.backend import Capability
 from queenslab.cli import arguments as a
+from queenslab.errors import UsageError
+from queenslab.plotting import plot_path
 from queenslab.result import Status
 
 HELP = "count all solutions (and unique ones with --unique)"
@@ -17,6 +19,7 @@ EXAMPLES = """examples:
   queens count 16 --workers 2 --checkpoint n16.sqlite
   queens count 17 --scheduler tcp://10.0.0.5:8786
   queens count 13 --variant toroidal
+  queens count 8 --backend backtrack --profile --plot tree8.png
   queens count 10 --backend sat --encoding seqcounter --format json"""
 
 
@@ -26,11 +29,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--unique", action="store_true", help="also count up to the board's symmetries"
     )
+    parser.add_argument(
+        "--profile",
+        action="store_true",
+        help="record the nodes of each depth of the search tree (backtrack, bitmask)",
+    )
+    parser.add_argument(
+        "--plot", metavar="FILE", type=plot_path, help="draw the tree profile (.png, .svg, .pdf)"
+    )
     parser.add_argument("--format", choices=["text", "json"], default="text")
     a.add_backend_options(parser, Capability.COUNT)
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.plot is not None and not args.profile:
+        raise UsageError("--plot draws the tree profile: add --profile")
     problem = a.problem(args)
     with progress.progress_bar(f"counting {problem.describe()}") as bar:
         result = api.count(
@@ -39,6 +52,7 @@ def run(args: argparse.Namespace) -> int:
             unique=args.unique,
             time_limit=args.time_limit,
             progress=bar,
+            profile=args.profile,
             **a.backend_options(args),
         )
     a.say_result(args, result)
@@ -49,4 +63,14 @@ def run(args: argparse.Namespace) -> int:
         return a.EXIT_LIMIT
     if args.format == "text":
         print(f"total  {result.total}\nunique {result.unique}" if args.unique else result.total)
+    if args.profile:
+        profile = result.stats["profile"]
+        if args.format == "text":
+            print("depth  nodes")
+            print("\n".join(f"{depth:<6} {nodes}" for depth, nodes in enumerate(profile)))
+        if args.plot is not None:
+            from queenslab.plotting import tree_profile
+
+            title = f"search tree of {problem.describe()} ({result.backend})"
+            tree_profile(profile, title, args.plot)
     return a.EXIT_OK

@@ -12,6 +12,7 @@ HELP = "all counting backends vs each other and OEIS"
 EXAMPLES = """examples:
   queens crosscheck
   queens crosscheck --n 1-9 --backend bitmask --backend milp --format json
+  queens crosscheck --n 8-10 --stats
   queens crosscheck --variant toroidal --n 1-13
   queens crosscheck --variant superqueens --n 1-12 --blocked 0:0"""
 
@@ -23,14 +24,28 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     a.add_board_rules(parser)
     parser.add_argument("--backend", "-b", action="append", help="only these (repeatable)")
     parser.add_argument("--format", choices=["text", "json"], default="text")
+    parser.add_argument(
+        "--stats",
+        action="store_true",
+        help="each answer's statistics (JSON), or its effort figure (text)",
+    )
 
 
 def run(args: argparse.Namespace) -> int:
     from queenslab.crosscheck import crosscheck
+    from queenslab.stats import summary
 
     with progress.progress_bar("cross-checking") as bar:
         report = crosscheck(
             args.n, args.backend, variant=args.variant, blocked=a.blocked_cells(args), progress=bar
         )
-    print(json.dumps(report.to_json()) if args.format == "json" else report.to_text())
+    if args.verbose:
+        for row in report.rows:
+            for name, cell in {**row.counts, **row.heuristics}.items():
+                if cell.stats:
+                    a.say(args, f"n={row.n} {name}: {cell.text()}; {summary(cell.stats)}")
+    if args.format == "json":
+        print(json.dumps(report.to_json(args.stats)))
+    else:
+        print(report.to_text(args.stats))
     return a.EXIT_OK if report.ok else a.EXIT_NO_SOLUTION

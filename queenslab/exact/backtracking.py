@@ -26,7 +26,8 @@ def search(problem: Problem, run: Run | None = None) -> Iterator[tuple[int, ...]
     """Yield every solution of ``problem``, in lexicographic order.
 
     Iterative (no recursion limit). Counts the nodes of the search tree (every consistent
-    partial placement visited, the empty board included) in ``run.stats["nodes"]``; raises
+    partial placement visited, the empty board included) in ``run.stats["nodes"]``, and
+    with ``run.profile`` the nodes of each depth in ``run.stats["profile"]``; raises
     LimitReached when the run must stop.
     """
     n = problem.n
@@ -42,6 +43,7 @@ def search(problem: Problem, run: Run | None = None) -> Iterator[tuple[int, ...]
     placed = [0] * n
     next_index = [0] * (n + 1)
     nodes = 1  # the empty board
+    depth_nodes = [1] + [0] * n
     row = 0
 
     def free(r: int, c: int) -> bool:
@@ -76,11 +78,14 @@ def search(problem: Problem, run: Run | None = None) -> Iterator[tuple[int, ...]
             row += 1
             next_index[row] = 0
             nodes += 1
+            depth_nodes[row] += 1
             if nodes % _CHECK_EVERY == 0 and run is not None and run.should_stop():
                 raise LimitReached
     finally:
         if run is not None:
             run.stats.add(nodes=nodes)
+            if run.profile:
+                run.stats.add(profile=depth_nodes)
 
 
 def canonical(problem: Problem, cols: tuple[int, ...]) -> bool:
@@ -98,6 +103,7 @@ class BacktrackingBackend(Backend):
             Capability.COUNT,
             Capability.UNIQUE,
             Capability.GIVENS,
+            Capability.PROFILE,
             Capability.BLOCKED,
         }
     )

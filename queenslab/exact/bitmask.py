@@ -1,23 +1,25 @@
 """The ``bitmask`` backend: Numba bitmask searches, in parallel, on every board variant.
 
-Counting splits the search into independent subproblems (subproblems.py). The classic
-board (standard rules, no blocked cell, no givens) is counted by the specialised kernels
-(kernels.py) whose subproblems carry symmetry weights, so one search gives both the total
-and the number of symmetry classes. Every other board (toroidal, super-queens, blocked
-cells, givens) goes to the general search (board_search.py), which takes the variant's
-rule and counts classes at the leaves under the board's own symmetries, halving the work
-with the left-right mirror when the board keeps it. Subproblems run on local threads, or
-on a Dask cluster with ``scheduler``, and with ``checkpoint`` every finished one is
-recorded so an interrupted count resumes. Solving and enumerating run the general search
-in node-budget slices so time limits hold and enumeration streams in constant memory.
-Numba is imported only when a method runs.
+Counting splits the search into independent subproblems. The classic board (standard
+rules, no blocked cell, no givens) is split by its border queens (constellations.py), one
+constellation per symmetry class with its weight, and each inner board is counted by the
+specialised kernels (inner.py), so one search gives both the total and the number of
+symmetry classes. Every other board (toroidal, super-queens, blocked cells, givens) is
+split by its first rows (subproblems.py) and goes to the general search (board_search.py),
+which takes the variant's rule and counts classes at the leaves under the board's own
+symmetries. The parts run on local threads, or on a Dask cluster with ``scheduler``, and
+with ``checkpoint`` every finished one is recorded so an interrupted count resumes. The
+kernels poll the run's stop flag, so a time limit or Ctrl-C ends a count at any n within
+milliseconds. Solving and enumerating run the general search in node-budget slices so
+time limits hold and enumeration streams in constant memory. NumPy and Numba are
+imported only when a method runs.
 """
 
 from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator, Mapping
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from queenslab.backend import Backend, Capability, Family, Option, workers_option
 from queenslab.boards import VARIANTS
@@ -30,7 +32,7 @@ from queenslab.run import Run
 if TYPE_CHECKING:
     import numpy as np
 
-    from queenslab.exact.subproblems import Subproblems
+    from queenslab.exact.parallel import Plan
 
 MAX_N = 63  # the kernels use int64 masks, and bit 63 is the sign
 SLICE_NODES = 1 << 21  # nodes between two looks at the clock when solving or enumerating
@@ -42,7 +44,7 @@ class BitmaskBackend(Backend):
     family = Family.EXACT
     capabilities = frozenset(Capability)
     variants = frozenset(VARIANTS)
-    summary = "Numba bitmask search, symmetry, threads or Dask, resumable; exact B&B"
+    summary = "Numba bitmask search, border constellations, threads or Dask, resumable; exact B&B"
     requires: ClassVar[Mapping[str, str]] = {"numba": "numba"}
     options = (
         workers_option(help="counting threads"),
@@ -61,13 +63,13 @@ class BitmaskBackend(Backend):
 
         warm, tiny = BitmaskBackend(workers=1), Problem(4)
         warm.solve(tiny, Run(None, None))
-        warm.count(tiny, Run(None, None))  # the classic kernels
+        warm.count(Problem(6), Run(None, None), unique=True)  # the constellation kernels
         warm.count(Problem(4, blocked=((0, 0),)), Run(None, None), unique=True)  # general
         warm.optimize(tiny, Run(None, None), np.zeros((4, 4), dtype=np.int64))
 
     def solve(self, problem: Problem, run: Run) -> SolveResult:
         try:
-            first = next(_stream(problem, run, 1), None)
+            first = next(_Walk(problem, 1).slices(run), None)
         except LimitReached:
             return SolveResult(Status.LIMIT)
         if first is None:
@@ -75,7 +77,7 @@ class BitmaskBackend(Backend):
         return SolveResult(Status.SOLVED, Placement(tuple(first[0].tolist())))
 
     def enumerate(self, problem: Problem, run: Run) -> Iterator[Placement]:
-        for found in _stream(problem, run, BUFFER):
+        for found in _Walk(problem, BUFFER).slices(run):
             for cols in found.tolist():
                 yield Placement(cols)
 
@@ -84,40 +86,61 @@ class BitmaskBackend(Backend):
 
         from queenslab.exact import parallel
 
-        plan = _plan(problem, unique)
-        results = np.zeros((len(plan), 3), dtype=np.int64)
-        pending = np.ones(len(plan), dtype=bool)
+        if run.profile:
+            return _profiled(problem, run, unique)
         with contextlib.ExitStack() as stack:
-            checkpoint = None
+            stack.enter_context(run.watch())
+            try:
+                plan = _plan(problem, unique, run.stop_flag)
+            except LimitReached:  # building the plan of a huge board took the time
+                return CountResult(None, status=Status.LIMIT)
+            results = np.zeros((len(plan), 3), dtype=np.int64)
+            pending = np.ones(len(plan), dtype=bool)
+            client = None
+            if self.settings["scheduler"]:  # before the checkpoint: no file from a failure
+                client = stack.enter_context(
+                    contextlib.closing(parallel.connect(self.settings["scheduler"]))
+                )
             if self.settings["checkpoint"]:
                 from queenslab.exact.checkpoint import Checkpoint
 
-                path = self.settings["checkpoint"]
-                checkpoint = stack.enter_context(Checkpoint(path, plan.n, plan.method, len(plan)))
+                checkpoint = stack.enter_context(
+                    Checkpoint(
+                        self.settings["checkpoint"],
+                        plan.n,
+                        plan.method,
+                        len(plan),
+                        plan.fingerprint(),
+                    )
+                )
                 ids, rows = checkpoint.finished()
                 results[ids], pending[ids] = rows, False
             todo = np.flatnonzero(pending)
-            if self.settings["scheduler"]:
-                runner = parallel.run_dask(plan, todo, self.settings["scheduler"])
+            if client is not None:
+                runner = parallel.run_dask(client, plan, todo, run.stop_flag)
             else:
-                stop = stack.enter_context(run.watch())
-                runner = parallel.run_threads(plan, todo, self.settings["workers"], stop)
+                runner = parallel.run_threads(plan, todo, self.settings["workers"], run.stop_flag)
             runner = stack.enter_context(contextlib.closing(runner))
-            done = len(plan) - len(todo)
-            run.report(done, len(plan))
-            for chunk, rows in runner:
-                finished = rows[:, 2] >= 0  # a stop leaves the rest of a chunk unfinished
-                ids, rows = chunk[finished], rows[finished]
-                results[ids] = rows
-                done += len(ids)
-                if checkpoint is not None:
-                    checkpoint.record(ids, rows)
-                run.report(done, len(plan))
-                if done < len(plan) and run.should_stop():
-                    run.stats.add(_stats(plan, results))
-                    return CountResult(None, status=Status.LIMIT)
-        run.stats.add(_stats(plan, results))
-        total, classes = (int(x) for x in results[:, :2].sum(axis=0))
+            run.report(len(plan) - len(todo), len(plan))
+            for ids, rows in runner:
+                if len(ids):
+                    results[ids], pending[ids] = rows, False
+                    if self.settings["checkpoint"]:
+                        checkpoint.record(ids, rows)
+                    run.report(len(plan) - int(pending.sum()), len(plan))
+                if pending.any() and run.should_stop():
+                    break
+        total, classes, nodes = (int(x) for x in results.sum(axis=0))
+        stats = {"method": plan.method, "subproblems": len(plan), "nodes": nodes}
+        if pending.any():
+            run.stats.add(
+                stats,
+                subproblems_finished=len(plan) - int(pending.sum()),
+                partial_total=total,
+                **({"partial_unique": classes} if unique else {}),
+            )
+            return CountResult(None, status=Status.LIMIT)
+        run.stats.add(stats)
         return CountResult(total, classes if unique else None)
 
     def optimize(self, problem: Problem, run: Run, weights: np.ndarray) -> OptimizeResult:
@@ -134,24 +157,35 @@ class BitmaskBackend(Backend):
         return OptimizeResult(Status.OPTIMAL, objective, Placement(tuple(cols.tolist())))
 
 
-def _plan(problem: Problem, unique: bool = False) -> Subproblems:
-    """The subproblems of a count, and the search each is run with.
+def _plan(problem: Problem, unique: bool, stop: np.ndarray) -> Plan:
+    """The split of a count, and the search each part is run with.
 
-    The classic board goes to the specialised kernels with full symmetry; any other board
-    to the general search, on the half board when the left-right mirror keeps it.
+    The classic board goes to its constellations and the specialised kernels; any other
+    board to the general search, on the half board when the left-right mirror keeps it.
     """
-    from queenslab.exact import subproblems
+    from queenslab.exact import constellations, subproblems
     from queenslab.exact.board_search import Rules
 
     _check_size(problem.n)
     board = problem.board
     if problem.is_classic and not problem.givens:
-        base = subproblems.symmetric(problem.n)
-    else:
-        mirrored = not problem.givens and any(s.name == "flip-h" for s in board.symmetries())
-        base = subproblems.mirror(board) if mirrored else subproblems.plain(problem)
-        base = base.searched_by(Rules.of(board), canonical=unique)
+        return constellations.plan(problem.n, stop)
+    mirrored = not problem.givens and any(s.name == "flip-h" for s in board.symmetries())
+    base = subproblems.mirror(board) if mirrored else subproblems.plain(problem)
+    base = base.searched_by(Rules.of(board), canonical=unique)
     return subproblems.split(base, board, subproblems.split_depth(problem.n))
+
+
+def _profiled(problem: Problem, run: Run, unique: bool) -> CountResult:
+    """A count that records the tree profile: the whole tree on one thread (no split, no
+    symmetry), so each depth holds every node this search visits there."""
+    walk = _Walk(problem, 0, canonical=unique, profile=True)
+    try:
+        total, classes = walk.count(run)
+    except LimitReached:
+        return CountResult(None, status=Status.LIMIT)
+    run.stats.add(method="plain/profile", profile=walk.profile.tolist())
+    return CountResult(total, classes if unique else None)
 
 
 def _check_size(n: int) -> None:
@@ -159,40 +193,62 @@ def _check_size(n: int) -> None:
         raise UsageError(f"the bitmask backend handles n <= {MAX_N} (64-bit masks), got {n}")
 
 
-def _stats(plan: Subproblems, results: np.ndarray) -> dict[str, Any]:
-    return {"method": plan.method, "subproblems": len(plan), "nodes": int(results[:, 2].sum())}
+class _Walk:
+    """One general search over a whole board (no split), resumable, run in node-budget slices.
 
-
-def _stream(problem: Problem, run: Run, capacity: int) -> Iterator[np.ndarray]:
-    """Yield arrays of up to ``capacity`` solutions (rows of columns) of ``problem``.
-
-    Raises LimitReached when the run must stop; ``run.stats["nodes"]`` counts the search.
+    Solving and enumerating take its solutions ``capacity`` at a time; a profiled count
+    walks the whole tree on one thread, recording the nodes of each depth.
     """
-    import numpy as np
 
-    from queenslab.exact import board_search as bs
-    from queenslab.exact import subproblems
+    def __init__(
+        self, problem: Problem, capacity: int, canonical: bool = False, profile: bool = False
+    ) -> None:
+        import numpy as np
 
-    _check_size(problem.n)
-    n = problem.n
-    plan = subproblems.plain(problem)
-    if not len(plan):
-        return
-    rules = bs.Rules.of(problem.board)
-    allowed = plan.allowed[0]
-    board = np.zeros(n, dtype=np.int64)
-    stack = np.zeros((6, n), dtype=np.int64)
-    state = np.zeros(4, dtype=np.int64)
-    out = np.zeros((capacity, n), dtype=np.int64)
-    bs.start(allowed, stack, state)
-    while state[bs.ROW] >= 0:
-        budget = state[bs.NODES] + SLICE_NODES
-        found = bs.search(
-            n, allowed, 1, rules.wraps, rules.near, rules.far, rules.symmetries, False,
-            board, stack, state, out, budget, run.stop_flag,
-        )  # fmt: skip
-        run.stats["nodes"] = int(state[bs.NODES]) + 1  # the empty board is a node too
-        if found:
-            yield out[:found].copy()
-        if state[bs.ROW] >= 0 and run.should_stop():
-            raise LimitReached
+        from queenslab.exact import board_search as bs
+        from queenslab.exact import subproblems
+
+        _check_size(problem.n)
+        n = problem.n
+        plan = subproblems.plain(problem)
+        self.rules = bs.Rules.of(problem.board)
+        self.canonical = canonical
+        self.allowed = plan.allowed[0] if len(plan) else np.zeros(n, dtype=np.int64)
+        self.board = np.zeros(n, dtype=np.int64)
+        self.stack = np.zeros((6, n), dtype=np.int64)
+        self.state = np.zeros(4, dtype=np.int64)
+        self.out = np.zeros((capacity, n), dtype=np.int64)
+        self.profile = np.zeros(n + 1 if profile else 0, dtype=np.int64)
+        self.profile[:1] = 1  # the empty board
+        bs.start(self.allowed, self.stack, self.state)
+        if not len(plan):
+            self.state[bs.ROW] = -1  # a given queen on a closed cell: nothing to search
+
+    def slices(self, run: Run) -> Iterator[np.ndarray]:
+        """Yield arrays of the solutions found (rows of columns), until the tree is done.
+
+        Raises LimitReached when the run must stop; ``run.stats["nodes"]`` counts the search.
+        """
+        from queenslab.exact import board_search as bs
+
+        rules, state = self.rules, self.state
+        while state[bs.ROW] >= 0:
+            budget = state[bs.NODES] + SLICE_NODES
+            found = bs.search(
+                len(self.board), self.allowed, 1, rules.wraps, rules.near, rules.far,
+                rules.symmetries, self.canonical, self.board, self.stack, state, self.out,
+                budget, run.stop_flag, self.profile,
+            )  # fmt: skip
+            run.stats["nodes"] = int(state[bs.NODES]) + 1  # the empty board is a node too
+            if found:
+                yield self.out[:found].copy()
+            if state[bs.ROW] >= 0 and run.should_stop():
+                raise LimitReached
+
+    def count(self, run: Run) -> tuple[int, int]:
+        """Walk the whole tree: (total, classes); raises LimitReached on a stop."""
+        from queenslab.exact import board_search as bs
+
+        for _ in self.slices(run):
+            pass
+        return int(self.state[bs.TOTAL]), int(self.state[bs.CLASSES])

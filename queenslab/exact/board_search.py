@@ -127,12 +127,14 @@ def search(
     out: np.ndarray,
     budget: int,
     stop: np.ndarray,
+    profile: np.ndarray,
 ) -> int:
     """Run (or resume) the search set up by ``start``; return how many rows of ``out`` it filled.
 
     Stops when ``out`` is full, after about ``budget`` nodes, when ``stop[0]`` is set, or
     when the search is exhausted (then ``state[ROW] < 0``). Before descending it looks ahead
-    to the last row along the columns and diagonals: no free cell there, no descent.
+    to the last row along the columns and diagonals: no free cell there, no descent. A
+    ``profile`` of n + 1 slots gets the nodes of each depth added (an empty one: none).
     """
     row = state[ROW]
     if row < 0:
@@ -152,6 +154,7 @@ def search(
     cols = np.empty(n, dtype=np.int64)
     image = np.empty(n, dtype=np.int64)
     poll = nodes + POLL_NODES
+    profiling = profile.shape[0] > 0
     found = 0
     while True:
         if avail:
@@ -160,6 +163,8 @@ def search(
             i = np.uint64(row)  # unsigned: no negative-index wraparound in the hot loop
             board[i] = bit
             nodes += 1
+            if profiling:
+                profile[i + 1] += 1
             if row == last:
                 total += weight
                 if canonical or capacity:
@@ -246,10 +251,11 @@ def count_batch(
     stack = np.zeros((6, n), dtype=np.int64)
     state = np.zeros(4, dtype=np.int64)
     out = np.zeros((0, n), dtype=np.int64)
+    no_profile = np.zeros(0, dtype=np.int64)
     for j in range(m):
         start(allowed[j], stack, state)
         search(n, allowed[j], weight[j], wraps, near, far, symmetries, canonical,
-               board, stack, state, out, UNLIMITED, stop)  # fmt: skip
+               board, stack, state, out, UNLIMITED, stop, no_profile)  # fmt: skip
         if state[ROW] >= 0:  # stopped
             break
         result[j, 0] = state[TOTAL]

@@ -1,16 +1,22 @@
 """SQLite checkpoints of a count: every finished subproblem and what it contributed.
 
 A run killed at any moment (even SIGKILL) loses at most the last second of work: results
-are committed in transactions, so the file always holds whole, consistent rows. The file
-records n and the split method; resuming with another n, another split, or a file that is
-not a checkpoint is refused with a UsageError. A file that cannot be written (a full disk)
-is a one-line UsageError too, and a checkpoint this run created is removed again when the
-run fails before recording anything (an unreachable scheduler, a full disk).
+are committed in transactions, so the file always holds whole rows. The file records the
+count's plan (n, split method, size and a digest of every subproblem), and each row carries
+a digest of (plan, id, total, unique, nodes) keyed by the plan's: a row that was edited,
+copied from another count or damaged is refused rather than summed. (The digests catch
+mistakes, not forgery: the key is in the file.) Resuming with another plan, an older
+format, or a file that is not a checkpoint is refused with a one-line UsageError. A file
+that cannot be written (a full disk) is a one-line UsageError too, and a checkpoint this
+run created is removed again when the run fails before recording anything (a full disk,
+Ctrl-C during start-up). A new file's schema is written in one locked transaction, so two
+processes creating the same checkpoint both find it whole.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import sqlite3
 import time
 from pathlib import Path
@@ -20,32 +26,34 @@ import numpy as np
 
 from queenslab.errors import UsageError
 
-FORMAT = "queenslab-count-checkpoint/1"
+FORMAT = "queenslab-count-checkpoint/2"
 COMMIT_EVERY = 1.0  # seconds between two commits
+LOCK_TIMEOUT = 60.0  # seconds to wait while another process writes the file
 
 
 class Checkpoint:
     """Open (or create) the checkpoint of a count of ``size`` subproblems."""
 
-    def __init__(self, path: str, n: int, method: str, size: int) -> None:
+    def __init__(self, path: str, n: int, method: str, size: int, plan: str) -> None:
         self.path = path
+        self.size = size
+        self._key = hashlib.sha256(plan.encode()).digest()
         self._last_commit = time.monotonic()
         self._created = not Path(path).exists()
         self._recorded = False
-        expected = {"format": FORMAT, "n": str(n), "method": method, "subproblems": str(size)}
+        expected = {
+            "format": FORMAT,
+            "n": str(n),
+            "method": method,
+            "subproblems": str(size),
+            "plan": plan,
+        }
         try:
-            self._db = sqlite3.connect(path)
+            self._db = sqlite3.connect(path, timeout=LOCK_TIMEOUT, isolation_level=None)
         except sqlite3.Error as exc:
             raise UsageError(f"cannot open checkpoint {path}: {exc}") from None
         try:
-            found = self._read_meta()
-            if not found:
-                self._create(expected)
-            elif found != expected:
-                raise UsageError(
-                    f"checkpoint {path} belongs to another count (n={found.get('n')}, "
-                    f"{found.get('method')}); this one is n={n}, {method}: use another file"
-                )
+            self._open(expected)
         except sqlite3.OperationalError as exc:  # e.g. "database or disk is full"
             self._discard()
             raise UsageError(f"cannot write checkpoint {path}: {exc}") from None
@@ -54,7 +62,7 @@ class Checkpoint:
             raise UsageError(
                 f"checkpoint {path} is damaged or not a queenslab checkpoint"
             ) from None
-        except UsageError:
+        except BaseException:
             self._discard()
             raise
 
@@ -64,40 +72,85 @@ class Checkpoint:
         if self._created and not self._recorded:
             Path(self.path).unlink(missing_ok=True)
 
+    def _open(self, expected: dict[str, str]) -> None:
+        """Check the file's plan, or write the schema: one transaction, so a second process
+        opening the same new file waits and then finds it complete."""
+        self._db.execute("BEGIN IMMEDIATE")
+        try:
+            found = self._read_meta()
+            if not found:
+                self._create(expected)
+            elif found.get("format") != FORMAT:
+                raise UsageError(
+                    f"checkpoint {self.path} was written by another version of queenslab "
+                    f"({found.get('format')}, this one reads {FORMAT}): use another file"
+                )
+            elif found != expected:
+                raise UsageError(
+                    f"checkpoint {self.path} belongs to another count (n={found.get('n')}, "
+                    f"{found.get('method')}); this one is n={expected['n']}, "
+                    f"{expected['method']}: use another file"
+                )
+        except BaseException:
+            if self._db.in_transaction:
+                self._db.execute("ROLLBACK")
+            raise
+        self._db.execute("COMMIT")
+
     def _read_meta(self) -> dict[str, str]:
         tables = {row[0] for row in self._db.execute("SELECT name FROM sqlite_master")}
         if not tables:
             return {}
         if not {"meta", "done"} <= tables:
             raise sqlite3.DatabaseError("foreign schema")
-        return dict(self._db.execute("SELECT key, value FROM meta"))
+        return {str(k): str(v) for k, v in self._db.execute("SELECT key, value FROM meta")}
 
     def _create(self, meta: dict[str, str]) -> None:
-        with self._db:
-            self._db.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
-            self._db.execute(
-                "CREATE TABLE done (id INTEGER PRIMARY KEY, total INTEGER NOT NULL,"
-                " uniq INTEGER NOT NULL, nodes INTEGER NOT NULL)"
-            )
-            self._db.executemany("INSERT INTO meta VALUES (?, ?)", meta.items())
+        self._db.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+        self._db.execute(
+            "CREATE TABLE done (id INTEGER PRIMARY KEY, total INTEGER NOT NULL,"
+            " uniq INTEGER NOT NULL, nodes INTEGER NOT NULL, digest TEXT NOT NULL)"
+        )
+        self._db.executemany("INSERT INTO meta VALUES (?, ?)", meta.items())
+
+    def _digest(self, *row: int) -> str:
+        text = ":".join(map(str, row)).encode()
+        return hashlib.blake2b(text, key=self._key, digest_size=16).hexdigest()
 
     def finished(self) -> tuple[np.ndarray, np.ndarray]:
-        """Ids already done and their (total, unique, nodes) rows."""
+        """Ids already done and their (total, unique, nodes) rows, each checked."""
         try:
             rows = self._db.execute(
-                "SELECT id, total, uniq, nodes FROM done ORDER BY id"
+                "SELECT id, total, uniq, nodes, digest FROM done ORDER BY id"
             ).fetchall()
         except sqlite3.DatabaseError:
             raise UsageError(f"checkpoint {self.path} is damaged") from None
-        table = np.array(rows, dtype=np.int64).reshape(len(rows), 4)
+        seen: set[int] = set()
+        for *values, digest in rows:
+            whole = all(type(v) is int and v >= 0 for v in values)
+            if not whole or values[0] >= self.size or values[0] in seen:
+                raise self._bad_row(values[0])
+            if digest != self._digest(*values):
+                raise self._bad_row(values[0])
+            seen.add(values[0])
+        table = np.array([row[:4] for row in rows], dtype=np.int64).reshape(len(rows), 4)
         return table[:, 0], table[:, 1:]
+
+    def _bad_row(self, id_: object) -> UsageError:
+        return UsageError(
+            f"checkpoint {self.path} has a row that is not a finished subproblem of this count"
+            f" (id {id_!r}): it was edited or damaged, use another file"
+        )
 
     def record(self, ids: np.ndarray, results: np.ndarray) -> None:
         """Add finished subproblems; committed at most a second later (or on close)."""
+        rows = [(int(i), *map(int, row)) for i, row in zip(ids, results, strict=True)]
         try:
+            if not self._db.in_transaction:
+                self._db.execute("BEGIN")
             self._db.executemany(
-                "INSERT OR REPLACE INTO done VALUES (?, ?, ?, ?)",
-                ((int(i), *map(int, row)) for i, row in zip(ids, results, strict=True)),
+                "INSERT OR REPLACE INTO done VALUES (?, ?, ?, ?, ?)",
+                [(*row, self._digest(*row)) for row in rows],
             )
         except sqlite3.OperationalError as exc:
             raise UsageError(f"cannot write checkpoint {self.path}: {exc}") from None
@@ -107,7 +160,8 @@ class Checkpoint:
 
     def _commit(self) -> None:
         try:
-            self._db.commit()
+            if self._db.in_transaction:
+                self._db.execute("COMMIT")
         except sqlite3.OperationalError as exc:
             raise UsageError(f"cannot write checkpoint {self.path}: {exc}") from None
         self._last_commit = time.monotonic()

@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 from queenslab.backend import Backend, Capability, Family
-from queenslab.boards import Board, symmetry
+from queenslab.boards import symmetry
 from queenslab.errors import LimitReached, UsageError
 from queenslab.placement import Placement
 from queenslab.problem import Problem
@@ -38,27 +38,6 @@ from queenslab.run import Run
 MAX_N = 24
 #: Rows searched below the deepest row that looks at the clock (a few ms of work at most).
 UNCHECKED_ROWS = 8
-
-
-def pin(allowed: list[int], board: Board, row: int, col: int) -> list[int] | None:
-    """A copy of ``allowed`` with a queen pinned at (row, col); None if that cell is closed."""
-    if not allowed[row] >> col & 1:
-        return None
-    attacked = board.attack_masks(row, col)
-    pinned = [mask & ~hit for mask, hit in zip(allowed, attacked, strict=True)]
-    pinned[row] = 1 << col
-    return pinned
-
-
-def row_masks(problem: Problem) -> list[int] | None:
-    """Per row, the columns a queen may take: open cells, given queens pinned (None: none)."""
-    board = problem.board
-    allowed: list[int] | None = board.allowed_masks()
-    for row, col in problem.givens:
-        if allowed is None:
-            return None
-        allowed = pin(allowed, board, row, col)
-    return allowed
 
 
 def solutions(allowed: list[int], run: Run) -> Iterator[tuple[int, ...]]:
@@ -158,7 +137,7 @@ class SmallBackend(Backend):
             raise UsageError(
                 f"the small backend handles n <= {MAX_N}, got {problem.n}; use bitmask"
             )
-        return row_masks(problem)
+        return problem.row_masks()
 
     def solve(self, problem: Problem, run: Run) -> SolveResult:
         allowed = self._masks(problem)

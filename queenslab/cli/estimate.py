@@ -1,0 +1,116 @@
+"""``queens estimate``: Knuth's random-probe estimate of the backtracking tree size."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from typing import Any
+
+from queenslab import progress
+from queenslab.cli import arguments as a
+from queenslab.errors import UsageError
+from queenslab.estimate import MAX_EXACT_N, MAX_PROBES, Estimate, estimate, exact_size
+from queenslab.plotting import plot_path
+from queenslab.problem import Problem
+from queenslab.run import Run
+
+HELP = "estimate the backtracking tree size from random probes (Knuth 1975)"
+EXAMPLES = f"""examples:
+  queens estimate 20 --probes 10000 --seed 1
+  queens estimate 12 --exact
+  queens estimate 8 --seed 1 --probes 10000 --plot profile.png
+  queens estimate 8-16 --seed 1 --exact --plot tree-size.png
+
+--exact also walks the whole tree with the backtrack backend (n <= {MAX_EXACT_N}; it takes
+tens of seconds at n = 12 and grows about sixfold per n)."""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("n", type=a.n_range, metavar="N", help="board size, or FIRST-LAST")
+    a.add_board_rules(parser)
+    parser.add_argument(
+        "--probes",
+        type=lambda t: a.whole_number(t, "--probes", 2, MAX_PROBES),
+        default=1000,
+        help="random paths per board (default 1000)",
+    )
+    parser.add_argument(
+        "--seed", type=lambda t: a.whole_number(t, "--seed"), help="random seed (reproducible)"
+    )
+    parser.add_argument(
+        "--exact",
+        action="store_true",
+        help=f"also count the tree's nodes exactly (boards up to n = {MAX_EXACT_N})",
+    )
+    parser.add_argument("--format", choices=["text", "json"], default="text")
+    parser.add_argument(
+        "--plot",
+        metavar="FILE",
+        type=plot_path,
+        help="for one N the tree's profile (nodes per depth), for a range the size per n",
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.exact and args.n[0] > MAX_EXACT_N:
+        raise UsageError(f"--exact walks trees up to n = {MAX_EXACT_N}, got n = {args.n[0]}")
+    results = []
+    for n in args.n:
+        problem = Problem(n, variant=args.variant, blocked=tuple(a.blocked_cells(args)))
+        with progress.progress_bar(f"probing {problem.describe()}") as bar:
+            result = estimate(problem, args.probes, Run(seed=args.seed, progress=bar))
+        if args.exact and n <= MAX_EXACT_N:
+            with progress.progress_bar(f"walking the tree of {problem.describe()}"):
+                result.exact = exact_size(problem)
+        results.append(result)
+        _say(result, args.format)
+    if args.plot:
+        write_plot(results, args.plot)
+    return a.EXIT_OK
+
+
+def _say(result: Estimate, fmt: str) -> None:
+    if fmt == "json":
+        print(json.dumps(result.to_json()))
+        return
+    low, high = result.interval
+    exact = "" if result.exact is None else f"  exact {result.exact}"
+    print(
+        f"n={result.n}  estimate {result.mean:.4g}  95% interval {low:.4g} .. {high:.4g}  "
+        f"({result.probes} probes){exact}"
+    )
+
+
+def write_plot(results: list[Estimate], path: str) -> None:
+    """One board: its profile; several: their sizes."""
+    from queenslab.plotting import pyplot, save
+
+    fig, ax = pyplot().subplots(figsize=(7, 4.5), dpi=100)
+    if len(results) == 1:
+        _profile(ax, results[0])
+    else:
+        _sizes(ax, results)
+    save(fig, path)
+
+
+def _profile(ax: Any, result: Estimate) -> None:
+    """Estimated nodes per depth (queens placed): where the search spends its time."""
+    ax.bar(range(len(result.levels)), result.levels)
+    ax.set_xlabel("depth (queens placed)")
+    ax.set_ylabel("estimated nodes")
+    ax.set_title(f"backtracking tree, n = {result.n} ({result.probes} probes)")
+
+
+def _sizes(ax: Any, results: list[Estimate]) -> None:
+    """Estimates with their 95% intervals on a log scale; exact sizes as crosses."""
+    ns = [r.n for r in results]
+    means = [r.mean for r in results]
+    errors = [[r.mean - r.interval[0] for r in results], [r.interval[1] - r.mean for r in results]]
+    ax.errorbar(ns, means, yerr=errors, fmt="o", capsize=3, label="Knuth estimate (95%)")
+    exact = [(r.n, r.exact) for r in results if r.exact is not None]
+    if exact:
+        ax.plot(*zip(*exact, strict=True), "x", color="black", markersize=9, label="exact")
+    ax.set_yscale("log")
+    ax.set_xlabel("n")
+    ax.set_ylabel("nodes of the backtracking tree")
+    ax.legend()

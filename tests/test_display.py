@@ -1,0 +1,76 @@
+"""Pictures and notebook displays: marks in one style, bounded sizes, HTML cards."""
+
+from __future__ import annotations
+
+import io
+import xml.etree.ElementTree as ET
+
+import numpy as np
+
+from queenslab import api, crosscheck
+from queenslab.draw import PREVIEW_MAX_N, STYLE, to_svg, write_png
+from queenslab.placement import Placement
+from queenslab.problem import Problem
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def _circles(svg: str) -> list[ET.Element]:
+    return ET.fromstring(svg).findall(f"{SVG}circle")
+
+
+def test_an_invalid_placement_shows_its_attacks():
+    bad = Placement([0, 1, 2, 3])
+    svg = to_svg(bad)
+    lines = ET.fromstring(svg).findall(f"{SVG}line")
+    assert len(lines) == len(bad.attacking_pairs())
+    assert {c.get("fill") for c in _circles(svg)} == {STYLE.attacked}
+
+
+def test_a_valid_placement_has_no_attack_marks_and_givens_stand_out():
+    problem = Problem(8, givens=((0, 0),), blocked=((7, 7),))
+    placement = api.solve(problem, "backtrack").placement
+    svg = to_svg(placement, board=problem.board, givens=problem.givens)
+    root = ET.fromstring(svg)
+    assert root.findall(f"{SVG}line") == []
+    fills = [c.get("fill") for c in _circles(svg)]
+    assert fills[0] == STYLE.given and set(fills[1:]) == {STYLE.queen}
+    assert [r.get("fill") for r in root.findall(f"{SVG}rect")].count(STYLE.blocked) == 1
+
+
+def test_png_is_drawn():
+    out = io.BytesIO()
+    write_png(Placement([0, 1, 2, 3]), out)
+    assert out.getvalue().startswith(b"\x89PNG")
+
+
+def test_svg_grows_with_n_not_n_squared():
+    sizes = [len(to_svg(Placement(np.arange(n)), cell=2)) for n in (100, 400)]
+    assert sizes[1] < 5 * sizes[0]
+
+
+def test_small_placements_preview_as_boards_and_huge_ones_as_a_density_image():
+    assert len(_circles(Placement([1, 3, 0, 2])._repr_svg_())) == 4
+    n = 10**6
+    huge = Placement(np.random.default_rng(0).permutation(n).astype(np.int32))
+    svg = huge._repr_svg_()
+    assert len(svg) < 16_000 and "data:image/png;base64," in svg
+    assert f"{n} queens" in svg
+    boundary = Placement(np.arange(PREVIEW_MAX_N + 1))._repr_svg_()
+    assert "image/png" in boundary
+
+
+def test_results_display_as_cards():
+    solved = api.solve(8, "backtrack")
+    html = solved._repr_html_()
+    assert "solved" in html and "<svg" in html and "nodes" in html
+    counted = api.count(Problem(6), "backtrack", unique=True)
+    html = counted._repr_html_()
+    assert f"<td>{counted.total}</td>" in html and "<svg" not in html
+
+
+def test_crosscheck_report_displays_as_a_table():
+    report = crosscheck.crosscheck([5, 6], ["backtrack", "bitmask"])
+    html = report._repr_html_()
+    assert html.count("<tr>") == 1 + len(report.rows)
+    assert "all agree" in html
