@@ -18,28 +18,35 @@ def run_stoppably(
     A main thread blocked in native code sees neither the clock nor Ctrl-C; a polling one
     sees both. Returns (finished before it had to stop, its result); Ctrl-C is
     re-raised once the work has stopped.
+
+    The main thread waits on an Event, never in ``Thread.join``: before Python 3.13 a
+    Ctrl-C inside ``join`` marks the thread as finished while it still runs
+    (CPython gh-90882), and the process then exits under a running solver (CP-SAT
+    aborts: "terminate called without an active exception").
     """
     outcome: list[T] = []
     failure: list[BaseException] = []
+    done = threading.Event()
 
     def target() -> None:
         try:
             outcome.append(work())
         except BaseException as exc:  # handed to the main thread
             failure.append(exc)
+        finally:
+            done.set()
 
     worker = threading.Thread(target=target, name="queenslab-native", daemon=True)
     worker.start()
     try:
-        while worker.is_alive():
-            worker.join(_POLL_SECONDS)
-            if worker.is_alive() and should_stop():
+        while not done.wait(_POLL_SECONDS):
+            if should_stop():
                 stop()
-                worker.join()
+                done.wait()
                 return False, None
     except KeyboardInterrupt:
         stop()
-        worker.join()
+        done.wait()
         raise
     if failure:
         raise failure[0]

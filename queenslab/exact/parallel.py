@@ -10,13 +10,16 @@ gets a fair share. Local kernels poll the run's stop flag and hand back what the
 
 from __future__ import annotations
 
+import contextlib
+import logging
 import time
 from collections.abc import Iterator
+from concurrent.futures import CancelledError
 from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
-from queenslab.errors import UsageError
+from queenslab.errors import QueensError, UsageError
 
 if TYPE_CHECKING:
     from distributed import Client
@@ -117,7 +120,7 @@ def run_dask(client: Client, plan: Plan, ids: np.ndarray, stop: np.ndarray) -> I
 
     The tasks are pure, so when a worker dies Dask reruns its tasks elsewhere and nothing is
     lost. Workers must be able to import queenslab; they cannot see ``stop``, so stopping
-    cancels the tasks and drops the running ones.
+    cancels the tasks and drops the running ones. A lost scheduler is a one-line QueensError.
     """
     from distributed import as_completed
 
@@ -126,13 +129,40 @@ def run_dask(client: Client, plan: Plan, ids: np.ndarray, stop: np.ndarray) -> I
         for part in chunks(ids, DASK_TASKS)
     }
     results = as_completed(futures)
+    with _quiet_dask_log():
+        try:
+            while not results.is_empty() and not stop[0]:
+                if client.status not in ("running", "connecting"):
+                    raise QueensError(f"lost the Dask scheduler ({client.status})")
+                if not results.has_ready():
+                    time.sleep(POLL_SECONDS)
+                    yield NOTHING
+                    continue
+                for future in results.next_batch(block=False):
+                    yield futures[future], future.result()
+        except (OSError, TimeoutError, CancelledError) as exc:  # the scheduler went away
+            with contextlib.suppress(Exception):  # closed here, where its log is quiet
+                client.close(timeout=CONNECT_TIMEOUT)
+            raise QueensError(f"lost the Dask scheduler ({type(exc).__name__})") from None
+        finally:
+            with contextlib.suppress(Exception):  # cancelling after a lost scheduler fails
+                client.cancel(list(futures))
+
+
+@contextlib.contextmanager
+def _quiet_dask_log() -> Iterator[None]:
+    """A lost scheduler is one line, not pages of Dask's log: its loggers have handlers of
+    their own and do not propagate, so each one is quietened while tasks run."""
+    loggers = [
+        logging.getLogger(name)
+        for name in list(logging.root.manager.loggerDict)
+        if name.split(".")[0] == "distributed"
+    ]
+    levels = [logger.level for logger in loggers]
+    for logger in loggers:
+        logger.setLevel(logging.CRITICAL)
     try:
-        while not results.is_empty() and not stop[0]:
-            if not results.has_ready():
-                time.sleep(POLL_SECONDS)
-                yield NOTHING
-                continue
-            for future in results.next_batch(block=False):
-                yield futures[future], future.result()
+        yield
     finally:
-        client.cancel(list(futures))
+        for logger, level in zip(loggers, levels, strict=True):
+            logger.setLevel(level)

@@ -22,7 +22,7 @@ from typing import Any, ClassVar
 from queenslab.backend import Backend, Capability, Family, Option, workers_option
 from queenslab.boards import VARIANTS, Board
 from queenslab.errors import LimitReached, UsageError
-from queenslab.models import cubes, external
+from queenslab.models import cubes, external, forked
 from queenslab.placement import Placement
 from queenslab.problem import Problem
 from queenslab.result import CountResult, SolveResult, Status
@@ -145,7 +145,7 @@ def _model_stats(top: int, body: Sequence[Sequence[int]], n: int) -> dict[str, i
     return {"variables": top, "constraints": len(body), "auxiliary_variables": top - n * n}
 
 
-def _solver_stats(solver: Any) -> dict[str, int]:
+def solver_stats(solver: Any) -> dict[str, int]:
     """python-sat's search counters under the shared names."""
     counters = solver.accum_stats() or {}
     return {key: int(counters.get(key, 0)) for key in _SEARCH_COUNTERS}
@@ -175,7 +175,7 @@ def _models(problem: Problem, settings: Mapping[str, Any], run: Run) -> Iterator
                 yield model
                 solver.add_clause(_blocking_clause(n, model))
         finally:
-            run.stats.add(_solver_stats(solver))
+            run.stats.add(solver_stats(solver))
 
 
 def count_batch(
@@ -202,7 +202,7 @@ def count_batch(
             if satisfiable is None:
                 return None
             total += cube.weight * found
-        return total, _solver_stats(solver)
+        return total, solver_stats(solver)
 
 
 class SatBackend(Backend):
@@ -234,6 +234,9 @@ class SatBackend(Backend):
     def solve(self, problem: Problem, run: Run) -> SolveResult:
         if self.settings["solver_cmd"]:
             return external.solve(problem, self.settings, run)
+        return forked.in_child(lambda: self._solve(problem, run), run, SolveResult(Status.LIMIT))
+
+    def _solve(self, problem: Problem, run: Run) -> SolveResult:
         models = _models(problem, self.settings, run)
         try:
             model = next(models, None)

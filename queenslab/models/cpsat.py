@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from queenslab.backend import Backend, Capability, Family, Option, default_workers, workers_option
 from queenslab.boards import VARIANTS
 from queenslab.errors import LimitReached
-from queenslab.models import cubes
+from queenslab.models import cubes, forked
 from queenslab.placement import Placement
 from queenslab.problem import Problem
 from queenslab.result import CountResult, OptimizeResult, SolveResult, Status
@@ -303,6 +303,9 @@ class CpSatBackend(Backend):
         return built
 
     def solve(self, problem: Problem, run: Run) -> SolveResult:
+        return forked.in_child(lambda: self._solve(problem, run), run, SolveResult(Status.LIMIT))
+
+    def _solve(self, problem: Problem, run: Run) -> SolveResult:
         from ortools.sat.python import cp_model
 
         built = self._build(problem, run, self.settings["formulation"])
@@ -322,11 +325,16 @@ class CpSatBackend(Backend):
     def count(self, problem: Problem, run: Run, unique: bool = False) -> CountResult:
         with run.phase("build"):
             split = cubes.rows_split(problem, CUBE_DEPTH)
-        run.stats.add(cubes=len(split))
+            whole = build(problem, self.settings["formulation"])  # its size, for the record
+        run.stats.add(_model_stats(whole.model), cubes=len(split))
         total = cubes.count_cubes(count_batch, split, self.settings, run, pool="thread")
         return CountResult(total, status=Status.SOLVED if total is not None else Status.LIMIT)
 
     def optimize(self, problem: Problem, run: Run, weights: np.ndarray) -> OptimizeResult:
+        stopped = OptimizeResult(Status.LIMIT)
+        return forked.in_child(lambda: self._optimize(problem, run, weights), run, stopped)
+
+    def _optimize(self, problem: Problem, run: Run, weights: np.ndarray) -> OptimizeResult:
         """Maximise the total weight of the occupied cells on the Boolean board."""
         from ortools.sat.python import cp_model
 

@@ -25,13 +25,14 @@ import itertools
 import multiprocessing
 import signal
 import time
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import wait as wait_futures
 from dataclasses import dataclass
 from typing import Any, Literal
 
 from queenslab.boards.symmetry import Symmetry
+from queenslab.errors import LimitReached
 from queenslab.problem import Problem
 from queenslab.run import Run
 
@@ -71,19 +72,43 @@ BatchResult = tuple[int, dict[str, Any]]
 BatchCounter = Callable[[Sequence[Cube], Mapping[str, Any], Callable[[], bool]], BatchResult | None]
 
 
-def prefixes(problem: Problem, rows: Sequence[int]) -> list[tuple[int, ...]]:
-    """Columns for ``rows`` whose queens attack neither each other nor the givens."""
+def prefixes(
+    problem: Problem, rows: Sequence[int], should_stop: Callable[[], bool] = lambda: False
+) -> Iterator[tuple[int, ...]]:
+    """Columns for ``rows`` whose queens attack neither each other nor the givens.
+
+    Depth first and lexicographic, in memory for one prefix only, looking at
+    ``should_stop`` at every node (LimitReached): deep splits of big boards are long.
+    """
     board = problem.board
-    partial: list[tuple[int, ...]] = [()]
-    for depth, row in enumerate(rows):
-        placed = [*problem.givens]
-        partial = [
-            (*cols, c)
-            for cols in partial
-            for c in range(problem.n)
-            if board.peaceful([*placed, *zip(rows[:depth], cols, strict=True), (row, c)])
-        ]
-    return partial
+    placed = [*problem.givens]
+    cols: list[int] = []
+    start = 0  # the first column to try in the next row
+    while not should_stop():
+        depth = len(cols)
+        if depth == len(rows):
+            yield tuple(cols)
+            found = None
+        else:
+            found = next(
+                (
+                    c
+                    for c in range(start, problem.n)
+                    if board.is_open(rows[depth], c)
+                    and not any(board.attacks(queen, (rows[depth], c)) for queen in placed)
+                ),
+                None,
+            )
+        if found is None:  # this row is done: the next column of the row above
+            if not cols:
+                return
+            start = cols.pop() + 1
+            placed.pop()
+        else:
+            cols.append(found)
+            placed.append((rows[depth], found))
+            start = 0
+    raise LimitReached
 
 
 def _outer_rows(n: int) -> list[int]:

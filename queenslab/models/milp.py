@@ -9,18 +9,19 @@ which is only sensible for small n: each solution costs a solve.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from queenslab.backend import Backend, Capability, Family, Option
 from queenslab.boards import VARIANTS
 from queenslab.errors import LimitReached
-from queenslab.models import cubes
+from queenslab.models import cubes, forked
 from queenslab.models.pyomo_solvers import Outcome, PyomoSolver, known_name, open_solver
 from queenslab.placement import Placement
 from queenslab.problem import Problem
 from queenslab.result import CountResult, OptimizeResult, SolveResult, Status
 from queenslab.run import Run
+from queenslab.stoppable import run_stoppably
 
 if TYPE_CHECKING:
     import numpy as np
@@ -82,7 +83,9 @@ def read_placement(model: Any, n: int) -> Placement:
 _SOLVER_ROWS = 6
 
 
-def subproblems(problem: Problem, depth: int) -> list[list[tuple[int, int]]]:
+def subproblems(
+    problem: Problem, depth: int, should_stop: Callable[[], bool] = lambda: False
+) -> Iterator[list[tuple[int, int]]]:
     """Every peaceful placement of the first ``depth`` rows without a given queen.
 
     No-good cuts make each MILP harder than the last (n = 8 took 5.8 s in one model); the
@@ -90,7 +93,8 @@ def subproblems(problem: Problem, depth: int) -> list[list[tuple[int, int]]]:
     """
     givens = problem.given_cols
     rows = [r for r in range(problem.n) if r not in givens][:depth]
-    return [list(zip(rows, cols, strict=True)) for cols in cubes.prefixes(problem, rows)]
+    for cols in cubes.prefixes(problem, rows, should_stop):
+        yield list(zip(rows, cols, strict=True))
 
 
 class _Session:
@@ -110,15 +114,27 @@ class _Session:
         )
 
     def solve(self, presolve: bool = True) -> Outcome:
+        """One solve, bounded by the deadline, in a helper thread.
+
+        Pyomo captures the solver's output with reader threads; a Ctrl-C landing inside
+        that capture broke them (a thread's traceback before the one-line message). The
+        main thread takes Ctrl-C while it waits, and the solve finishes undisturbed first.
+        """
         if self.run.should_stop():
             return Outcome.LIMIT
-        return self.solver.solve(self.run.remaining(), presolve)
+        remaining = self.run.remaining()
+        _, outcome = run_stoppably(
+            lambda: self.solver.solve(remaining, presolve), lambda: None, lambda: False
+        )
+        assert outcome is not None
+        self.run.stats.add(self.solver.effort)
+        return outcome
 
     def solutions(self) -> Iterator[Placement]:
         """Every solution once, subproblem by subproblem; LimitReached when time runs out."""
         n, givens = self.problem.n, self.problem.given_cols
         depth = max(0, n - len(givens) - _SOLVER_ROWS)
-        for cube in subproblems(self.problem, depth):
+        for cube in subproblems(self.problem, depth, self.run.should_stop):
             yield from self._solutions_with(cube)
 
     def _solutions_with(self, queens: list[tuple[int, int]]) -> Iterator[Placement]:
@@ -181,6 +197,9 @@ class MilpBackend(Backend):
         return _Session(self.settings["solver"], problem, run, weights)
 
     def solve(self, problem: Problem, run: Run) -> SolveResult:
+        return forked.in_child(lambda: self._solve(problem, run), run, SolveResult(Status.LIMIT))
+
+    def _solve(self, problem: Problem, run: Run) -> SolveResult:
         session = self._session(problem, run)
         outcome = session.solve(presolve=False)  # see pyomo_solvers.NO_PRESOLVE
         run.stats.add(outcome=outcome.value)
@@ -202,6 +221,10 @@ class MilpBackend(Backend):
         return CountResult(total)
 
     def optimize(self, problem: Problem, run: Run, weights: np.ndarray) -> OptimizeResult:
+        stopped = OptimizeResult(Status.LIMIT)
+        return forked.in_child(lambda: self._optimize(problem, run, weights), run, stopped)
+
+    def _optimize(self, problem: Problem, run: Run, weights: np.ndarray) -> OptimizeResult:
         session = self._session(problem, run, weights)
         outcome = session.solve()
         if outcome in (Outcome.OPTIMAL, Outcome.FEASIBLE):

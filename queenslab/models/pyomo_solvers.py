@@ -132,6 +132,9 @@ class PyomoSolver:
         self.solver = solver
         self.persistent = persistent
         self.model: Any = None
+        #: The last solve's search effort under the shared names (``queenslab.stats``),
+        #: where the interface reports it.
+        self.effort: dict[str, int] = {}
 
     def prepare(self, model: Any) -> None:
         """Hand the finished model over; a persistent solver loads it now, outside the clock.
@@ -198,6 +201,12 @@ class _ContribSolver(PyomoSolver):
                 load_solutions=False,
                 raise_exception_on_nonoptimal_result=False,
             )
+        extra = results.extra_info
+        self.effort = {
+            name: int(value)
+            for name, key in _CONTRIB_EFFORT.items()
+            if isinstance(value := getattr(extra, key, None), int) and value >= 0
+        }
         condition = results.termination_condition
         if condition in (
             TerminationCondition.provenInfeasible,
@@ -212,6 +221,10 @@ class _ContribSolver(PyomoSolver):
         return _limit_or_error(
             condition in (TerminationCondition.maxTimeLimit, TerminationCondition.interrupted)
         )
+
+
+#: Shared statistics names -> ``results.extra_info`` entries of pyomo.contrib.solver HiGHS.
+_CONTRIB_EFFORT = {"mip_nodes": "mip_node_count", "lp_iterations": "simplex_iteration_count"}
 
 
 class _AppsiSolver(PyomoSolver):

@@ -4,22 +4,20 @@ The count is projected on the board variables 1..n²; otherwise every assignment
 encoding's auxiliary variables would count as a model of its own. Ganak prints "c o" lines
 on standard output for some inputs, so its output descriptor is sent to /dev/null while it
 runs: stdout belongs to the CLI's answer. Ganak has no time limit and cannot be stopped, so
-a count with a time limit runs in a forked child that is ended when the limit passes.
+every count runs in a forked child (``forked``), ended at the deadline, on a stop or on Ctrl-C.
 """
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import sys
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from queenslab.backend import Backend, Capability, Family
 from queenslab.boards import VARIANTS
-from queenslab.models import cnf
-from queenslab.models.cubes import leave_sigint_to_parent
+from queenslab.models import cnf, forked
 from queenslab.problem import Problem
 from queenslab.result import CountResult, Status
 from queenslab.run import Run
@@ -39,31 +37,6 @@ def _quiet_stdout() -> Iterator[None]:
         os.close(saved)
 
 
-def _count(counter: Any) -> int:
-    with _quiet_stdout():
-        return int(counter.count())
-
-
-def _send_count(counter: Any, sender: Any) -> None:
-    leave_sigint_to_parent()
-    sender.send(_count(counter))
-
-
-def _count_within(counter: Any, seconds: float) -> int | None:
-    """The count from a forked child, or None when it has not finished within ``seconds``."""
-    context = multiprocessing.get_context("fork")
-    receiver, sender = context.Pipe(duplex=False)
-    child = context.Process(target=_send_count, args=(counter, sender), daemon=True)
-    child.start()
-    sender.close()
-    try:
-        return receiver.recv() if receiver.poll(seconds) else None
-    finally:
-        if child.is_alive():
-            child.terminate()
-        child.join()
-
-
 class SharpSatBackend(Backend):
     name = "sharpsat"
     family = Family.MODEL
@@ -77,6 +50,11 @@ class SharpSatBackend(Backend):
         import pyganak  # noqa: F401
 
     def count(self, problem: Problem, run: Run, unique: bool = False) -> CountResult:
+        # Ganak cannot stop itself: no grace at the deadline
+        stopped = CountResult(None, status=Status.LIMIT)
+        return forked.in_child(lambda: self._count(problem, run), run, stopped, grace=0.0)
+
+    def _count(self, problem: Problem, run: Run) -> CountResult:
         from pyganak import Counter
 
         n = problem.n
@@ -87,7 +65,5 @@ class SharpSatBackend(Backend):
             counter.add_clauses(body)
             counter.set_sampling_set(range(1, n * n + 1))
         run.stats.add(variables=top, constraints=len(body), auxiliary_variables=top - n * n)
-        if run.time_limit is None:
-            return CountResult(_count(counter))
-        total = _count_within(counter, run.remaining() or 0.0)
-        return CountResult(total, status=Status.SOLVED if total is not None else Status.LIMIT)
+        with _quiet_stdout():
+            return CountResult(int(counter.count()))

@@ -1,0 +1,79 @@
+"""Run a whole model search in a forked child, so a deadline or Ctrl-C can always end it.
+
+Building a big model and loading it into a solver are long stretches of code that look at
+no clock: the board's groups, Pyomo's model and its transfer to HiGHS, CP-SAT's loading
+(n = 2000: about two minutes in all), Ganak's whole count. The parent only waits, in short
+slices, looking at the run between them; at the deadline it leaves the child a short grace
+to hand over what its solver found by its own limit (a feasible board, statistics), then
+kills it. Ctrl-C kills it at once. A killed child takes its solver threads with it, which a
+thread in this process could not do.
+
+fork, not spawn: the child inherits the problem, the settings and the loaded solver, and
+runs only this call's code. Where fork is missing the work runs in this process.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import sys
+import time
+from collections.abc import Callable
+from typing import Any, TypeVar
+
+from queenslab.models.cubes import leave_sigint_to_parent
+from queenslab.run import Run
+
+T = TypeVar("T")
+_POLL_SECONDS = 0.05  # how often the parent looks at the clock and for Ctrl-C
+#: How long a child may take past the deadline to report what its own limit left it with.
+GRACE_SECONDS = 0.5
+
+
+def _work_and_send(work: Callable[[], Any], run: Run, sender: Any) -> None:
+    leave_sigint_to_parent()
+    run.stats.clear()  # the parent keeps what it had; only the child's part comes back
+    try:
+        answer = (True, work(), dict(run.stats))
+    except Exception as exc:  # raised again in the parent
+        answer = (False, exc, dict(run.stats))
+    try:
+        sender.send(answer)
+    except Exception as exc:  # an exception that does not pickle
+        sender.send((False, RuntimeError(f"{type(exc).__name__}: {exc}"), answer[2]))
+
+
+def in_child(work: Callable[[], T], run: Run, stopped: T, grace: float = GRACE_SECONDS) -> T:
+    """``work()`` done in a forked child, or ``stopped`` when the run had to stop first.
+
+    The child's statistics are added to ``run.stats``; its exceptions are raised here.
+    ``grace``: how long past a stop the child may still answer (0 for work that cannot
+    stop itself).
+    """
+    if "fork" not in multiprocessing.get_all_start_methods():
+        return work()
+    context = multiprocessing.get_context("fork")
+    receiver, sender = context.Pipe(duplex=False)
+    for stream in (sys.stdout, sys.stderr):
+        stream.flush()  # else the child would write the parent's buffered text again
+    child = context.Process(target=_work_and_send, args=(work, run, sender), daemon=True)
+    child.start()
+    sender.close()
+    stopped_at: float | None = None
+    try:
+        while not receiver.poll(_POLL_SECONDS):
+            if not child.is_alive() and not receiver.poll():
+                raise RuntimeError(f"the solver process ended without an answer ({child.exitcode})")
+            if run.should_stop():
+                stopped_at = stopped_at or time.perf_counter()
+                if time.perf_counter() - stopped_at >= grace:
+                    return stopped
+        finished, value, stats = receiver.recv()
+    finally:
+        if child.is_alive():
+            child.kill()  # native solvers ignore a Python-level SIGTERM handler
+        child.join()
+        receiver.close()
+    run.stats.add(stats)
+    if not finished:
+        raise value
+    return value
