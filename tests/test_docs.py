@@ -92,3 +92,11 @@ def test_grow_stops_before_the_budget(monkeypatch):
     plan = run.Plan(10.0, 1, 10, (), (), ())
     measured = run.grow("x", [1, 2, 3, 4, 5], lambda size: float(size), plan, growth=4.0)
     assert list(measured) == [1, 2, 3]  # 3 s x 4 > 10 s: size 4 is not attempted
+
+
+def test_statistics_page_lists_every_shared_name():
+    from queenslab.stats import FIELDS
+
+    page = (ROOT / "docs" / "statistics.md").read_text()
+    listed = re.findall(r"^\| `(\w+)` \| ", page, re.M)
+    assert [name for name in listed if name in FIELDS] == list(FIELDS)

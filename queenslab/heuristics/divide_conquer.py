@@ -10,7 +10,7 @@ Three facts, each checked by the tests (tests/test_heuristics.py):
    ``Q[b*i + j] = b*A[i] + B[j]`` (no wrap) is an ordinary solution of size ab. Two queens
    in different blocks could only share a diagonal if ``j - B[j]`` and ``j' - B[j']``
    differed by exactly b, which toroidal B forbids. (With an ordinary B this fails: see
-   the test composing 8 x 9 x 10 the way the seed document suggests.) Q keeps A's corner
+   the test composing 8 x 9 x 10 that way.) Q keeps A's corner
    queen when B[0] = 0, and A's empty main diagonal.
 3. Corners: removing a queen at (0, 0) with its row and column leaves a solution of size
    n - 1 whose main diagonal is empty; a solution with an empty main diagonal gains a
@@ -23,8 +23,8 @@ backtracking (with a queen forced at (0, 0) when a corner is needed). n = 111 = 
 is built as: toroidal 23 -> drop corner -> 22 (empty diagonal) -> x 5 -> 110 -> add corner.
 
 Not covered (``uncovered(10_000)`` lists all 189 below 10^4): 2, 3, 14, 15, 26, 27, 32, 33,
-38, 74, 75, 86, 123, 128, ... -- all n = 2, 3 mod 6 whose factors do not help. The seed
-document credits Abramson & Yung with everything but 2, 3, 8, 9, 14, 15, 26, 27, 38, 39;
+38, 74, 75, 86, 123, 128, ... -- all n = 2, 3 mod 6 whose factors do not help. Abramson and
+Yung's construction is credited with everything but 2, 3, 8, 9, 14, 15, 26, 27, 38, 39;
 this smaller rule set also misses e.g. 32, 33, 74. For n it does not cover, use the
 ``explicit`` backend.
 """

@@ -34,11 +34,12 @@ _STOP_CHECK = 1 << 12  # nodes between two looks at the stop flag
 def lv_trial(n, step, given, state, cols, col, up, down, stop):
     """One Las Vegas run: rows < step at random among safe columns, then backtracking.
 
-    ``given[r]`` is a forced column or -1. Nodes are counted as in the seed document: one
-    for the root plus one per queen placed, in both phases (a given row counts when
-    passed). Returns (solved, nodes); a random row without a safe column, or backtracking
-    that runs back into the random rows, is a failure. ``cols`` holds the board on success.
-    Another thread may set ``stop[0]``: the backtracking then gives up (a time limit).
+    ``given[r]`` is a forced column or -1. Nodes are counted as in Brassard and Bratley's
+    analysis: one for the root plus one per queen placed, in both phases (a given row
+    counts when passed). Returns (solved, nodes); a random row without a safe column, or
+    backtracking that runs back into the random rows, is a failure. ``cols`` holds the
+    board on success. Another thread may set ``stop[0]``: the backtracking then gives up
+    (a time limit).
     """
     col[:] = 0
     up[:] = 0
