@@ -181,7 +181,31 @@ def solve(
 ) -> SolveResult:
     """Find one placement of n queens (keeping ``givens``) with the chosen backend.
 
-    Example: ``ql.solve(8, "cpsat", givens=[(0, 3)]).placement``.
+    Args:
+        n: the board size, or a ready ``Problem`` (then ``givens``, ``variant`` and
+            ``blocked`` are ignored).
+        backend: a registered backend name (``ql.backends()``); None picks the fastest
+            sensible one for this task and board.
+        givens: queens placed in advance, as (row, column) cells, 0-based.
+        variant: the board's rules: ``"standard"``, ``"toroidal"`` or ``"superqueens"``.
+        blocked: cells that may not hold a queen.
+        time_limit: seconds for the whole call, model building included.
+        **options: backend options (``workers``, ``encoding``, ``formulation``...).
+        seed: makes randomised backends reproducible (the same seed, the same board).
+
+    Returns:
+        A ``SolveResult``: ``status`` (solved, infeasible, limit, unknown), the validated
+        ``placement`` when solved, ``seconds`` and ``stats``.
+
+    Raises:
+        UsageError: a bad argument (n, cell, variant, option value, time limit).
+        CapabilityError: the backend cannot do this task, or not on this board.
+        BackendUnavailable: the backend's solver package is not installed.
+        BackendBug: the backend returned an invalid board or a false claim.
+
+    Example:
+        >>> ql.solve(8, "cpsat", givens=[(0, 3)]).placement.cols[0]
+        3
     """
     problem = make_problem(n, givens, variant, blocked)
     run = Run(seed, time_limit)
@@ -248,6 +272,30 @@ def enumerate_solutions(
     """Stream every solution (each validated) without holding them all in memory.
 
     Bad arguments raise here, at the call; the search starts at the first ``next()``.
+
+    Args:
+        n: the board size, or a ready ``Problem`` (then ``givens``, ``variant`` and
+            ``blocked`` are ignored).
+        backend: a registered backend name (``ql.backends()``); None picks the fastest
+            sensible one for this task and board.
+        givens: queens placed in advance, as (row, column) cells, 0-based.
+        variant: the board's rules: ``"standard"``, ``"toroidal"`` or ``"superqueens"``.
+        blocked: cells that may not hold a queen.
+        time_limit: seconds for the whole call, model building included.
+        **options: backend options (``workers``, ``encoding``, ``formulation``...).
+
+    Returns:
+        An iterator of ``Placement``; close it (or leave a ``with`` block) to stop early.
+
+    Raises:
+        UsageError: a bad argument (n, cell, variant, option value, time limit).
+        CapabilityError: the backend cannot do this task, or not on this board.
+        BackendUnavailable: the backend's solver package is not installed.
+        BackendBug: the backend returned an invalid board or a false claim.
+
+    Example:
+        >>> sum(1 for _ in ql.enumerate_solutions(6))
+        4
     """
     problem = make_problem(n, givens, variant, blocked)
     engine = _backend(backend, Capability.ENUMERATE, problem, options)
@@ -269,10 +317,34 @@ def count(
 ) -> CountResult:
     """Count all solutions (and, with ``unique``, the classes under the board's symmetries).
 
-    With ``profile``, ``stats["profile"][d]`` is the number of nodes of the search tree
-    with d queens placed (backends with the ``profile`` capability).
+    Args:
+        n: the board size, or a ready ``Problem`` (then ``givens``, ``variant`` and
+            ``blocked`` are ignored).
+        backend: a registered backend name (``ql.backends()``); None picks the fastest
+            sensible one for this task and board.
+        givens: queens placed in advance, as (row, column) cells, 0-based.
+        variant: the board's rules: ``"standard"``, ``"toroidal"`` or ``"superqueens"``.
+        blocked: cells that may not hold a queen.
+        time_limit: seconds for the whole call, model building included.
+        **options: backend options (``workers``, ``encoding``, ``formulation``...).
+        unique: also count the classes under the board's symmetry group.
+        progress: called with (finished, total) work units as a long count goes.
+        profile: record ``stats["profile"][d]``, the nodes of the search tree with d
+            queens placed (backends with the ``profile`` capability).
 
-    Example: ``ql.count(13, variant="toroidal").total``.
+    Returns:
+        A ``CountResult``: ``total`` (and ``unique``), or status ``limit`` with ``total``
+        None when the time limit came first.
+
+    Raises:
+        UsageError: a bad argument (n, cell, variant, option value, time limit).
+        CapabilityError: the backend cannot do this task, or not on this board.
+        BackendUnavailable: the backend's solver package is not installed.
+        BackendBug: the backend returned an invalid board or a false claim.
+
+    Example:
+        >>> ql.count(13, variant="toroidal").total
+        4524
     """
     problem = make_problem(n, givens, variant, blocked)
     if unique and problem.givens:
@@ -304,7 +376,33 @@ def optimize(
 ) -> OptimizeResult:
     """Place n queens to maximise the total weight of the occupied cells.
 
-    ``weights`` is an n x n matrix of integers within +-10^12 (a UsageError otherwise).
+    Args:
+        n: the board size, or a ready ``Problem`` (then ``givens``, ``variant`` and
+            ``blocked`` are ignored).
+        backend: a registered backend name (``ql.backends()``); None picks the fastest
+            sensible one for this task and board.
+        givens: queens placed in advance, as (row, column) cells, 0-based.
+        variant: the board's rules: ``"standard"``, ``"toroidal"`` or ``"superqueens"``.
+        blocked: cells that may not hold a queen.
+        time_limit: seconds for the whole call, model building included.
+        **options: backend options (``workers``, ``encoding``, ``formulation``...).
+        weights: an n x n matrix of integers within +-10^12.
+
+    Returns:
+        An ``OptimizeResult``: status ``optimal`` (proven), ``feasible`` (a board found
+        before the limit, not proven best), ``infeasible`` or ``limit``; ``objective``
+        and the validated ``placement``.
+
+    Raises:
+        UsageError: a bad argument (n, cell, variant, option value, time limit).
+        CapabilityError: the backend cannot do this task, or not on this board.
+        BackendUnavailable: the backend's solver package is not installed.
+        BackendBug: the backend returned an invalid board or a false claim.
+
+    Example:
+        >>> import numpy as np
+        >>> ql.optimize(4, np.arange(16).reshape(4, 4), "cpsat").objective
+        30
     """
     from queenslab.weights import check_weights
 
