@@ -165,6 +165,7 @@ def _timed(engine: Backend, problem: Problem, run: Run, work: Callable[[], R]) -
     result.stats = {**stats, **result.stats}
     result.seconds = seconds
     result.n, result.variant, result.backend = problem.n, problem.variant, engine.name
+    result.problem = problem
     return result
 
 

@@ -49,6 +49,12 @@ def _board_text(style: str) -> AnswerWriter:
     return write
 
 
+def _marks(result: Any) -> dict[str, Any]:
+    """The board and given queens a picture marks (blocked cells, givens), when known."""
+    problem = result.problem
+    return {} if problem is None else {"board": problem.board, "givens": problem.givens}
+
+
 def _json(result: Any, out: TextIO) -> None:
     placement = result.placement
     render.write_json(result.to_json(with_cols=False), out, placement and placement.cols)
@@ -108,14 +114,14 @@ FORMATS: dict[str, Format] = {
             "svg",
             "an SVG picture of the board",
             (".svg",),
-            lambda result, out: out.write(render.to_svg(result.placement) + "\n"),
+            lambda result, out: out.write(render.to_svg(result.placement, **_marks(result)) + "\n"),
             picture=True,
         ),
         Format(
             "png",
             "a PNG picture of the board (needs --output)",
             (".png",),
-            lambda result, out: render.write_png(result.placement, out),
+            lambda result, out: render.write_png(result.placement, out, **_marks(result)),
             binary=True,
             picture=True,
         ),

@@ -9,9 +9,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from queenslab.placement import Placement
+
+if TYPE_CHECKING:
+    from queenslab.problem import Problem
 
 
 class Status(StrEnum):
@@ -39,6 +42,8 @@ class _Answer:
     backend: str = field(default="", kw_only=True)
     seconds: float = field(default=0.0, kw_only=True)
     stats: dict[str, Any] = field(default_factory=dict, kw_only=True)
+    #: The problem answered (givens, blocked cells), so drawings can mark them.
+    problem: Problem | None = field(default=None, kw_only=True, repr=False, compare=False)
 
     def _record(self, **fields: Any) -> dict[str, Any]:
         return {

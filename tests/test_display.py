@@ -74,3 +74,23 @@ def test_crosscheck_report_displays_as_a_table():
     html = report._repr_html_()
     assert html.count("<tr>") == 1 + len(report.rows)
     assert "all agree" in html
+
+
+def test_cli_pictures_mark_the_problems_givens_and_blocked_cells(tmp_path):
+    import subprocess
+    import sys
+
+    def svg(*extra: str) -> str:
+        argv = [sys.executable, "-m", "queenslab", "solve", "6", "--format", "svg", *extra]
+        return subprocess.run(argv, capture_output=True, text=True, check=True).stdout
+
+    marked = svg("--given", "0:1", "--blocked", "2:2")
+    assert STYLE.given in marked and STYLE.blocked in marked
+    plain = svg()
+    assert STYLE.given not in plain and STYLE.blocked not in plain
+    png = tmp_path / "board.png"
+    subprocess.run(
+        [sys.executable, "-m", "queenslab", "solve", "6", "--given", "0:1", "-o", str(png)],
+        check=True,
+    )
+    assert png.read_bytes()[:4] == b"\x89PNG"
