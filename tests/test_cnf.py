@@ -12,7 +12,7 @@ import queenslab as ql
 from queenslab import reference
 from queenslab.errors import LimitReached, UsageError
 from queenslab.exports import Instance, dimacs
-from queenslab.models import cnf
+from queenslab.models import cnf, formula
 from queenslab.problem import Problem
 from tests import oracle
 
@@ -43,7 +43,7 @@ def _cols(n: int, board: tuple[bool, ...]) -> tuple[int, ...]:
     return tuple(c for r in range(n) for c in range(n) if board[r * n + c])
 
 
-@pytest.mark.parametrize("encoding", cnf.ENCODINGS)
+@pytest.mark.parametrize("encoding", formula.ENCODINGS)
 def test_dimacs_round_trip_has_exactly_the_solutions(encoding):
     for n in range(1, 9):
         out = io.StringIO()
@@ -63,19 +63,19 @@ def test_dimacs_with_givens_and_header():
     assert "n=7" in text and "seqcounter" in text and "0:1 3:0" in text
     assert "r*7 + c + 1" in text
     _, clauses = _parse_dimacs(text)
-    assert [cnf.cell(n, 0, 1)] in clauses
+    assert [formula.cell(n, 0, 1)] in clauses
     found = sorted(_cols(n, m) for m in _board_models(n, clauses))
     assert found == sorted(oracle.all_solutions(n, givens))
 
 
 def test_auxiliary_variables_come_after_the_board():
-    clauses, top = cnf.clauses(Problem(6), "totalizer")
+    clauses, top = formula.clauses(Problem(6), "totalizer")
     used = {abs(lit) for clause in clauses for lit in clause}
     assert set(range(1, 37)) <= used
     assert max(used) == top > 36
 
 
-@pytest.mark.parametrize("encoding", cnf.ENCODINGS)
+@pytest.mark.parametrize("encoding", formula.ENCODINGS)
 def test_enumerate_8_gives_the_92_solutions(encoding):
     found = [tuple(p) for p in ql.enumerate_solutions(8, "sat", encoding=encoding)]
     assert len(found) == len(set(found)) == 92

@@ -21,7 +21,7 @@ import pytest
 import queenslab as ql
 from queenslab import exports, reference
 from queenslab.exports import Instance, linear
-from queenslab.models.cnf import ENCODINGS
+from queenslab.models.formula import ENCODINGS
 from queenslab.problem import Problem
 from tests import oracle
 

@@ -16,7 +16,7 @@ from queenslab import cli, registry
 from queenslab.errors import UsageError
 from queenslab.exact.backtracking import BacktrackingBackend
 from queenslab.lab.sweep import Config, configurations
-from queenslab.models import cnf
+from queenslab.models import cnf, formula
 from queenslab.models.pyomo_solvers import available_solvers
 from queenslab.result import CountResult
 from tests import oracle
@@ -25,8 +25,8 @@ from tests.conftest import ROOT, queens_command
 
 def test_the_grid_is_every_declared_choice():
     sat = configurations(["sat"], ["count"], {})
-    assert len(sat) == len(cnf.ENCODINGS) * len(cnf.SOLVERS)
-    assert {dict(c.options)["encoding"] for c in sat} == set(cnf.ENCODINGS)
+    assert len(sat) == len(formula.ENCODINGS) * len(cnf.SOLVERS)
+    assert {dict(c.options)["encoding"] for c in sat} == set(formula.ENCODINGS)
     cpsat = configurations(["cpsat"], ["solve"], {})
     assert sorted(dict(c.options)["formulation"] for c in cpsat) == ["boolean", "integer"]
     milp = configurations(["milp"], ["count"], {})
@@ -148,7 +148,7 @@ def test_the_full_sat_count_sweep_covers_every_encoding_and_solver(queens):
     assert run.returncode == 0, run.stderr
     cells = json.loads(run.stdout)["cells"]
     pairs = {(c["options"]["encoding"], c["options"]["solver"]) for c in cells}
-    assert pairs == {(e, s) for e in cnf.ENCODINGS for s in cnf.SOLVERS}
+    assert pairs == {(e, s) for e in formula.ENCODINGS for s in cnf.SOLVERS}
     assert not any(c["failed"] or c["note"] for c in cells)
     for n in (8, 9):  # small enough for the brute-force oracle; larger n must agree
         assert {c["answer"] for c in cells if c["n"] == n} == {len(oracle.all_solutions(n))}

@@ -17,7 +17,7 @@ EXAMPLES = """examples:
 
 def add_model_arguments(parser: argparse.ArgumentParser) -> None:
     """The board, the cardinality encoding of the CNF formats, and the output file."""
-    from queenslab.models.cnf import ENCODING_OPTION
+    from queenslab.models.formula import ENCODING_OPTION
 
     a.add_board(parser)
     parser.add_argument(

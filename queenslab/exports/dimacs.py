@@ -34,7 +34,7 @@ def header(instance: Instance, top: int) -> list[str]:
 
 
 def write(instance: Instance, out: TextIO) -> None:
-    from queenslab.models.cnf import clauses
+    from queenslab.models.formula import clauses
 
     n = instance.problem.n
     body, top = clauses(instance.problem, instance.encoding)

@@ -17,7 +17,7 @@ from queenslab.exports.instance import Instance, commented, rules, title
 
 
 def _sum(terms: Iterable[tuple[int, Cell]], n: int) -> str:
-    from queenslab.models.cnf import cell
+    from queenslab.models.formula import cell
 
     return " ".join(f"{k:+d} x{cell(n, r, c)}" for k, (r, c) in terms)
 

@@ -18,7 +18,7 @@ from queenslab.exports.instance import Instance, commented
 
 def soft_clauses(instance: Instance) -> list[tuple[int, int]]:
     """(weight, literal) of every soft unit clause, weights positive."""
-    from queenslab.models.cnf import cell
+    from queenslab.models.formula import cell
 
     n = instance.problem.n
     return [
@@ -28,7 +28,7 @@ def soft_clauses(instance: Instance) -> list[tuple[int, int]]:
 
 
 def write(instance: Instance, out: TextIO) -> None:
-    from queenslab.models.cnf import clauses
+    from queenslab.models.formula import clauses
 
     hard, top = clauses(instance.problem, instance.encoding)
     soft = soft_clauses(instance)

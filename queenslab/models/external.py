@@ -201,7 +201,7 @@ def _solve_once(
 
 def boards(problem: Problem, settings: Mapping[str, Any], run: Run) -> Iterator[tuple[int, ...]]:
     """Every solution once, each blocked before the next run; LimitReached on a stop."""
-    from queenslab.models.cnf import cell, clauses
+    from queenslab.models.formula import cell, clauses
 
     cmd, n = settings["solver_cmd"], problem.n
     with run.phase("build"):

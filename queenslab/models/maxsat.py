@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, ClassVar
 
 from queenslab.backend import Backend, Capability, Family
 from queenslab.boards import VARIANTS
-from queenslab.models import cnf, forked
+from queenslab.models import cnf, forked, formula
 from queenslab.placement import Placement
 from queenslab.problem import Problem
 from queenslab.result import OptimizeResult, Status
@@ -61,7 +61,7 @@ class MaxSatBackend(Backend):
     variants = frozenset(VARIANTS)
     summary = "pysat RC2 MaxSAT: hard N-queens CNF, one weighted soft clause per cell"
     requires: ClassVar[Mapping[str, str]] = {"pysat": "python-sat"}
-    options = (cnf.ENCODING_OPTION,)
+    options = (formula.ENCODING_OPTION,)
 
     def load(self) -> None:
         import pysat.examples.rc2  # noqa: F401
@@ -76,14 +76,14 @@ class MaxSatBackend(Backend):
 
         n = problem.n
         with run.phase("build"):
-            formula = WCNF()
-            hard, top = cnf.clauses(problem, self.settings["encoding"])
-            formula.extend(hard)
+            wcnf = WCNF()
+            hard, top = formula.clauses(problem, self.settings["encoding"])
+            wcnf.extend(hard)
             for (r, c), cost in reduced_costs(problem, weights).items():
                 if cost:
-                    formula.append([-cnf.cell(n, r, c)], weight=cost)
-        run.stats.add(variables=top, constraints=len(hard), soft_clauses=len(formula.soft))
-        with RC2(formula, adapt=True, exhaust=True, minz=True) as rc2:
+                    wcnf.append([-formula.cell(n, r, c)], weight=cost)
+        run.stats.add(variables=top, constraints=len(hard), soft_clauses=len(wcnf.soft))
+        with RC2(wcnf, adapt=True, exhaust=True, minz=True) as rc2:
             finished, model = run_stoppably(
                 lambda: rc2.compute(expect_interrupt=True), rc2.interrupt, run.should_stop
             )
@@ -92,6 +92,6 @@ class MaxSatBackend(Backend):
             return OptimizeResult(Status.LIMIT)
         if model is None:
             return OptimizeResult(Status.INFEASIBLE)
-        cols = cnf.decode(n, model)
+        cols = formula.decode(n, model)
         objective = sum(int(weights[r, c]) for r, c in enumerate(cols))
         return OptimizeResult(Status.OPTIMAL, objective, Placement(cols))

@@ -17,7 +17,7 @@ from typing import ClassVar
 
 from queenslab.backend import Backend, Capability, Family
 from queenslab.boards import VARIANTS
-from queenslab.models import cnf, forked
+from queenslab.models import forked, formula
 from queenslab.problem import Problem
 from queenslab.result import CountResult, Status
 from queenslab.run import Run
@@ -44,7 +44,7 @@ class SharpSatBackend(Backend):
     variants = frozenset(VARIANTS)
     summary = "Ganak #SAT counter on the CNF, projected on the board (cross-validation)"
     requires: ClassVar[Mapping[str, str]] = {"pyganak": "pyganak", "pysat": "python-sat"}
-    options = (cnf.ENCODING_OPTION,)
+    options = (formula.ENCODING_OPTION,)
 
     def load(self) -> None:
         import pyganak  # noqa: F401
@@ -59,7 +59,7 @@ class SharpSatBackend(Backend):
 
         n = problem.n
         with run.phase("build"):
-            body, top = cnf.clauses(problem, self.settings["encoding"])
+            body, top = formula.clauses(problem, self.settings["encoding"])
             counter = Counter()
             counter.new_vars(top)
             counter.add_clauses(body)

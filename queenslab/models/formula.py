@@ -1,0 +1,84 @@
+"""N-queens as CNF: the board variables and the clauses of the board's groups.
+
+Variables 1..n² are the board cells (cell (r, c) is ``r*n + c + 1``); the auxiliary
+variables of the cardinality encodings come after them. The constraints are the board's
+groups (``Board.groups``: rows and columns exactly one queen, diagonals and leap pairs at
+most one, for every variant), each encoded by the chosen cardinality encoding; blocked
+cells and given queens are unit clauses. The ``sat``, ``maxsat`` and ``sharpsat`` backends,
+the external solver route and the DIMACS, WCNF and OPB exports all build on these clauses.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from queenslab.backend import Option
+from queenslab.boards import Board
+from queenslab.errors import UsageError
+from queenslab.problem import Problem
+
+#: pysat cardinality encodings that handle "exactly one" and "at most one" (``native``
+#: needs a cardinality-aware solver and is left out).
+ENCODINGS = (
+    "pairwise",
+    "seqcounter",
+    "ladder",
+    "totalizer",
+    "sortnetwrk",
+    "cardnetwrk",
+    "mtotalizer",
+    "kmtotalizer",
+    "bitwise",
+)
+
+#: The cardinality encoding option, shared by every backend built on these clauses.
+ENCODING_OPTION = Option(
+    "encoding", "cardinality encoding of the at-most/exactly-one lines", "pairwise", ENCODINGS
+)
+
+
+def cell(n: int, row: int, col: int) -> int:
+    """The board variable of cell (row, col)."""
+    return row * n + col + 1
+
+
+def check_encoding(encoding: str) -> str:
+    if encoding not in ENCODINGS:
+        raise UsageError(f"unknown encoding {encoding!r}; choose from: {', '.join(ENCODINGS)}")
+    return encoding
+
+
+@functools.lru_cache(maxsize=8)
+def board_clauses(board: Board, encoding: str) -> tuple[tuple[tuple[int, ...], ...], int]:
+    """The clauses of the board's groups (no givens), and the highest variable they use.
+
+    Each group is "exactly one" or "at most one" of its cells, encoded by ``encoding``;
+    blocked cells are unit clauses "empty".
+    """
+    from pysat.card import CardEnc, EncType
+    from pysat.formula import IDPool
+
+    kind = getattr(EncType, check_encoding(encoding))
+    n = board.n
+    pool = IDPool(start_from=n * n + 1)
+    clauses: list[tuple[int, ...]] = [(-cell(n, r, c),) for r, c in board.blocked]
+    for group in board.groups():
+        literals = [cell(n, r, c) for r, c in group.cells]
+        if group.exactly_one and not literals:
+            clauses.append(())  # a row or column with every cell blocked
+            continue
+        encode = CardEnc.equals if group.exactly_one else CardEnc.atmost
+        clauses.extend(tuple(c) for c in encode(literals, 1, vpool=pool, encoding=kind).clauses)
+    return tuple(clauses), max(pool.top, n * n)
+
+
+def clauses(problem: Problem, encoding: str) -> tuple[list[tuple[int, ...]], int]:
+    """The clauses of a problem (givens as unit clauses) and its number of variables."""
+    hard, top = board_clauses(problem.board, encoding)
+    units = [(cell(problem.n, r, c),) for r, c in problem.givens]
+    return [*hard, *units], top
+
+
+def decode(n: int, model: list[int]) -> tuple[int, ...]:
+    """The columns of the queens in a model (the true board variables, in row order)."""
+    return tuple((lit - 1) % n for lit in model[: n * n] if lit > 0)
