@@ -3,7 +3,10 @@
 from __future__ import annotations
 
 import os
+import signal
+import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -32,10 +35,31 @@ def queens_command() -> list[str]:
     return [sys.executable, "-m", "queenslab"]
 
 
+def start_queens(*argv: str, **env: str) -> subprocess.Popen[str]:
+    """The real command in a session of its own, SIGINT at its default (as from a
+    terminal), so a test can press Ctrl-C with ``os.killpg``; ``env`` adds variables."""
+    return subprocess.Popen(
+        [*queens_command(), *argv],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT), **env},
+        start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+
+
+def ctrl_c_after(process: subprocess.Popen[str], seconds: float) -> tuple[int, str, str]:
+    """Press Ctrl-C on a ``start_queens`` run after ``seconds``: (exit code, stdout, stderr)."""
+    time.sleep(seconds)
+    os.killpg(process.pid, signal.SIGINT)
+    out, err = process.communicate(timeout=60)
+    return process.returncode, out, err
+
+
 @pytest.fixture
 def queens():
     """Run the real command in a subprocess: ``queens("solve", "8")`` -> CompletedProcess."""
-    import subprocess
 
     def run(*argv: str, input: str | None = None, timeout: float = 300):
         env = {**os.environ, "PYTHONPATH": str(ROOT)}

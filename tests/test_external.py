@@ -23,7 +23,7 @@ from queenslab import reference
 from queenslab.models import external
 from queenslab.problem import Problem
 from tests import oracle
-from tests.conftest import ROOT, queens_command
+from tests.conftest import ROOT, start_queens
 
 REAL = {"cadical": "cadical -q", "picosat": "picosat", "minisat": "minisat"}
 
@@ -221,15 +221,8 @@ def _gone(pid: int) -> bool:
 
 
 def _start(tmp_path, *argv: str) -> subprocess.Popen:
-    return subprocess.Popen(
-        [*queens_command(), *argv, "--backend", "sat", "--solver-cmd", fake(tmp_path, SLEEPER)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env={**os.environ, "PYTHONPATH": str(ROOT), "TMPDIR": str(tmp_path)},
-        start_new_session=True,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-    )
+    solver = fake(tmp_path, SLEEPER)
+    return start_queens(*argv, "--backend", "sat", "--solver-cmd", solver, TMPDIR=str(tmp_path))
 
 
 def test_time_limit_ends_the_solver_and_its_children(tmp_path):

@@ -5,10 +5,8 @@ from __future__ import annotations
 import itertools
 import json
 import os
-import signal
 import subprocess
 import sys
-import time
 
 import pytest
 
@@ -19,7 +17,7 @@ from queenslab.lab.generators import generate
 from queenslab.lab.hardness import blocked_kappa, density_range, run_study
 from queenslab.result import SolveResult, Status
 from tests import oracle
-from tests.conftest import ROOT, queens_command
+from tests.conftest import ROOT, ctrl_c_after, start_queens
 
 
 def test_kappa_grows_from_zero_with_the_blocked_cells():
@@ -159,17 +157,5 @@ def test_ctrl_c_stops_running_solves_on_threads(tmp_path):
     output = tmp_path / "never.md"
     argv = ["hardness-study", "--kind", "blocked", "--n", "28", "--densities", "0.45"]
     argv += ["--samples", "4", "-b", "backtrack", "--time-limit", "600", "--output", str(output)]
-    process = subprocess.Popen(
-        [*queens_command(), *argv],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-        start_new_session=True,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-    )
-    time.sleep(4)
-    os.killpg(process.pid, signal.SIGINT)
-    out, err = process.communicate(timeout=60)
-    assert (process.returncode, out, err) == (130, "", "queens: interrupted\n")
+    assert ctrl_c_after(start_queens(*argv), 4) == (130, "", "queens: interrupted\n")
     assert list(tmp_path.iterdir()) == []

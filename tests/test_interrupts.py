@@ -20,7 +20,7 @@ import time
 import pytest
 
 from queenslab.registry import info
-from tests.conftest import ROOT, queens_command
+from tests.conftest import ROOT, start_queens
 
 #: Far longer than a run that honours its limit or Ctrl-C needs; far shorter than the runs.
 TIMEOUT = 60
@@ -32,15 +32,7 @@ def _needs(backend: str) -> pytest.MarkDecorator:
 
 def _start(*args: str) -> subprocess.Popen[str]:
     """The command in a session of its own, SIGINT at its default (as from a terminal)."""
-    return subprocess.Popen(
-        [*queens_command(), *args],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-        start_new_session=True,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-    )
+    return start_queens(*args)
 
 
 def _finish(process: subprocess.Popen[str]) -> tuple[str, str]:

@@ -2,11 +2,6 @@
 
 from __future__ import annotations
 
-import os
-import signal
-import subprocess
-import time
-
 import numpy as np
 import pytest
 
@@ -15,7 +10,7 @@ from queenslab.heuristics.explicit import explicit_columns
 from queenslab.heuristics.qs4 import place_tail, solve_min_conflicts
 from queenslab.heuristics.qs4_kernels import kernels_for
 from tests import oracle
-from tests.conftest import ROOT, queens_command
+from tests.conftest import ctrl_c_after, start_queens
 
 
 def lines_hold_one_queen(cols: np.ndarray) -> bool:
@@ -130,17 +125,7 @@ def test_completes_a_board_with_a_single_completion(seed):
 
 def test_ctrl_c_ends_a_search_cleanly():
     """n = 4 with a corner queen has no completion: the search restarts until interrupted."""
-    argv = [*queens_command(), "solve", "4", "--backend", "min-conflicts", "--given", "0:0"]
-    process = subprocess.Popen(
-        [*argv, "--restarts", "1000000000"],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-        start_new_session=True,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-    )
-    time.sleep(4)  # past start-up, even on a loaded machine
-    os.killpg(process.pid, signal.SIGINT)
-    out, err = process.communicate(timeout=60)
-    assert (process.returncode, out, err) == (130, "", "queens: interrupted\n"), err
+    argv = ["solve", "4", "--backend", "min-conflicts", "--given", "0:0"]
+    process = start_queens(*argv, "--restarts", "1000000000")
+    # 4 s: past start-up, even on a loaded machine
+    assert ctrl_c_after(process, 4) == (130, "", "queens: interrupted\n")

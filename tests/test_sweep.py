@@ -5,10 +5,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
-import signal
-import subprocess
-import time
 
 import pytest
 
@@ -20,7 +16,7 @@ from queenslab.models import cnf, formula
 from queenslab.models.pyomo_solvers import available_solvers
 from queenslab.result import CountResult
 from tests import oracle
-from tests.conftest import ROOT, queens_command
+from tests.conftest import ctrl_c_after, start_queens
 
 
 def test_the_grid_is_every_declared_choice():
@@ -123,20 +119,10 @@ def test_a_tiny_time_limit_shows_limit_cells_and_goes_on(queens):
 
 def test_ctrl_c_ends_a_sweep_cleanly_without_its_table(tmp_path):
     output = tmp_path / "never.md"
-    process = subprocess.Popen(
-        [*queens_command(), "sweep", "-b", "backtrack", "--n", "12-14", "--task", "count",
-         "--output", str(output)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        env={**os.environ, "PYTHONPATH": str(ROOT)},
-        start_new_session=True,
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
-    )  # fmt: skip
-    time.sleep(3)
-    os.killpg(process.pid, signal.SIGINT)
-    out, err = process.communicate(timeout=60)
-    assert (process.returncode, out, err) == (130, "", "queens: interrupted\n")
+    process = start_queens(
+        "sweep", "-b", "backtrack", "--n", "12-14", "--task", "count", "--output", str(output)
+    )
+    assert ctrl_c_after(process, 3) == (130, "", "queens: interrupted\n")
     assert list(tmp_path.iterdir()) == []
 
 
