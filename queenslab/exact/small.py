@@ -175,12 +175,16 @@ class SmallBackend(Backend):
         total = 0
         try:
             for done, (a, weight) in enumerate(classes):
-                bit = 1 << a
-                total += weight * (count(1, bit, bit << 1, bit >> 1) if problem.n > 1 else 1)
+                if problem.n == 1:  # the lone queen is a leaf: no row below to search
+                    visited[0] += 1
+                    total += weight
+                else:
+                    bit = 1 << a
+                    total += weight * count(1, bit, bit << 1, bit >> 1)
                 run.report(done + 1, len(classes))
         except LimitReached:
             return CountResult(None, status=Status.LIMIT)
         finally:
-            run.stats.add(nodes=visited[0] + (problem.n == 1) * len(classes))
+            run.stats.add(nodes=visited[0])
         run.stats.add(method="first row", subproblems=len(classes))
         return CountResult(total)
