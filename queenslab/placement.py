@@ -175,6 +175,10 @@ def as_placement(value: Placement | Iterable[int] | np.ndarray | Any) -> Placeme
 
 
 def is_array(value: object) -> bool:
-    """True for a NumPy array, without importing NumPy (no array exists before it loads)."""
-    numpy = sys.modules.get("numpy")
-    return numpy is not None and isinstance(value, numpy.ndarray)
+    """True for a NumPy array, without importing NumPy (no array exists before it loads).
+
+    Another thread may be importing NumPy right now: its module is then in ``sys.modules``
+    without ``ndarray`` yet, and no array can exist either.
+    """
+    ndarray = getattr(sys.modules.get("numpy"), "ndarray", None)
+    return ndarray is not None and isinstance(value, ndarray)

@@ -100,3 +100,14 @@ def test_bad_cell_syntax(text):
 def test_bad_board_size(n):
     with pytest.raises(UsageError):
         Problem(n)
+
+
+def test_is_array_while_another_thread_is_still_importing_numpy(monkeypatch):
+    """A half-imported NumPy (in sys.modules, no ndarray yet) must not break is_array."""
+    import sys
+    import types
+
+    from queenslab.placement import is_array
+
+    monkeypatch.setitem(sys.modules, "numpy", types.ModuleType("numpy"))
+    assert is_array([0, 2]) is False
