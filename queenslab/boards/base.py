@@ -46,12 +46,18 @@ class LineFamily:
     exactly_one: bool
     wraps: bool = False
 
+    @property
+    def shift(self) -> int:
+        """Keys are shifted by ``shift * (n - 1)`` so they start at 0: 1 for the diagonals
+        going down to the left of a board that does not wrap, else 0."""
+        return int(self.col_weight < 0 and bool(self.row_weight) and not self.wraps)
+
     def key(self, n: int, r: Any, c: Any) -> Any:
         """The line through (r, c); works on ints and on NumPy arrays alike."""
         raw = self.row_weight * r + self.col_weight * c
         if self.wraps:
             return raw % n
-        return raw + (n - 1 if self.col_weight < 0 and self.row_weight else 0)
+        return raw + self.shift * (n - 1)
 
     def column_at(self, n: int, r: int, c: int, row: int) -> int | None:
         """Where the line of this family through (r, c) crosses ``row`` (None: nowhere).

@@ -3,8 +3,9 @@
 ``kernels_for(constrained)`` returns the five kernels for boards where some rows hold
 given queens or blocked cells (``constrained``) or none do. The flag is a closure
 constant, so the plain board's kernels contain no test of either feature: it pays
-nothing for them. Diagonals are keyed as ``boards.base.LineFamily.key`` keys them on a
-board that does not wrap: r + c and r - c + n - 1.
+nothing for them. Diagonals are keyed by the standard board's two diagonal families
+(``boards.base.LineFamily``): their weights and shift are module constants, which Numba
+folds into the kernels.
 
 The state lives in caller-owned arrays, so the driver (``qs4.py``) runs every kernel in
 chunks and looks at the clock between them:
@@ -24,6 +25,7 @@ from typing import Any, NamedTuple
 import numpy as np
 
 from queenslab._numba import njit
+from queenslab.boards.standard import Standard
 from queenslab.heuristics.prefetch import prefetch
 from queenslab.heuristics.stream import AHEAD, below, draw, peek
 
@@ -36,16 +38,19 @@ TRIES_PER_VISIT = 256
 
 
 # -- the board's diagonal keys (boards.base.LineFamily.key), inlined into every kernel --
+_UP, _DOWN = (family for family in Standard.families() if family.name.startswith("diag"))
+UP_ROW, UP_COL, UP_SHIFT = _UP.row_weight, _UP.col_weight, _UP.shift
+DOWN_ROW, DOWN_COL, DOWN_SHIFT = _DOWN.row_weight, _DOWN.col_weight, _DOWN.shift
 
 
 @njit(inline="always")
 def up_key(r, c, n):
-    return r + c
+    return UP_ROW * r + UP_COL * c + UP_SHIFT * (n - 1)
 
 
 @njit(inline="always")
 def down_key(r, c, n):
-    return r - c + n - 1
+    return DOWN_ROW * r + DOWN_COL * c + DOWN_SHIFT * (n - 1)
 
 
 @njit(inline="always")
