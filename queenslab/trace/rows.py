@@ -11,7 +11,6 @@ that fail (``reject``); the bitmask search (Somers) jumps straight to the free c
 from __future__ import annotations
 
 import random
-from functools import cache
 
 from queenslab.errors import UsageError
 from queenslab.problem import Problem
@@ -28,7 +27,7 @@ class RowMasks:
     def __init__(self, problem: Problem) -> None:
         self.n = problem.n
         board = problem.board
-        self.attacks = cache(board.attack_masks)
+        self.attacks = board.attack_masks  # the board caches them per cell
         givens = problem.given_cols
         self.start = board.allowed_masks()
         self.candidates = [
