@@ -1,16 +1,19 @@
-"""Min-conflicts (Minton et al. 1992) as QS4 (Sosic & Gu 1994): 10^8 queens in C's time.
+"""Min-conflicts (Minton et al. 1992): one search per variant, picked from ``SEARCHES``.
 
-The search itself is ``qs4.solve_min_conflicts`` (Numba kernels in ``qs4_kernels``);
-this module only adapts a ``Problem`` and a ``Run`` to it. Blocked cells and given
-queens are handled. Other variants are not: on a torus, swaps of a permutation stall in
-local minima from n = 29 on (toroidal solutions are rare), and super-queens would need
-up to eight knight cells re-counted per move. A run that does not finish within
-its work budget restarts; after ``restarts`` runs the backend gives up (UNKNOWN), which
-is all it can say for n = 2, 3 or for givens without a completion.
+- standard: QS4 (Sosic & Gu 1994), ``qs4.solve_min_conflicts``: 10^8 queens in C's time;
+- toroidal: Pólya's linear placements repaired by breakout min-conflicts
+  (``torus.solve_torus``), because plain swaps stall on a torus from n = 29 on.
+
+This module only adapts a ``Problem`` and a ``Run`` to them. Blocked cells and given
+queens are handled on both. Super-queens are not: a move would re-count up to eight
+knight cells. A run that does not finish within its work budget restarts; after
+``restarts`` runs the backend gives up (UNKNOWN), which is all it can say for n = 2, 3,
+a torus with gcd(n, 6) > 1, or givens without a completion.
 """
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Mapping
 from typing import ClassVar
 
@@ -20,12 +23,17 @@ from queenslab.problem import Problem
 from queenslab.result import SolveResult, Status
 from queenslab.run import Run
 
+#: The search for each variant the backend handles (module in ``queenslab.heuristics``,
+#: function), all with one signature; imported at the first solve, as they load Numba.
+SEARCHES = {"standard": ("qs4", "solve_min_conflicts"), "toroidal": ("torus", "solve_torus")}
+
 
 class MinConflictsBackend(Backend):
     name = "min-conflicts"
     family = Family.HEURISTIC
     capabilities = frozenset({Capability.SOLVE, Capability.GIVENS, Capability.BLOCKED})
-    summary = "QS4 min-conflicts local search in Numba (10^7 queens in about a second)"
+    variants = frozenset(SEARCHES)
+    summary = "min-conflicts in Numba: QS4 (10^7 queens in about a second); torus by breakout"
     requires: ClassVar[Mapping[str, str]] = {"numba": "numba"}
     options = (
         Option("restarts", "runs from a new random start before giving up", 1000,
@@ -35,12 +43,13 @@ class MinConflictsBackend(Backend):
 
     def load(self) -> None:
         """Solve a tiny board once: Numba loads cached kernels at their first call."""
-        MinConflictsBackend().solve(Problem(16), Run(0, None))
+        for variant in SEARCHES:
+            MinConflictsBackend().solve(Problem(17, variant=variant), Run(0, None))
 
     def solve(self, problem: Problem, run: Run) -> SolveResult:
-        from queenslab.heuristics.qs4 import solve_min_conflicts
-
-        outcome = solve_min_conflicts(
+        module, function = SEARCHES[problem.variant]
+        search = getattr(importlib.import_module(f"queenslab.heuristics.{module}"), function)
+        outcome = search(
             problem.n,
             run.seed,
             problem.givens,
