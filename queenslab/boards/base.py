@@ -169,22 +169,32 @@ class Board:
 
     def lines(self) -> list[Line]:
         """Rows and columns over their open cells, then diagonals with two open cells or more."""
+        import numpy as np
+
         n = self.n
+        open_mask = np.ones((n, n), dtype=bool)
+        for r, c in self.blocked:
+            open_mask[r, c] = False
+        rows, cols = np.nonzero(open_mask)  # row-major: each line lists its cells in order
         found: list[Line] = []
         for family in self.families:
-            groups: list[list[Cell]] = [[] for _ in range(family.size(n))]
-            for r in range(n):
-                for c in range(n):
-                    if (r, c) not in self._blocked_set:
-                        groups[family.key(n, r, c)].append((r, c))
-            for key, cells in enumerate(groups):
-                if family.exactly_one or len(cells) > 1:
-                    found.append(Line(f"{family.name}_{key}", tuple(cells), family.exactly_one))
+            keys = family.key(n, rows, cols)
+            order = np.argsort(keys, kind="stable")
+            ends = np.cumsum(np.bincount(keys, minlength=family.size(n)))
+            line_rows, line_cols = rows[order].tolist(), cols[order].tolist()
+            start = 0
+            for key, end in enumerate(ends.tolist()):
+                if family.exactly_one or end - start > 1:
+                    cells = tuple(zip(line_rows[start:end], line_cols[start:end], strict=True))
+                    found.append(Line(f"{family.name}_{key}", cells, family.exactly_one))
+                start = end
         return found
 
     def leap_pairs(self) -> list[Line]:
         """Each pair of open cells joined by a leap, once, as an at-most-one group."""
-        pairs = []
+        pairs: list[Line] = []
+        if not self.variant.leaps:
+            return pairs  # no need to visit n^2 cells
         for r, c in self.open_cells():
             for other in self._leap_targets(r, c):
                 pairs.append(Line(f"leap_{r}_{c}_{other[0]}_{other[1]}", ((r, c), other), False))
