@@ -20,6 +20,7 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -48,7 +49,8 @@ def textbook_cpsat(n: int) -> int:
     return counter.found
 
 
-def textbook_sat(n: int) -> int:
+def textbook_sat_boards(n: int) -> Iterator[list[int]]:
+    """The textbook AllSAT loop: solve, yield the board, block it, repeat."""
     from pysat.card import CardEnc, EncType
     from pysat.solvers import Solver
 
@@ -70,12 +72,15 @@ def textbook_sat(n: int) -> int:
         ):
             if len(line) > 1:
                 clauses += CardEnc.atmost(line, 1, encoding=EncType.pairwise).clauses
-    found = 0
     with Solver(name="cadical195", bootstrap_with=clauses) as solver:
         while solver.solve():
-            found += 1
-            solver.add_clause([-lit for lit in solver.get_model()[: n * n]])
-    return found
+            board = solver.get_model()[: n * n]
+            yield board
+            solver.add_clause([-lit for lit in board])
+
+
+def textbook_sat(n: int) -> int:
+    return sum(1 for _ in textbook_sat_boards(n))
 
 
 BASELINES = {"cpsat": textbook_cpsat, "sat": textbook_sat}

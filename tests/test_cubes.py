@@ -6,6 +6,7 @@ import pytest
 
 import queenslab as ql
 from queenslab import reference
+from queenslab.errors import LimitReached
 from queenslab.models import cubes
 from queenslab.problem import Problem
 from queenslab.run import Run
@@ -51,11 +52,23 @@ def test_cubes_with_givens_partition_the_completions(givens, split):
 
 
 def _brute_force_batch(batch, settings, should_stop):
-    return sum(c.weight * len(_solutions_in(c)) for c in batch), {"cubes": len(batch)}
+    for position, cube in enumerate(batch):
+        yield position, len(_solutions_in(cube))
+    yield None, {"cubes": len(batch)}
 
 
 def _batch_out_of_time(batch, settings, should_stop):
-    return None if any(c.problem.givens[-1][1] % 2 for c in batch) else (1, {})
+    if any(c.problem.givens[-1][1] % 2 for c in batch):
+        raise LimitReached
+    yield from ((position, 1) for position in range(len(batch)))
+    yield None, {}
+
+
+def _brute_force_solutions(batch, settings, should_stop):
+    for position, cube in enumerate(batch):
+        for chunk in cubes.chunks(_solutions_in(cube), 3):
+            yield position, chunk
+    yield None, {"cubes": len(batch)}
 
 
 @pytest.mark.parametrize("workers", [1, 2])
@@ -68,6 +81,55 @@ def test_runner_adds_up_or_stops_on_the_time_limit(workers, pool):
     assert cubes.count_cubes(_brute_force_batch, split, settings, run, pool=pool) == 724
     assert run.stats["cubes"] == len(split)
     assert cubes.count_cubes(_batch_out_of_time, split, settings, Run(), pool=pool) is None
+
+
+@pytest.mark.parametrize("split", [cubes.border_split, cubes.rows_split])
+@pytest.mark.parametrize(
+    "problem",
+    [
+        Problem(8),
+        Problem(9, blocked=((0, 0), (0, 8), (8, 0), (8, 8))),  # keeps all eight symmetries
+        Problem(8, blocked=((0, 0), (7, 7))),  # keeps the diagonal ones
+        Problem(8, blocked=((0, 1), (5, 2))),  # keeps none
+        Problem(8, givens=((3, 2),)),
+        Problem(7, variant="toroidal"),
+        Problem(10, variant="superqueens"),
+    ],
+)
+def test_images_of_each_cube_solution_give_every_solution_once(split, problem):
+    pieces = split(problem)
+    for cube in pieces:
+        assert cube.images[0].name == "identity" and cube.weight == len(cube.images)
+        queens = cube.problem.givens[len(problem.givens) :]
+        assert len({s.cells(problem.n, queens) for s in cube.images}) == cube.weight
+    found = list(
+        cubes.enumerate_cubes(_brute_force_solutions, pieces, {"workers": 1}, Run(), pool="thread")
+    )
+    assert len(found) == len(set(found))
+    assert sorted(found) == sorted(map(tuple, ql.enumerate_solutions(problem, "backtrack")))
+
+
+@pytest.mark.parametrize("pool", ["thread", "process"])
+def test_parallel_and_serial_enumerations_agree(pool):
+    problem = Problem(10)
+    split = cubes.border_split(problem)
+    run = Run()
+    serial = [*cubes.enumerate_cubes(_brute_force_solutions, split, {"workers": 1}, Run(),
+                                     pool=pool)]  # fmt: skip
+    parallel = [*cubes.enumerate_cubes(_brute_force_solutions, split, {"workers": 2}, run,
+                                       pool=pool)]  # fmt: skip
+    assert sorted(serial) == sorted(parallel)
+    assert len(set(serial)) == len(serial) == reference.total(10)
+    assert run.stats["cubes"] == len(split)
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+@pytest.mark.parametrize("pool", ["thread", "process"])
+def test_enumeration_raises_limit_reached_when_a_batch_stops(workers, pool):
+    split = cubes.border_split(Problem(10))
+    with pytest.raises(LimitReached):
+        list(cubes.enumerate_cubes(_batch_out_of_time, split, {"workers": workers}, Run(),
+                                   pool=pool))  # fmt: skip
 
 
 def test_progress_reports_every_batch():

@@ -42,10 +42,10 @@ class Symmetry:
     def placement(self, cols: Sequence[int]) -> tuple[int, ...]:
         """The image of a placement with one queen per row and per column."""
         n = len(cols)
+        a, b, k, d, e, f = self.coefficients  # ``cell`` inlined: enumerations map every board
         image = [0] * n
-        for r, c in enumerate(cols):
-            r2, c2 = self.cell(n, r, int(c))
-            image[r2] = c2
+        for r, c in enumerate(map(int, cols)):
+            image[a * r + b * c + k * (n - 1)] = d * r + e * c + f * (n - 1)
         return tuple(image)
 
     def placement_array(self, cols: np.ndarray) -> np.ndarray:

@@ -1,7 +1,9 @@
 """The ``sat`` backend: the CNF of ``formula.py`` solved by python-sat's SAT solvers.
 
-Counting splits the board on its border queens (``cubes.border_split``, the board's
-symmetries) and solves each batch of cubes in one solver, under assumptions, in processes.
+Counting and enumerating split the board on its border queens (``cubes.border_split``,
+the board's symmetries) and solve each batch of cubes in one solver, under assumptions,
+in processes: a count weighs each cube by its orbit, an enumeration maps each solution
+found onto the other cubes of its orbit (``cubes.enumerate_cubes``, which sets the order).
 Models are blocked on the board variables only: blocking a whole model would also block
 the auxiliary variables and count one board several times. Because every row has exactly
 one queen, the clause "not all of these n queens" blocks exactly one board.
@@ -9,7 +11,7 @@ one queen, the clause "not all of these n queens" blocks exactly one board.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, ClassVar
 
 from queenslab.backend import Backend, Capability, Family, Option, workers_option
@@ -82,55 +84,55 @@ def solver_stats(solver: Any) -> dict[str, int]:
 _SEARCH_COUNTERS = ("conflicts", "decisions", "propagations", "restarts")
 
 
-def _models(problem: Problem, settings: Mapping[str, Any], run: Run) -> Iterator[list[int]]:
-    """Every model, each blocked on the board once found; raises LimitReached on a stop."""
+def _cube_models(
+    solver: Any, n: int, cube: cubes.Cube, should_stop: Callable[[], bool]
+) -> Iterator[list[int]]:
+    """Every model of one cube (its queens as assumptions), each blocked once found.
+
+    The blocking clauses may stay for the next cube: each blocks one solution of this cube
+    only. Raises LimitReached when ``should_stop`` says stop first.
+    """
+    assumptions = [cell(n, r, c) for r, c in cube.problem.givens]
+    while satisfiable := _solve_until(solver, should_stop, assumptions):
+        model = solver.get_model()
+        yield model
+        solver.add_clause(_blocking_clause(n, model))
+    if satisfiable is None:
+        raise LimitReached
+
+
+def _solve_batch(
+    batch: Sequence[cubes.Cube],
+    settings: Mapping[str, Any],
+    should_stop: Callable[[], bool],
+    per_cube: Callable[[int, Iterator[list[int]]], Iterable[Any]],
+) -> Iterator[cubes.BatchItem]:
+    """The items ``per_cube(n, models)`` of each cube, in one solver, then the statistics."""
     from pysat.solvers import Solver
 
-    n = problem.n
-    with run.phase("build"):
-        body, top = clauses(problem, settings["encoding"])
-        solver = Solver(name=settings["solver"], bootstrap_with=body)
-    run.stats.add(_model_stats(top, body, n))
-    with solver:
-        try:
-            while True:
-                found = _solve_until(solver, run.should_stop)
-                if found is None:
-                    raise LimitReached
-                if not found:
-                    return
-                model = solver.get_model()
-                yield model
-                solver.add_clause(_blocking_clause(n, model))
-        finally:
-            run.stats.add(solver_stats(solver))
+    n = batch[0].problem.n
+    hard, _ = board_clauses(batch[0].problem.board, settings["encoding"])
+    with Solver(name=settings["solver"], bootstrap_with=hard) as solver:
+        for position, cube in enumerate(batch):
+            for result in per_cube(n, _cube_models(solver, n, cube, should_stop)):
+                yield position, result
+        yield None, solver_stats(solver)
 
 
 def count_batch(
     batch: Sequence[cubes.Cube], settings: Mapping[str, Any], should_stop: Callable[[], bool]
-) -> cubes.BatchResult | None:
-    """Weighted models of some cubes, in one solver taking each cube as assumptions.
+) -> Iterator[cubes.BatchItem]:
+    """The number of models of each cube (module-level, so processes can run it)."""
+    return _solve_batch(batch, settings, should_stop, lambda _, models: [sum(1 for _ in models)])
 
-    The blocking clauses of one cube may stay for the next: each blocks one solution,
-    already counted, of one cube only. A module-level function, so processes can run it.
-    """
-    from pysat.solvers import Solver
 
-    problem = batch[0].problem
-    n = problem.n
-    hard, _ = board_clauses(problem.board, settings["encoding"])
-    total = 0
-    with Solver(name=settings["solver"], bootstrap_with=hard) as solver:
-        for cube in batch:
-            assumptions = [cell(n, r, c) for r, c in cube.problem.givens]
-            found = 0
-            while satisfiable := _solve_until(solver, should_stop, assumptions):
-                found += 1
-                solver.add_clause(_blocking_clause(n, solver.get_model()))
-            if satisfiable is None:
-                return None
-            total += cube.weight * found
-        return total, solver_stats(solver)
+def enumerate_batch(
+    batch: Sequence[cubes.Cube], settings: Mapping[str, Any], should_stop: Callable[[], bool]
+) -> Iterator[cubes.BatchItem]:
+    """The boards (columns) of each cube's models in chunks, decoded in the worker."""
+    return _solve_batch(
+        batch, settings, should_stop, lambda n, models: cubes.chunks(decode(n, m) for m in models)
+    )
 
 
 class SatBackend(Backend):
@@ -165,30 +167,42 @@ class SatBackend(Backend):
         return forked.in_child(lambda: self._solve(problem, run), run, SolveResult(Status.LIMIT))
 
     def _solve(self, problem: Problem, run: Run) -> SolveResult:
-        models = _models(problem, self.settings, run)
-        try:
-            model = next(models, None)
-        except LimitReached:
-            return SolveResult(Status.LIMIT)
-        finally:
-            models.close()
-        if model is None:
-            return SolveResult(Status.INFEASIBLE)
-        return SolveResult(Status.SOLVED, Placement(decode(problem.n, model)))
+        from pysat.solvers import Solver
+
+        with run.phase("build"):
+            body, top = clauses(problem, self.settings["encoding"])
+            solver = Solver(name=self.settings["solver"], bootstrap_with=body)
+        run.stats.add(_model_stats(top, body, problem.n))
+        with solver:
+            found = _solve_until(solver, run.should_stop)
+            run.stats.add(solver_stats(solver))
+            if found is None:
+                return SolveResult(Status.LIMIT)
+            if not found:
+                return SolveResult(Status.INFEASIBLE)
+            return SolveResult(Status.SOLVED, Placement(decode(problem.n, solver.get_model())))
 
     def enumerate(self, problem: Problem, run: Run) -> Iterator[Placement]:
         if self.settings["solver_cmd"]:
             yield from external.enumerate_boards(problem, self.settings, run)
             return
-        for model in _models(problem, self.settings, run):
-            yield Placement(decode(problem.n, model))
+        split = self._split(problem, run)
+        for cols in cubes.enumerate_cubes(
+            enumerate_batch, split, self.settings, run, pool="process"
+        ):
+            yield Placement(cols)
 
     def count(self, problem: Problem, run: Run, unique: bool = False) -> CountResult:
         if self.settings["solver_cmd"]:
             return external.count(problem, self.settings, run)
+        split = self._split(problem, run)
+        total = cubes.count_cubes(count_batch, split, self.settings, run, pool="process")
+        return CountResult(total, status=Status.SOLVED if total is not None else Status.LIMIT)
+
+    def _split(self, problem: Problem, run: Run) -> list[cubes.Cube]:
+        """The border cubes, with the whole model's size and the cubes in the record."""
         with run.phase("build"):
             split = cubes.border_split(problem)
             body, top = clauses(problem, self.settings["encoding"])
         run.stats.add(_model_stats(top, body, problem.n), cubes=len(split))
-        total = cubes.count_cubes(count_batch, split, self.settings, run, pool="process")
-        return CountResult(total, status=Status.SOLVED if total is not None else Status.LIMIT)
+        return split

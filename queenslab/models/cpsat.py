@@ -185,13 +185,12 @@ def _enumerate(
 
 def count_batch(
     batch: Sequence[cubes.Cube], settings: Mapping[str, Any], should_stop: Callable[[], bool]
-) -> cubes.BatchResult | None:
-    """Weighted solutions of some cubes, one model and one solve per cube."""
+) -> Iterator[cubes.BatchItem]:
+    """The number of solutions of each cube, one model and one solve per cube."""
     from queenslab.stats import Stats
 
-    total = 0
     stats = Stats()
-    for cube in batch:
+    for position, cube in enumerate(batch):
         found = 0
 
         def tally(_value: Callable[[Any], int], _model: Model) -> bool:
@@ -203,10 +202,10 @@ def count_batch(
         built = build(cube.problem, formulation)
         finished, cube_stats = _enumerate(built, formulation, should_stop, None, tally)
         if not finished:
-            return None
-        total += cube.weight * found
+            raise LimitReached
         stats.add(conflicts=cube_stats["conflicts"], branches=cube_stats["branches"])
-    return total, stats
+        yield position, found
+    yield None, stats
 
 
 def _stream(problem: Problem, formulation: str, run: Run) -> Iterator[tuple[int, ...]]:

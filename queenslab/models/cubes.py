@@ -1,4 +1,4 @@
-"""Cube-and-conquer counting: split the board into cubes, count the pieces apart, add up.
+"""Cube and conquer: split the board into cubes, solve the pieces apart, add them up.
 
 A cube places a few queens in advance; every solution lies in exactly one cube. Two
 shapes:
@@ -13,21 +13,28 @@ shapes:
   small cubes (for solvers that take a cube as assumptions, without rebuilding).
 
 The symmetries are the board's own (``Board.symmetries``: all eight on an open board,
-fewer with blocked cells); with givens none is used. One runner serves every counting
-backend: batches of cubes run on threads when the solver releases the GIL (CP-SAT), in a
-process pool when it does not (pysat). Each batch returns its weighted count and its
-statistics, which add up in the run's record.
+fewer with blocked cells); with givens none is used. A kept cube remembers the maps that
+send it onto the other members of its orbit (``Cube.images``); each map g is a bijection
+from the cube's solutions onto those of g(cube), so a count weighs a cube by their number
+and an enumeration yields g(S) for every solution S it found.
+
+One runner serves every backend: batches of cubes run on threads when the solver releases
+the GIL (CP-SAT), in a process pool when it does not (pysat). A batch streams its results
+as it finds them, per cube (its number of solutions, or its solutions in chunks), then
+its statistics, which add up in the run's record; they pass through a bounded queue, so
+a slow consumer (writing solutions) holds a few chunks, never a whole batch.
 """
 
 from __future__ import annotations
 
 import itertools
 import multiprocessing
+import queue
 import signal
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from concurrent.futures import wait as wait_futures
+from contextlib import closing
 from dataclasses import dataclass
 from typing import Any, Literal
 
@@ -40,17 +47,32 @@ from queenslab.run import Run
 PARALLEL_FROM_N = 10
 #: Batches per worker: enough to balance uneven cubes, few enough to share solver setup.
 BATCHES_PER_WORKER = 8
+#: Solutions per message from a worker: big enough to pay for the pickling, small enough
+#: that the first solutions of a big board come out at once.
+CHUNK = 512
+#: Messages waiting for the consumer, per worker, before the workers wait in turn.
+QUEUED_PER_WORKER = 4
 _POLL_SECONDS = 0.05  # how often the waiting main thread looks at the clock and for Ctrl-C
 
 Queens = tuple[tuple[int, int], ...]
+Columns = tuple[int, ...]
 
 
 @dataclass(frozen=True)
 class Cube:
-    """The original problem with this cube's queens added to the givens."""
+    """The original problem with this cube's queens added to the givens.
+
+    ``images`` holds one map per member of the cube's orbit (identity first): the maps
+    giving distinct cubes, one per coset of the cube's stabiliser.
+    """
 
     problem: Problem
-    weight: int  # the size of its orbit: how many cubes it is counted for
+    images: tuple[Symmetry, ...]
+
+    @property
+    def weight(self) -> int:
+        """How many cubes this one stands for: its orbit's size."""
+        return len(self.images)
 
 
 @dataclass(frozen=True)
@@ -66,10 +88,15 @@ class WallClock:
         return self.end is not None and time.time() >= self.end
 
 
-#: The weighted count of a batch and its statistics, or None when ``should_stop()`` said
-#: stop first. Counters for process pools must be module-level functions (pickled).
-BatchResult = tuple[int, dict[str, Any]]
-BatchCounter = Callable[[Sequence[Cube], Mapping[str, Any], Callable[[], bool]], BatchResult | None]
+#: What a batch function yields: (position of a cube in the batch, a result for it) as it
+#: finds them, then (None, the batch's statistics). It raises LimitReached when
+#: ``should_stop()`` says stop. Batch functions for process pools must be module-level
+#: functions (pickled).
+BatchItem = tuple[int | None, Any]
+BatchWork = Callable[[Sequence[Cube], Mapping[str, Any], Callable[[], bool]], Iterator[BatchItem]]
+#: A batch's item as it reaches the consumer: (index of the batch, position, result).
+Message = tuple[int, int | None, Any]
+_FAILED = -1  # the position of a message carrying the exception that ended a batch
 
 
 def prefixes(
@@ -117,23 +144,24 @@ def _outer_rows(n: int) -> list[int]:
 
 
 def _symmetries(problem: Problem) -> tuple[Symmetry, ...]:
-    """The board's symmetries other than the identity; none when queens are given."""
-    return () if problem.givens else problem.board.symmetries()[1:]
+    """The board's symmetries, identity first; the identity alone when queens are given."""
+    symmetries = problem.board.symmetries()
+    return symmetries[:1] if problem.givens else symmetries
 
 
 def _cubes(problem: Problem, cubes: Iterable[Queens], symmetries: Sequence[Symmetry]) -> list[Cube]:
-    """One cube per orbit (the smallest), weighted by the orbit's size."""
+    """One cube per orbit (the smallest), with a map onto each member of its orbit."""
     n = problem.n
     kept = []
     for queens in cubes:
-        orbit = {queens}
-        for symmetry in symmetries:
+        orbit: dict[Queens, Symmetry] = {}
+        for symmetry in symmetries:  # the identity first: it maps the cube onto itself
             image = symmetry.cells(n, queens)
             if image < queens:
                 break  # a smaller member of the orbit stands for it
-            orbit.add(image)
+            orbit.setdefault(image, symmetry)
         else:
-            kept.append(Cube(problem.with_givens(queens), len(orbit)))
+            kept.append(Cube(problem.with_givens(queens), tuple(orbit.values())))
     return kept
 
 
@@ -143,12 +171,11 @@ def rows_split(problem: Problem, depth: int = 2) -> list[Cube]:
     givens = problem.given_cols
     rows = [r for r in _outer_rows(n) if r not in givens][:depth]
     cubes = [tuple(sorted(zip(rows, cols, strict=True))) for cols in prefixes(problem, rows)]
-    mirrored = sorted(rows) == sorted(n - 1 - r for r in rows)
     symmetries = tuple(
         s
         for s in _symmetries(problem)
-        # rows not closed under the top-bottom mirror: only the left-right one applies
-        if s.keeps_rows and (mirrored or s.name == "flip-h")
+        # only the maps sending the fixed rows onto themselves map cubes onto cubes
+        if s.keeps_rows and {s.cell(n, r, 0)[0] for r in rows} == set(rows)
     )
     return _cubes(problem, cubes, symmetries)
 
@@ -162,12 +189,16 @@ def border_split(problem: Problem) -> list[Cube]:
     inner = range(1, n - 1)
     cubes = set()
     for top, bottom in itertools.product(range(n), repeat=2):
+        rows = [(0, top), (n - 1, bottom)]
+        if not board.peaceful(rows):
+            continue  # pruned before the columns' queens are tried
         for left in [None] if 0 in (top, bottom) else inner:
+            sides = rows if left is None else [*rows, (left, 0)]
+            if left is not None and not board.peaceful(sides):
+                continue
             for right in [None] if n - 1 in (top, bottom) else inner:
-                queens = [(0, top), (n - 1, bottom)]
-                queens += [] if left is None else [(left, 0)]
-                queens += [] if right is None else [(right, n - 1)]
-                if board.peaceful(queens):
+                queens = sides if right is None else [*sides, (right, n - 1)]
+                if right is None or board.peaceful(queens):
                     cubes.add(tuple(sorted(queens)))
     return _cubes(problem, sorted(cubes), _symmetries(problem))
 
@@ -182,8 +213,15 @@ def _batches(cubes: list[Cube], parts: int) -> list[list[Cube]]:
     return [cubes[i : i + size] for i in range(0, len(cubes), size)]
 
 
+def chunks(items: Iterable[Any], size: int = CHUNK) -> Iterator[list[Any]]:
+    """``items`` in lists of ``size`` (the last one shorter), for streaming solutions."""
+    items = iter(items)
+    while chunk := list(itertools.islice(items, size)):
+        yield chunk
+
+
 def count_cubes(
-    counter: BatchCounter,
+    counter: BatchWork,
     cubes: list[Cube],
     settings: Mapping[str, Any],
     run: Run,
@@ -192,66 +230,180 @@ def count_cubes(
 ) -> int | None:
     """The weighted sum of the cubes' counts, or None when the run had to stop first.
 
-    Statistics of every batch are added to ``run.stats``; ``settings["workers"]`` batches
-    run at once when the board is big enough to pay for a pool.
+    ``counter`` yields the number of solutions of each cube of a batch.
+    """
+    try:
+        return sum(
+            cube.weight * found
+            for cube, found in _cube_results(counter, cubes, settings, run, pool)
+        )
+    except LimitReached:
+        return None
+
+
+def enumerate_cubes(
+    enumerator: BatchWork,
+    cubes: list[Cube],
+    settings: Mapping[str, Any],
+    run: Run,
+    *,
+    pool: Literal["thread", "process"],
+) -> Iterator[Columns]:
+    """Every solution of the cubes' problem once; LimitReached when the run stops first.
+
+    ``enumerator`` yields the solutions (columns) of each cube of a batch in chunks.
+    Order: chunks as the workers find them (the workers' batches interleave; one worker
+    at a time on a small board); within a chunk, each solution followed by its images in
+    the other cubes of its orbit.
+    """
+    for cube, found in _cube_results(enumerator, cubes, settings, run, pool):
+        for cols in found:
+            for symmetry in cube.images:
+                yield symmetry.placement(cols)
+
+
+def _cube_results(
+    work: BatchWork,
+    cubes: list[Cube],
+    settings: Mapping[str, Any],
+    run: Run,
+    pool: Literal["thread", "process"],
+) -> Iterator[tuple[Cube, Any]]:
+    """(cube, result) as the batches find them; LimitReached when the run stops first.
+
+    Statistics of every batch are added to ``run.stats`` and progress is reported per
+    batch; ``settings["workers"]`` batches run at once when the board is big enough to pay
+    for a pool, which is closed when the consumer stops early.
     """
     workers = settings["workers"]
     parallel = workers > 1 and bool(cubes) and cubes[0].problem.n >= PARALLEL_FROM_N
     batches = _batches(cubes, workers * BATCHES_PER_WORKER if parallel else BATCHES_PER_WORKER)
-    total = 0
+    if parallel:
+        runner = _in_processes if pool == "process" else _on_threads
+        messages = runner(work, batches, settings, run, workers)
+    else:
+        messages = (
+            (index, position, result)
+            for index, batch in enumerate(batches)
+            for position, result in work(batch, settings, run.should_stop)
+        )
+    finished = 0
+    with closing(messages):
+        for index, position, result in messages:
+            if position is None:
+                run.stats.add(result)
+                finished += 1
+                run.report(finished, len(batches))
+            else:
+                yield batches[index][position], result
 
-    def add(found: BatchResult | None, finished: int) -> bool:
-        nonlocal total
-        if found is None:
-            return False
-        total += found[0]
-        run.stats.add(found[1])
-        run.report(finished, len(batches))
-        return True
 
-    if not parallel:
-        for finished, batch in enumerate(batches, 1):
-            if not add(counter(batch, settings, run.should_stop), finished):
-                return None
-        return total
-    runner = _in_processes if pool == "process" else _on_threads
-    for finished, found in enumerate(runner(counter, batches, settings, run, workers), 1):
-        if not add(found, finished):
-            return None
-    return total
+def _pump(
+    put: Callable[[Message], bool],
+    work: BatchWork,
+    index: int,
+    batch: Sequence[Cube],
+    settings: Mapping[str, Any],
+    should_stop: Callable[[], bool],
+) -> None:
+    """Run one batch in a worker, sending its items (or its exception) to the consumer.
+
+    ``put`` returns False when the consumer is gone: the batch ends there.
+    """
+    try:
+        items = work(batch, settings, should_stop)
+        with closing(items):
+            for position, result in items:
+                if not put((index, position, result)):
+                    return
+    except BaseException as exc:  # raised again by the consumer
+        put((index, _FAILED, exc))
+
+
+def _received(get: Callable[[float], Message], batches: int, run: Run) -> Iterator[Message]:
+    """The workers' messages until every batch has sent its statistics.
+
+    Waits in short slices, looking for a stop (LimitReached) and for Ctrl-C between them.
+    """
+    while batches:
+        try:
+            message = get(_POLL_SECONDS)
+        except queue.Empty:
+            if run.should_stop():
+                raise LimitReached from None
+            continue
+        _, position, result = message
+        if position == _FAILED:
+            raise result
+        if position is None:
+            batches -= 1
+        yield message
 
 
 def _on_threads(
-    counter: BatchCounter,
+    work: BatchWork,
     batches: list[list[Cube]],
     settings: Mapping[str, Any],
     run: Run,
     workers: int,
-) -> Iterable[BatchResult | None]:
-    """Batch results as they finish; the counters see the run's own stop signal."""
+) -> Iterator[Message]:
+    """The batches' messages as the threads send them; the threads see the run's stop."""
+    channel: queue.Queue[Message] = queue.Queue(workers * QUEUED_PER_WORKER)
+
+    def put(message: Message) -> bool:
+        while not run.should_stop():
+            try:
+                channel.put(message, timeout=_POLL_SECONDS)
+                return True
+            except queue.Full:
+                continue
+        return False
+
     executor = ThreadPoolExecutor(min(workers, len(batches)), thread_name_prefix="cubes")
     try:
-        pending = {executor.submit(counter, batch, settings, run.should_stop) for batch in batches}
-        while pending:
-            # A short timeout: the main thread looks for Ctrl-C between waits.
-            done, pending = wait_futures(pending, _POLL_SECONDS, return_when="FIRST_COMPLETED")
-            for future in done:
-                yield future.result()
-    except BaseException:  # Ctrl-C, or the consumer stopped early: the rest is not wanted
+        for index, batch in enumerate(batches):
+            executor.submit(_pump, put, work, index, batch, settings, run.should_stop)
+        yield from _received(lambda timeout: channel.get(timeout=timeout), len(batches), run)
+    except BaseException:  # Ctrl-C, a stop, or the consumer stopped early: the rest is not wanted
         run.stop()
         raise
     finally:
         executor.shutdown(wait=True, cancel_futures=True)
 
 
+_channel: Any = None  # a pool process's end of the queue to the consumer (set at its start)
+
+
+def _start_child(channel: Any) -> None:
+    global _channel
+    _channel = channel
+    leave_sigint_to_parent()
+
+
+def _send(message: Message) -> bool:
+    """Put a message in a pool process's queue; a full queue holds the child (bounded)."""
+    _channel.put(message)
+    return True
+
+
+def _pump_in_child(
+    work: BatchWork,
+    index: int,
+    batch: Sequence[Cube],
+    settings: Mapping[str, Any],
+    should_stop: Callable[[], bool],
+) -> None:
+    _pump(_send, work, index, batch, settings, should_stop)
+
+
 def _in_processes(
-    counter: BatchCounter,
+    work: BatchWork,
     batches: list[list[Cube]],
     settings: Mapping[str, Any],
     run: Run,
     workers: int,
-) -> Iterable[BatchResult | None]:
-    """Batch results as they finish, from forked processes this run alone owns.
+) -> Iterator[Message]:
+    """The batches' messages as forked processes that this run alone owns send them.
 
     fork, because spawn and forkserver re-import the caller's main script (and fail in an
     unguarded one); the children run only pure-C solvers (python-sat) and start before any
@@ -260,16 +412,13 @@ def _in_processes(
     method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
     context = multiprocessing.get_context(method)
     should_stop = WallClock(run.wall_clock_end())
-    with context.Pool(min(workers, len(batches)), initializer=leave_sigint_to_parent) as procs:
-        pending = [procs.apply_async(counter, (batch, settings, should_stop)) for batch in batches]
-        while pending:
-            ready = [job for job in pending if job.ready()]
-            for job in ready:
-                pending.remove(job)
-                yield job.get()
-            if not ready:
-                if run.should_stop():
-                    yield None
-                    return
-                time.sleep(_POLL_SECONDS)
-        # leaving the with block terminates the pool: its processes, and only those
+    channel = context.Queue(workers * QUEUED_PER_WORKER)
+    size = min(workers, len(batches))
+    try:
+        with context.Pool(size, initializer=_start_child, initargs=(channel,)) as procs:
+            for index, batch in enumerate(batches):
+                procs.apply_async(_pump_in_child, (work, index, batch, settings, should_stop))
+            yield from _received(lambda timeout: channel.get(timeout=timeout), len(batches), run)
+            # leaving the with block terminates the pool: its processes, and only those
+    finally:
+        channel.close()
