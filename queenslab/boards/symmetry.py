@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
     import numpy as np
@@ -25,7 +25,8 @@ class Symmetry:
     name: str
     coefficients: tuple[int, int, int, int, int, int]  # A, B, C, D, E, F
 
-    def cell(self, n: int, r: int, c: int) -> Cell:
+    def cell(self, n: int, r: Any, c: Any) -> Any:
+        """The image of (r, c): ints, or NumPy arrays of rows and columns alike."""
         a, b, k, d, e, f = self.coefficients
         m = n - 1
         return a * r + b * c + k * m, d * r + e * c + f * m
@@ -52,11 +53,9 @@ class Symmetry:
         """``placement`` for a NumPy array of columns, vectorised (same dtype)."""
         import numpy as np
 
-        n = len(cols)
-        a, b, k, d, e, f = self.coefficients
-        rows = np.arange(n, dtype=cols.dtype)
         image = np.empty_like(cols)
-        image[a * rows + b * cols + k * (n - 1)] = d * rows + e * cols + f * (n - 1)
+        rows, columns = self.cell(len(cols), np.arange(len(cols), dtype=cols.dtype), cols)
+        image[rows] = columns
         return image
 
 
