@@ -147,11 +147,13 @@ def _checked(problem: Problem, placement: Placement, backend: str) -> Placement:
     return placement
 
 
-def _timed(engine: Backend, problem: Problem, run: Run, work: Callable[[], R]) -> R:
-    """Load the backend, run ``work``, and fill the result's timing and identity."""
+def _timed(
+    engine: Backend, task: Capability, problem: Problem, run: Run, work: Callable[[], R]
+) -> R:
+    """Load the backend for ``task``, run ``work``, and fill the result's timing and identity."""
     start = time.perf_counter()
     try:
-        engine.load()
+        engine.load_for(task, problem)
         loaded = time.perf_counter()
         result = work()
     except KeyboardInterrupt:
@@ -211,7 +213,7 @@ def solve(
     problem = make_problem(n, givens, variant, blocked)
     run = Run(seed, time_limit)
     engine = _backend(backend, Capability.SOLVE, problem, options)
-    result = _timed(engine, problem, run, lambda: engine.solve(problem, run))
+    result = _timed(engine, Capability.SOLVE, problem, run, lambda: engine.solve(problem, run))
     if result.placement is not None:
         _checked(problem, result.placement, engine.name)
     elif result.status is Status.SOLVED:
@@ -239,7 +241,7 @@ class Solutions(Iterator[Placement]):
         start = time.perf_counter()
         try:
             if self._stream is None:
-                self._engine.load()
+                self._engine.load_for(Capability.ENUMERATE, self.problem)
                 self.stats["startup_seconds"] = time.perf_counter() - start
                 start = time.perf_counter()
                 self._stream = iter(self._engine.enumerate(self.problem, self.run))
@@ -355,7 +357,9 @@ def count(
     if capability not in engine.capabilities:
         raise engine._lacks(capability)
     run = Run(None, time_limit, progress, profile)
-    result = _timed(engine, problem, run, lambda: engine.count(problem, run, unique))
+    result = _timed(
+        engine, Capability.COUNT, problem, run, lambda: engine.count(problem, run, unique)
+    )
     for value in (result.total, result.unique):
         if value is not None and value < 0:
             raise BackendBug(f"{engine.name} reported a negative count {value}")
@@ -411,7 +415,9 @@ def optimize(
     matrix = check_weights(weights, problem.n)
     engine = _backend(backend, Capability.OPTIMIZE, problem, options)
     run = Run(None, time_limit)
-    result = _timed(engine, problem, run, lambda: engine.optimize(problem, run, matrix))
+    result = _timed(
+        engine, Capability.OPTIMIZE, problem, run, lambda: engine.optimize(problem, run, matrix)
+    )
     if result.placement is not None:
         placement = _checked(problem, result.placement, engine.name)
         achieved = sum(int(matrix[r, c]) for r, c in enumerate(placement))

@@ -112,6 +112,10 @@ class Backend:
     def load(self) -> None:
         """Import solver packages and compiled kernels before the clock of the search starts."""
 
+    def load_for(self, task: Capability, problem: Problem) -> None:
+        """``load``, narrowed to what ``task`` on ``problem`` needs (start-up is paid per run)."""
+        self.load()
+
     # Each capability raises unless the subclass provides it.
     def solve(self, problem: Problem, run: Run) -> SolveResult:
         raise self._lacks(Capability.SOLVE)

@@ -67,6 +67,15 @@ class BitmaskBackend(Backend):
         warm.count(Problem(4, blocked=((0, 0),)), Run(None, None), unique=True)  # general
         warm.optimize(tiny, Run(None, None), np.zeros((4, 4), dtype=np.int64))
 
+    def load_for(self, task: Capability, problem: Problem) -> None:
+        """A count of the classic board loads only the constellation kernels (each kernel
+        loaded costs a process about 20 ms; a profiled count loads its own at its first
+        call); any other run loads them all."""
+        if task is Capability.COUNT and _by_constellations(problem):
+            BitmaskBackend(workers=1).count(Problem(6), Run(None, None), unique=True)
+        else:
+            self.load()
+
     def solve(self, problem: Problem, run: Run) -> SolveResult:
         try:
             first = next(_Walk(problem, 1).slices(run), None)
@@ -168,12 +177,17 @@ def _plan(problem: Problem, unique: bool, stop: np.ndarray) -> Plan:
 
     _check_size(problem.n)
     board = problem.board
-    if problem.is_classic and not problem.givens:
+    if _by_constellations(problem):
         return constellations.plan(problem.n, stop)
     mirrored = not problem.givens and any(s.name == "flip-h" for s in board.symmetries())
     base = subproblems.mirror(board) if mirrored else subproblems.plain(problem)
     base = base.searched_by(Rules.of(board), canonical=unique)
     return subproblems.split(base, board, subproblems.split_depth(problem.n))
+
+
+def _by_constellations(problem: Problem) -> bool:
+    """Whether a count of ``problem`` splits by border constellations (the classic board)."""
+    return problem.is_classic and not problem.givens
 
 
 def _profiled(problem: Problem, run: Run, unique: bool) -> CountResult:

@@ -6,19 +6,22 @@ over the rows of the side queens: their masks shift by the distance to the next 
 row, and the cells the border queens attack are closed in a per-row mask beforehand.
 
 Per queen placed (a node) the loop also looks ahead, all without branches:
-- the child row, the row after it and the last row must keep a free cell, else the
+- the child row, the two rows after it and the last row must keep a free cell, else the
   queen is a dead end and the search does not descend;
-- when the row after the child has a single free cell, the child's cells that attack it
-  are dropped before they are ever placed.
-The last two rows are never searched: for the free cells A of the second-to-last row and
-F of the last one, the pairs of queens that fit are |A|·|F| minus the attacking pairs,
-which three popcounts give. Those queens count as nodes all the same.
+- when one of the two rows after the child has a single free cell, the child's cells
+  that attack it are dropped before they are ever placed.
+The last three rows are never descended into: the queens of the third-to-last are
+placed in a loop of their own, and for each, with the free cells B of the second-to-last
+row and F of the last one, the pairs of queens that fit are |B|·|F| minus the attacking
+pairs, which three popcounts give. Those queens count as nodes all the same.
 
-The stack stores a level only while it has untried cells (``sp += avail != 0``), so the
-way back up skips exhausted levels. Every ``POLL_NODES`` nodes the loop looks at a stop
-flag that another thread may set. Constellations fixed by a symmetry (and tiny boards)
-go through the general search (board_search.py) instead, which counts one member of each
-class of solutions as unique.
+The per-row table and the stack are flat arrays (a row's fields side by side, indexed by
+unsigned offsets): one base address each, which leaves registers for the masks. The
+stack stores a level only while it has untried cells, so the way back up skips
+exhausted levels. Every ``POLL_NODES`` nodes the loop looks at a stop flag that another
+thread may set. Constellations fixed by a symmetry (and tiny boards) go through the
+general search (board_search.py) instead, which counts one member of each class of
+solutions as unique.
 """
 
 from __future__ import annotations
@@ -31,10 +34,14 @@ from queenslab.exact import board_search
 Array = np.ndarray
 #: Nodes between two looks at the stop flag (a few milliseconds).
 POLL_NODES = 1 << 22
-#: Fields of the per-slot table (a slot is an inner row, in order), and of the stack.
-NEXT, SHIFT, AHEAD, AHEAD_SHIFT, LAST_SHIFT = range(5)
-SLOT_FIELDS = 5
-STACK_FIELDS = 5  # avail, left, down, right, slot
+#: Fields of a slot (an inner row, in order) in the row table: the child row's cells and
+#: distance, the rows two and three below and their distances from the child, the last
+#: row's distance. Unsigned, like every index of the hot loop (no negative-index check).
+NEXT, SHIFT, AHEAD, AHEAD_SHIFT, FAR, FAR_SHIFT, LAST_SHIFT = (np.uint64(f) for f in range(7))
+SLOT_FIELDS = np.uint64(7)
+#: Fields of a stack level: untried cells, the three masks, the slot's offset.
+AVAIL, LEFT, DOWN, RIGHT, SLOT = (np.uint64(f) for f in range(5))
+STACK_FIELDS = np.uint64(5)
 
 
 @intrinsic
@@ -76,34 +83,48 @@ def masks(n: int, sig: Array, allowed: Array, inner: Array) -> int:
 
 
 @njit(cache=True, nogil=True)
-def search(
-    allowed: Array, inner: Array, count: int, slot: Array, stack: Array, stop: Array
-) -> tuple[int, int]:
-    """Solutions and nodes (the border as one) of the inner rows ``inner[:count]``, count >= 3.
+def _free(row: int, left: int, down: int, right: int, e: int) -> int:
+    """The cells of ``row`` that the masks of a row ``e`` rows above leave free."""
+    return row & ~(down | (left << e) | (right >> e))
 
-    ``slot`` and ``stack`` hold one field per row (contiguous 1-D arrays index faster
-    than rows of a 2-D table). Nodes -1: stopped by ``stop[0]``.
+
+@njit(cache=True, nogil=True)
+def _lone_attacks(free: int, e: int) -> int:
+    """The cells ``e`` rows above that attack ``free`` when it is a single cell, else none."""
+    return (free | (free << e) | (free >> e)) & -np.int64((free & (free - 1)) == 0)
+
+
+@njit(cache=True, nogil=True)
+def search(
+    allowed: Array, inner: Array, count: int, plan: Array, saved: Array, stop: Array
+) -> tuple[int, int]:
+    """Solutions and nodes (the border as one) of the inner rows ``inner[:count]``, count >= 4.
+
+    ``plan`` (SLOT_FIELDS per inner row) and ``saved`` (STACK_FIELDS per level) are
+    work space. Nodes -1: stopped by ``stop[0]``.
     """
     last = count - 1
-    pen = last - 1
     final = allowed[inner[last]]
-    next_row, shift, ahead_row = slot[NEXT], slot[SHIFT], slot[AHEAD]
-    ahead_shift, last_shift = slot[AHEAD_SHIFT], slot[LAST_SHIFT]
     for t in range(last):
-        ahead = min(t + 2, last)
-        next_row[t] = allowed[inner[t + 1]]
-        shift[t] = inner[t + 1] - inner[t]
-        ahead_row[t] = allowed[inner[ahead]]
-        ahead_shift[t] = inner[ahead] - inner[t + 1]
-        last_shift[t] = inner[last] - inner[t + 1]
-    gap = inner[last] - inner[pen]
-    saved_avail, saved_left, saved_down = stack[0], stack[1], stack[2]
-    saved_right, saved_slot = stack[3], stack[4]
-    sp = 0
+        at = np.uint64(t) * SLOT_FIELDS
+        ahead, far = min(t + 2, last), min(t + 3, last)
+        plan[at + NEXT] = allowed[inner[t + 1]]
+        plan[at + SHIFT] = inner[t + 1] - inner[t]
+        plan[at + AHEAD] = allowed[inner[ahead]]
+        plan[at + AHEAD_SHIFT] = inner[ahead] - inner[t + 1]
+        plan[at + FAR] = allowed[inner[far]]
+        plan[at + FAR_SHIFT] = inner[far] - inner[t + 1]
+        plan[at + LAST_SHIFT] = inner[last] - inner[t + 1]
+    third = np.uint64(last - 2) * SLOT_FIELDS  # the third-to-last row's slot
+    tail = third - SLOT_FIELDS  # the slot whose child row is the third-to-last
+    third_shift, pen_row = plan[third + SHIFT], plan[third + NEXT]
+    pen_last = plan[third + LAST_SHIFT]
+    gap = inner[last] - inner[last - 1]
+    sp = np.uint64(0)
     nodes = 1
     solutions = 0
     poll = POLL_NODES
-    t = 0
+    t = np.uint64(0)
     left = 0
     down = 0
     right = 0
@@ -113,51 +134,58 @@ def search(
             bit = avail & -avail
             avail ^= bit
             nodes += 1
-            ut = np.uint64(t)  # unsigned: no negative-index wraparound in the hot loop
-            s = shift[ut]
+            s = plan[t + SHIFT]
             nl = (left | bit) << s
             nr = (right | bit) >> s
             nd = down | bit
-            child = next_row[ut] & ~(nl | nd | nr)
-            e = last_shift[ut]
-            fl = final & ~(nd | (nl << e) | (nr >> e))
-            if t == pen - 1:  # the child row is the second-to-last: count the pairs
-                placed = popcount(child)
-                pairs = placed * popcount(fl) - popcount(fl & child)
-                pairs -= popcount(fl & (child << gap)) + popcount(fl & (child >> gap))
-                nodes += placed + pairs
-                solutions += pairs
+            child = _free(plan[t + NEXT], nl, nd, nr, 0)
+            fl = _free(final, nl, nd, nr, plan[t + LAST_SHIFT])
+            e = plan[t + AHEAD_SHIFT]
+            f2 = _free(plan[t + AHEAD], nl, nd, nr, e)
+            child &= ~_lone_attacks(f2, e)
+            e = plan[t + FAR_SHIFT]
+            f3 = _free(plan[t + FAR], nl, nd, nr, e)
+            child &= ~_lone_attacks(f3, e)
+            if (child == 0) | (f2 == 0) | (f3 == 0) | (fl == 0):
                 continue
-            e = ahead_shift[ut]
-            f2 = ahead_row[ut] & ~(nd | (nl << e) | (nr >> e))
-            lone = -np.int64((f2 & (f2 - 1)) == 0)  # all ones when f2 has one cell (or none)
-            child &= ~((f2 | (f2 << e) | (f2 >> e)) & lone)
-            if (child != 0) & (f2 != 0) & (fl != 0):
-                if nodes >= poll:
-                    if stop[0]:
-                        return solutions, -1
-                    poll = nodes + POLL_NODES
-                u = np.uint64(sp)
-                saved_avail[u] = avail
-                saved_left[u] = left
-                saved_down[u] = down
-                saved_right[u] = right
-                saved_slot[u] = t
-                sp += avail != 0
-                left = nl
-                right = nr
-                down = nd
-                t += 1
-                avail = child
+            if t == tail:  # the child row is the third-to-last: its queens in a loop here
+                while child:
+                    bit = child & -child
+                    child ^= bit
+                    pl = (nl | bit) << third_shift
+                    pr = (nr | bit) >> third_shift
+                    pd = nd | bit
+                    free = _free(pen_row, pl, pd, pr, 0)
+                    fl = _free(final, pl, pd, pr, pen_last)
+                    placed = popcount(free)
+                    pairs = placed * popcount(fl) - popcount(fl & free)
+                    pairs -= popcount(fl & (free << gap)) + popcount(fl & (free >> gap))
+                    nodes += 1 + placed + pairs
+                    solutions += pairs
+                continue
+            if nodes >= poll:
+                if stop[0]:
+                    return solutions, -1
+                poll = nodes + POLL_NODES
+            saved[sp + AVAIL] = avail
+            saved[sp + LEFT] = left
+            saved[sp + DOWN] = down
+            saved[sp + RIGHT] = right
+            saved[sp + SLOT] = t
+            sp += STACK_FIELDS * np.uint64(avail != 0)
+            left = nl
+            right = nr
+            down = nd
+            t += SLOT_FIELDS
+            avail = child
         if sp == 0:
             return solutions, nodes
-        sp -= 1
-        u = np.uint64(sp)
-        avail = saved_avail[u]
-        left = saved_left[u]
-        down = saved_down[u]
-        right = saved_right[u]
-        t = saved_slot[u]
+        sp -= STACK_FIELDS
+        avail = saved[sp + AVAIL]
+        left = saved[sp + LEFT]
+        down = saved[sp + DOWN]
+        right = saved[sp + RIGHT]
+        t = np.uint64(saved[sp + SLOT])
 
 
 @njit(cache=True, nogil=True)
@@ -176,16 +204,16 @@ def count_batch(
     result[:, 2] = -1
     allowed = np.zeros(n, dtype=np.int64)
     inner = np.zeros(n, dtype=np.int64)
-    slot = np.zeros((SLOT_FIELDS, n), dtype=np.int64)
-    stack = np.zeros((STACK_FIELDS, n + 1), dtype=np.int64)
+    plan = np.zeros(n * int(SLOT_FIELDS), dtype=np.int64)
+    saved = np.zeros((n + 1) * int(STACK_FIELDS), dtype=np.int64)
     for q in range(m):
         if stop[0]:
             break
         count = masks(n, border[q], allowed, inner)
-        if stabilizer[q] != 1 or count < 3:
+        if stabilizer[q] != 1 or count < 4:
             solutions, classes, nodes = _search_classes(n, allowed, stabilizer[q], table, stop)
         else:
-            solutions, nodes = search(allowed, inner, count, slot, stack, stop)
+            solutions, nodes = search(allowed, inner, count, plan, saved, stop)
             classes = solutions
         if nodes < 0:
             break
