@@ -117,7 +117,7 @@ def test_cli_formats_and_bounds(queens, tmp_path):
     assert too_big.returncode == 2 and too_big.stderr.count("\n") == 1
     cut = queens("trace", "12", "--max-steps", "10")
     assert cut.returncode == 3 and json.loads(cut.stdout.splitlines()[-1])["status"] == "step limit"
-    assert queens("trace", "7", "-b", "min-conflicts", "--variant", "toroidal").returncode == 2
+    assert queens("trace", "10", "-b", "min-conflicts", "--variant", "superqueens").returncode == 2
     assert queens("trace", "8", "-b", "las-vegas", "--step", "9").returncode == 2
     gif = tmp_path / "lv.gif"
     assert queens("trace", "8", "-b", "las-vegas", "--seed", "1", "-o", str(gif)).returncode == 0
