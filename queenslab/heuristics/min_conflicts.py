@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Mapping
-from typing import ClassVar
+from typing import ClassVar, NamedTuple
 
 from queenslab.backend import Backend, Capability, Family, Option, positive_int
 from queenslab.placement import Placement
@@ -23,9 +23,22 @@ from queenslab.problem import Problem
 from queenslab.result import SolveResult, Status
 from queenslab.run import Run
 
-#: The search for each variant the backend handles (module in ``queenslab.heuristics``,
-#: function), all with one signature; imported at the first solve, as they load Numba.
-SEARCHES = {"standard": ("qs4", "solve_min_conflicts"), "toroidal": ("torus", "solve_torus")}
+
+class Search(NamedTuple):
+    """A variant's search: ``function`` of ``queenslab.heuristics.<module>`` (imported at the
+    first solve, as it loads Numba), and a small board whose solve loads its kernels."""
+
+    module: str
+    function: str
+    warm_up: Problem
+
+
+#: The search for each variant the backend handles, all with one signature.
+SEARCHES = {
+    "standard": Search("qs4", "solve_min_conflicts", Problem(16)),
+    # a blocked cell: the repair kernel runs (and loads) although the start is a solution
+    "toroidal": Search("torus", "solve_torus", Problem(7, variant="toroidal", blocked=((0, 0),))),
+}
 
 
 class MinConflictsBackend(Backend):
@@ -42,13 +55,18 @@ class MinConflictsBackend(Backend):
     uses_seed = True
 
     def load(self) -> None:
-        """Solve a tiny board once: Numba loads cached kernels at their first call."""
-        for variant in SEARCHES:
-            MinConflictsBackend().solve(Problem(17, variant=variant), Run(0, None))
+        """Solve a tiny board per variant: Numba loads cached kernels at their first call."""
+        for search in SEARCHES.values():
+            self.solve(search.warm_up, Run(0, None))
+
+    def load_for(self, task: Capability, problem: Problem) -> None:
+        """Load only the kernels of this board's search."""
+        self.solve(SEARCHES[problem.variant].warm_up, Run(0, None))
 
     def solve(self, problem: Problem, run: Run) -> SolveResult:
-        module, function = SEARCHES[problem.variant]
-        search = getattr(importlib.import_module(f"queenslab.heuristics.{module}"), function)
+        chosen = SEARCHES[problem.variant]
+        module = importlib.import_module(f"queenslab.heuristics.{chosen.module}")
+        search = getattr(module, chosen.function)
         outcome = search(
             problem.n,
             run.seed,

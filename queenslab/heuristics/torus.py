@@ -104,19 +104,15 @@ def solve_torus(
     return Outcome(None, False, stats)
 
 
-def multipliers(n: int) -> Callable[[np.random.Generator], int]:
-    """A draw of a random multiplier ``a`` with a - 1, a and a + 1 prime to n (gcd(n, 6) = 1).
+def multiplier(n: int, rng: np.random.Generator) -> int:
+    """A random multiplier ``a`` with a - 1, a and a + 1 prime to n (gcd(n, 6) = 1).
 
     By rejection: at least one value in eight qualifies for any n prime to 6 below 10^9.
     """
-
-    def draw(rng: np.random.Generator) -> int:
-        while True:
-            a = int(rng.integers(n))
-            if all(math.gcd(x % n, n) == 1 for x in (a - 1, a, a + 1)):
-                return a
-
-    return draw
+    while True:
+        a = int(rng.integers(n))
+        if all(math.gcd(x % n, n) == 1 for x in (a - 1, a, a + 1)):
+            return a
 
 
 def _start(
@@ -126,10 +122,9 @@ def _start(
     queen = np.zeros(n, dtype=np.int32)
     if n == 1:
         return queen
-    draw = multipliers(n)
     best: tuple[tuple[int, int], int, int] | None = None
     for _ in range(START_TRIES if givens or blocked else 1):
-        a = draw(rng)
+        a = multiplier(n, rng)
         forbidden = {(c - a * r) % n for r, c in blocked}
         votes = Counter((c - a * r) % n for r, c in givens)
         b, held = _offset(n, votes, forbidden, rng)
