@@ -51,7 +51,16 @@ def test_interrupted_count_resumes_from_its_checkpoint(tmp_path):
 
 def test_count_killed_with_sigkill_resumes_from_its_checkpoint(tmp_path):
     path = tmp_path / "count.sqlite"
-    argv = [*queens_command(), "count", "16", "--workers", "1", "--checkpoint", str(path)]
+    argv = [
+        *queens_command(),
+        "count",
+        "16",
+        "--unique",
+        "--workers",
+        "1",
+        "--checkpoint",
+        str(path),
+    ]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     process = subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     try:
@@ -86,6 +95,9 @@ def test_checkpoint_of_another_count_is_refused(tmp_path):
         ql.count(10, "bitmask", checkpoint=path)
     with pytest.raises(UsageError, match="another count"):
         ql.count(9, "bitmask", givens=[(0, 1)], checkpoint=path)
+    # a count of the totals alone did not count the classes its rows would need
+    with pytest.raises(UsageError, match=r"another count .* with classes"):
+        ql.count(9, "bitmask", unique=True, checkpoint=path)
 
 
 @pytest.mark.parametrize(
@@ -155,7 +167,7 @@ def test_command_resumes_and_rejects_checkpoints(queens, tmp_path):
     assert "another count" in other.stderr
     with sqlite3.connect(path) as db:
         db.execute("UPDATE done SET total = 5 WHERE id = 3")
-    edited = queens("count", "10", "--backend", "bitmask", "--checkpoint", path)
+    edited = queens("count", "10", "--unique", "--backend", "bitmask", "--checkpoint", path)
     assert (edited.returncode, edited.stdout) == (2, "")
     assert edited.stderr.count("\n") == 1 and "edited or damaged" in edited.stderr
 

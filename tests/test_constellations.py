@@ -7,6 +7,7 @@ import itertools
 import numpy as np
 import pytest
 
+from queenslab import reference
 from queenslab.errors import LimitReached
 from queenslab.exact import constellations
 from tests import oracle
@@ -85,3 +86,19 @@ def test_each_constellation_counts_its_own_solutions_and_classes(n):
 def test_building_a_plan_stops_on_the_flag():
     with pytest.raises(LimitReached):
         constellations.plan(40, np.ones(1, dtype=np.uint8))
+
+
+def test_a_count_without_classes_searches_every_constellation_with_the_inner_kernels():
+    """Only a count of classes needs the general search for the symmetric constellations;
+    it visits more nodes (fewer cuts), the total is the same."""
+    totals_only = constellations.plan(12).count(np.zeros(1, dtype=np.uint8))
+    with_classes = constellations.plan(12, unique=True).count(np.zeros(1, dtype=np.uint8))
+    assert totals_only[:, 0].sum() == with_classes[:, 0].sum() == reference.total(12)
+    assert with_classes[:, 1].sum() == reference.unique(12)
+    symmetric = constellations.plan(12).stabilizer != 1
+    assert symmetric.any()
+    assert (totals_only[symmetric, 2] < with_classes[symmetric, 2]).all()
+    assert (totals_only[~symmetric] == with_classes[~symmetric]).all()
+    assert (
+        constellations.plan(12).fingerprint() != constellations.plan(12, unique=True).fingerprint()
+    )

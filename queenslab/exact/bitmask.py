@@ -117,7 +117,7 @@ class BitmaskBackend(Backend):
                     Checkpoint(
                         self.settings["checkpoint"],
                         plan.n,
-                        plan.method,
+                        f"{plan.method} with classes" if unique else plan.method,
                         len(plan),
                         plan.fingerprint(),
                     )
@@ -178,7 +178,7 @@ def _plan(problem: Problem, unique: bool, stop: np.ndarray) -> Plan:
     _check_size(problem.n)
     board = problem.board
     if _by_constellations(problem):
-        return constellations.plan(problem.n, stop)
+        return constellations.plan(problem.n, stop, unique)
     mirrored = not problem.givens and any(s.name == "flip-h" for s in board.symmetries())
     base = subproblems.mirror(board) if mirrored else subproblems.plain(problem)
     base = base.searched_by(Rules.of(board), canonical=unique)

@@ -42,6 +42,10 @@ class Constellations:
     border: Array  # (m, 4) int64: i, j, k, l
     weight: Array  # (m,) int64: orbit size, 8 / |H|
     stabilizer: Array  # (m,) int64: bit g set when symmetry g (index in D4) fixes it
+    #: Count the classes of solutions too. A constellation that a symmetry fixes then goes
+    #: through the general search, which sees each solution; without it every
+    #: constellation goes through the inner-board kernels, which only count.
+    unique: bool = False
 
     method = "constellations"
 
@@ -50,27 +54,32 @@ class Constellations:
 
     def take(self, ids: Array) -> Constellations:
         """A self-contained part (small enough to ship to a Dask worker)."""
-        return Constellations(self.n, self.border[ids], self.weight[ids], self.stabilizer[ids])
+        return Constellations(
+            self.n, self.border[ids], self.weight[ids], self.stabilizer[ids], self.unique
+        )
 
     def fingerprint(self) -> str:
         """A digest of the whole plan: a checkpoint records it to refuse another plan."""
-        digest = hashlib.sha256(f"{self.method}|{self.n}|".encode())
+        digest = hashlib.sha256(f"{self.method}|{self.n}|{self.unique}|".encode())
         for array in (self.border, self.weight, self.stabilizer):
             digest.update(np.ascontiguousarray(array, dtype=np.int64).tobytes())
         return digest.hexdigest()
 
     def count(self, stop: Array) -> Array:
-        """Rows of (total, unique, nodes), nodes -1 where ``stop[0]`` came first."""
+        """Rows of (total, unique, nodes), nodes -1 where ``stop[0]`` came first; the
+        unique column means nothing in a plan that does not count classes."""
         from queenslab.boards.symmetry import coefficient_table
         from queenslab.exact import inner
 
         return inner.count_batch(
-            self.n, self.border, self.weight, self.stabilizer, coefficient_table(), stop
-        )
+            self.n, self.border, self.weight, self.stabilizer, coefficient_table(), self.unique,
+            stop,
+        )  # fmt: skip
 
 
-def plan(n: int, stop: Array | None = None) -> Constellations:
-    """The constellations of the n x n board, in a fixed order (ids for checkpoints).
+def plan(n: int, stop: Array | None = None, unique: bool = False) -> Constellations:
+    """The constellations of the n x n board, in a fixed order (ids for checkpoints);
+    ``unique``: the counts will include the classes of solutions.
 
     Building takes O(n^4) steps (seconds at n = 60), so it polls ``stop[0]`` too and
     raises LimitReached when it is set.
@@ -86,7 +95,7 @@ def plan(n: int, stop: Array | None = None) -> Constellations:
     if size < 0 or _representatives(n, table, border, stabilizer, flag) < 0:
         raise LimitReached
     fixed = np.array([bin(int(s)).count("1") for s in stabilizer], dtype=np.int64)
-    return Constellations(n, border, 8 // fixed, stabilizer)
+    return Constellations(n, border, 8 // fixed, stabilizer, unique)
 
 
 @njit(cache=True, nogil=True)

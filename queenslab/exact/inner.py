@@ -19,9 +19,9 @@ The per-row table and the stack are flat arrays (a row's fields side by side, in
 unsigned offsets): one base address each, which leaves registers for the masks. The
 stack stores a level only while it has untried cells, so the way back up skips
 exhausted levels. Every ``POLL_NODES`` nodes the loop looks at a stop flag that another
-thread may set. Constellations fixed by a symmetry (and tiny boards) go through the
-general search (board_search.py) instead, which counts one member of each class of
-solutions as unique.
+thread may set. When the classes of solutions are counted, constellations fixed by a
+symmetry go through the general search (board_search.py) instead, which counts one member
+of each class as unique; so do tiny boards.
 """
 
 from __future__ import annotations
@@ -190,9 +190,18 @@ def search(
 
 @njit(cache=True, nogil=True)
 def count_batch(
-    n: int, border: Array, weight: Array, stabilizer: Array, table: Array, stop: Array
+    n: int,
+    border: Array,
+    weight: Array,
+    stabilizer: Array,
+    table: Array,
+    unique: bool,
+    stop: Array,
 ) -> Array:
     """Count each constellation in order: rows of (total, unique, nodes).
+
+    Classes are counted only when ``unique`` is set (else the unique column holds the
+    solutions): only then does a constellation fixed by a symmetry need the general search.
 
     A constellation's border counts as one node, each queen of the inner search as one
     more. Once ``stop[0]`` is set it stops within ``POLL_NODES`` nodes, leaving nodes -1
@@ -210,7 +219,7 @@ def count_batch(
         if stop[0]:
             break
         count = masks(n, border[q], allowed, inner)
-        if stabilizer[q] != 1 or count < 4:
+        if (unique and stabilizer[q] != 1) or count < 4:
             solutions, classes, nodes = _search_classes(n, allowed, stabilizer[q], table, stop)
         else:
             solutions, nodes = search(allowed, inner, count, plan, saved, stop)
