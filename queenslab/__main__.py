@@ -1,7 +1,5 @@
 """``python -m queenslab`` runs the ``queens`` command."""
 
-import sys
+from queenslab.cli import entry
 
-from queenslab.cli import main
-
-sys.exit(main())
+entry()

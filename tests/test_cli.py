@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
 import pytest
 
@@ -152,3 +154,24 @@ def test_version_and_help(queens):
     assert queens("--version").stdout.startswith("queenslab ")
     help_text = queens("count", "--help").stdout
     assert "examples:" in help_text and "--unique" in help_text
+
+
+EXIT_HOOK = """
+import atexit, sys
+from queenslab.cli import entry
+atexit.register(lambda: print("exit hook ran", file=sys.stderr))
+sys.argv = ["queens", *sys.argv[1:]]
+entry()
+"""
+
+
+@pytest.mark.parametrize(("argv", "code"), [(["count", "8"], 0), (["solve", "3"], 1)])
+def test_the_command_skips_the_teardown_but_runs_exit_hooks_and_keeps_its_code(argv, code):
+    """``entry`` leaves with os._exit: piped output is flushed all the same, the atexit
+    hooks of other libraries run, and the exit code is main()'s."""
+    run = subprocess.run(
+        [sys.executable, "-c", EXIT_HOOK, *argv], capture_output=True, text=True, check=False
+    )
+    assert run.returncode == code, run.stderr
+    assert run.stdout.strip() == ("92" if code == 0 else "")
+    assert "exit hook ran" in run.stderr
