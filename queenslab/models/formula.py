@@ -10,11 +10,11 @@ the external solver route and the DIMACS, WCNF and OPB exports all build on thes
 
 from __future__ import annotations
 
-import functools
+from collections.abc import Callable
 
 from queenslab.backend import Option
 from queenslab.boards import Board
-from queenslab.errors import UsageError
+from queenslab.errors import LimitReached, UsageError
 from queenslab.problem import Problem
 
 #: pysat cardinality encodings that handle "exactly one" and "at most one" (``native``
@@ -48,13 +48,38 @@ def check_encoding(encoding: str) -> str:
     return encoding
 
 
-@functools.lru_cache(maxsize=8)
-def board_clauses(board: Board, encoding: str) -> tuple[tuple[tuple[int, ...], ...], int]:
+#: The clauses of the boards built last, oldest first: a count's forked cube workers reuse
+#: what their parent built, and a notebook solving one board again does not rebuild it.
+_BUILT: dict[tuple[Board, str], tuple[tuple[tuple[int, ...], ...], int]] = {}
+_KEPT = 8
+
+
+def _never() -> bool:
+    return False
+
+
+def board_clauses(
+    board: Board, encoding: str, should_stop: Callable[[], bool] = _never
+) -> tuple[tuple[tuple[int, ...], ...], int]:
     """The clauses of the board's groups (no givens), and the highest variable they use.
 
     Each group is "exactly one" or "at most one" of its cells, encoded by ``encoding``;
-    blocked cells are unit clauses "empty".
+    blocked cells are unit clauses "empty". ``should_stop`` is asked after each group:
+    a big board takes long to encode (pairwise: about n³ clauses), and a run's time limit
+    covers the build (LimitReached).
     """
+    key = (board, encoding)
+    if key not in _BUILT:
+        built = _encode(board, encoding, should_stop)
+        if len(_BUILT) >= _KEPT:
+            del _BUILT[next(iter(_BUILT))]
+        _BUILT[key] = built
+    return _BUILT[key]
+
+
+def _encode(
+    board: Board, encoding: str, should_stop: Callable[[], bool]
+) -> tuple[tuple[tuple[int, ...], ...], int]:
     from pysat.card import CardEnc, EncType
     from pysat.formula import IDPool
 
@@ -63,6 +88,8 @@ def board_clauses(board: Board, encoding: str) -> tuple[tuple[tuple[int, ...], .
     pool = IDPool(start_from=n * n + 1)
     clauses: list[tuple[int, ...]] = [(-cell(n, r, c),) for r, c in board.blocked]
     for group in board.groups():
+        if should_stop():
+            raise LimitReached
         literals = [cell(n, r, c) for r, c in group.cells]
         if group.exactly_one and not literals:
             clauses.append(())  # a row or column with every cell blocked
@@ -72,9 +99,12 @@ def board_clauses(board: Board, encoding: str) -> tuple[tuple[tuple[int, ...], .
     return tuple(clauses), max(pool.top, n * n)
 
 
-def clauses(problem: Problem, encoding: str) -> tuple[list[tuple[int, ...]], int]:
-    """The clauses of a problem (givens as unit clauses) and its number of variables."""
-    hard, top = board_clauses(problem.board, encoding)
+def clauses(
+    problem: Problem, encoding: str, should_stop: Callable[[], bool] = _never
+) -> tuple[list[tuple[int, ...]], int]:
+    """The clauses of a problem (givens as unit clauses) and its number of variables;
+    LimitReached when ``should_stop`` says stop before they are built."""
+    hard, top = board_clauses(problem.board, encoding, should_stop)
     units = [(cell(problem.n, r, c),) for r, c in problem.givens]
     return [*hard, *units], top
 
