@@ -7,9 +7,10 @@ Enumerating solves run one worker each: with several workers ``enumerate_all_sol
 misses and repeats solutions. Counting and enumeration get their parallelism from
 independent cubes instead (``cubes.rows_split``), one model and one solve per cube, on
 threads since CP-SAT releases the GIL while it searches; one loop serves both, streaming
-each cube's solutions from its solver thread. They use a fixed search, row by row and
-lowest column first (lexicographic within a cube), and no SAT inprocessing (about twice
-as fast here). An enumeration comes out in the cubes' order (``cubes.enumerate_cubes``).
+each cube's solutions from its solver thread, without SAT inprocessing (about twice as
+fast here). Up to ``FIXED_SEARCH_UP_TO_N`` the search is fixed, row by row and lowest
+column first (lexicographic within a cube). An enumeration comes out in the cubes' order
+(``cubes.enumerate_cubes``).
 """
 
 from __future__ import annotations
@@ -39,6 +40,12 @@ FORMULATIONS = ("integer", "boolean")
 #: Rows fixed per cube (one at each end of the board). The border split, with hundreds of
 #: cubes, costs more here: every cube is a new model and a new solve.
 CUBE_DEPTH = 2
+#: Up to this size a cube is searched row by row, lowest column first: the fastest way
+#: through all of its solutions (half the CPU time of CP-SAT's own search at n = 12). That
+#: depth-first order can take minutes to reach a big board's first solution (n = 36),
+#: where nobody lists every solution anyway: there CP-SAT's own search finds the first ones
+#: in a fraction of a second (n = 64: 0.3 s).
+FIXED_SEARCH_UP_TO_N = 20
 #: Solutions buffered between a cube's solver thread and its worker.
 _QUEUE_SIZE = 256
 _POLL_SECONDS = 0.05  # how often a waiting worker looks at the clock and for Ctrl-C
@@ -142,20 +149,22 @@ def _solver_stats(solver: Any) -> dict[str, int]:
     return {"conflicts": int(solver.num_conflicts), "branches": int(solver.num_branches)}
 
 
-def _enumerating_solver(built: Model, formulation: str) -> Any:
-    """A one-worker solver that visits every solution in lexicographic order."""
+def _enumerating_solver(built: Model, n: int, formulation: str) -> Any:
+    """A one-worker solver that visits every solution of ``built`` (an ``n``-board);
+    in lexicographic order up to ``FIXED_SEARCH_UP_TO_N``."""
     from ortools.sat.python import cp_model
 
-    lowest_first = (
-        cp_model.SELECT_MIN_VALUE if formulation == "integer" else cp_model.SELECT_MAX_VALUE
-    )
-    built.model.add_decision_strategy(built.decisions, cp_model.CHOOSE_FIRST, lowest_first)
     solver = _new_solver()
     params = solver.parameters
     params.enumerate_all_solutions = True
     params.num_workers = 1
-    params.search_branching = cp_model.FIXED_SEARCH
     params.use_sat_inprocessing = False
+    if n <= FIXED_SEARCH_UP_TO_N:
+        lowest_first = (
+            cp_model.SELECT_MIN_VALUE if formulation == "integer" else cp_model.SELECT_MAX_VALUE
+        )
+        built.model.add_decision_strategy(built.decisions, cp_model.CHOOSE_FIRST, lowest_first)
+        params.search_branching = cp_model.FIXED_SEARCH
     return solver
 
 
@@ -169,12 +178,12 @@ class _End:
 
 def _solutions(
     built: Model,
-    formulation: str,
+    solver: Any,
     should_stop: Callable[[], bool],
     take: Callable[[Sequence[int]], Any],
     stats: Stats,
 ) -> Iterator[Any]:
-    """``take(solution)`` for every solution of a model, streamed from a solver thread.
+    """``take(solution)`` for every solution of a model, streamed from ``solver``'s thread.
 
     A bounded queue holds the solutions the consumer has not taken yet; the solver's
     statistics go into ``stats``. LimitReached when ``should_stop`` says stop first. When
@@ -183,7 +192,6 @@ def _solutions(
     """
     from ortools.sat.python import cp_model
 
-    solver = _enumerating_solver(built, formulation)
     channel: queue.Queue[Any] = queue.Queue(_QUEUE_SIZE)
     abandoned = threading.Event()
     finished = threading.Event()
@@ -248,8 +256,9 @@ def _cube_solutions(
     stats = Stats()
     for cube in claimed:
         built = build(cube.problem, formulation)
+        solver = _enumerating_solver(built, problem.n, formulation)
         take = built.columns if decode else _nothing
-        for chunk in cubes.chunks(_solutions(built, formulation, should_stop, take, stats)):
+        for chunk in cubes.chunks(_solutions(built, solver, should_stop, take, stats)):
             yield cube, chunk
     yield None, stats
 
