@@ -17,6 +17,7 @@ derived here from those facts and the blocked cells, so no backend writes a boar
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -343,23 +344,30 @@ class Board:
             return False
         if hasattr(cols, "dtype"):
             return self._array_is_valid(cols)
-        return self._sequence_is_valid([int(c) for c in cols])
+        return self._sequence_is_valid(list(map(int, cols)))
 
     def _sequence_is_valid(self, values: list[int]) -> bool:
-        """n queens on open cells whose 3n line ids (memoised per cell) are all distinct.
+        """n queens on the board's open cells, one on each line of every family, no leap
+        between two.
 
-        Five times faster than ``check`` for a small board: enumerations validate every
-        placement they stream.
+        Enumerations validate every placement they stream, so this is the fast path: one
+        set of line keys per family, built by C loops (``map``) on a plain board.
         """
         n = self.n
-        cells = list(enumerate(values))
-        if not all(self.is_open(r, c) for r, c in cells):
+        if not 0 <= min(values) <= max(values) < n:
             return False
-        lines = set().union(*(self._keys(r, c) for r, c in cells))
-        return len(lines) == n * (len(self.families) - 1) and not any(
+        if self._blocked_set and not self._blocked_set.isdisjoint(enumerate(values)):
+            return False
+        for family in self.families[1:]:
+            # column weight +-1: queens share a line when c + slope * r is the same
+            slope = family.row_weight * family.col_weight
+            keys = map(operator.add, range(0, slope * n, slope), values) if slope else values
+            if len({key % n for key in keys} if family.wraps else set(keys)) < n:
+                return False
+        return not any(
             r + dr < n and values[r + dr] == c + dc
-            for r, c in cells
             for dr, dc in self.variant.leaps
+            for r, c in enumerate(values)
         )
 
     def _array_is_valid(self, cols: np.ndarray) -> bool:
