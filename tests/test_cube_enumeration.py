@@ -29,6 +29,7 @@ BACKENDS = ("sat", "cpsat")
         (10, {"blocked": ((0, 0), (9, 9))}),  # keeps the diagonal maps only
         (10, {"blocked": ((0, 3), (2, 7), (6, 1))}),  # no symmetry left
         (10, {"givens": ((0, 2), (9, 6))}),
+        (4, {"givens": ((0, 1), (1, 3), (2, 0), (3, 2))}),  # a cube of no queen
     ],
 )
 @pytest.mark.parametrize("workers", [1, 2])

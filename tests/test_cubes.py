@@ -51,6 +51,12 @@ def test_cubes_with_givens_partition_the_completions(givens, split):
     assert sorted(found) == sorted(oracle.all_solutions(n, givens))
 
 
+@pytest.mark.parametrize("split", [cubes.border_split, cubes.rows_split])
+def test_givens_in_every_row_leave_one_cube_of_no_queen(split):
+    pieces = list(split(Problem(4, givens=((0, 1), (1, 3), (2, 0), (3, 2)))))
+    assert [(c.queens, c.weight) for c in pieces] == [((), 1)]
+
+
 def _brute_force_counts(problem, claimed, settings, should_stop):
     for cube in claimed:
         yield cube, len(_solutions_in(cube))

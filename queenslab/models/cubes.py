@@ -41,6 +41,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import closing
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, Literal
 
 from queenslab.boards import Board, Cell
@@ -67,14 +68,20 @@ Columns = tuple[int, ...]
 
 @dataclass(frozen=True)
 class Cube:
-    """The original problem with this cube's queens added to the givens.
+    """The original problem (``whole``) with this cube's ``queens`` added to the givens.
 
     ``images`` holds one map per member of the cube's orbit (identity first): the maps
     giving distinct cubes, one per coset of the cube's stabiliser.
     """
 
-    problem: Problem
+    whole: Problem
+    queens: Queens
     images: tuple[Symmetry, ...]
+
+    @cached_property
+    def problem(self) -> Problem:
+        """Built (and checked) only for the cubes a worker solves: each walks them all."""
+        return self.whole.with_givens(self.queens)
 
     @property
     def weight(self) -> int:
@@ -171,23 +178,30 @@ def _symmetries(problem: Problem) -> tuple[Symmetry, ...]:
 def _one_per_orbit(
     problem: Problem, cubes: Iterable[Queens], symmetries: Sequence[Symmetry]
 ) -> Iterator[Cube]:
-    """The cubes (sorted queens) that are the smallest of their orbit, each with a map onto
-    every member of its orbit. A cell's images are worked out once: cells recur in many
-    cubes."""
+    """The cubes that stand for their orbit (the smallest member: its sorted cells), each
+    with a map onto every member of it.
+
+    A cell is a number (``r * n + c``): sorting and comparing a cube's images is then
+    integer work. A cell's numbers under the maps are worked out once: cells recur in
+    many cubes.
+    """
     n = problem.n
-    images: dict[Cell, tuple[Cell, ...]] = {}
+    numbers: dict[Cell, tuple[int, ...]] = {}
     for queens in cubes:
         for queen in queens:
-            if queen not in images:
-                images[queen] = tuple(s.cell(n, *queen) for s in symmetries)
-        # per map, the sorted image of the cube; the identity's is ``queens`` itself
-        keys = [tuple(sorted(cells)) for cells in zip(*(images[q] for q in queens), strict=True)]
-        if min(keys) < queens:
+            if queen not in numbers:
+                images = (symmetry.cell(n, *queen) for symmetry in symmetries)
+                numbers[queen] = tuple(r * n + c for r, c in images)
+        # per map, the image of the cube; no queen (givens in every row): one empty cube
+        keys = [
+            tuple(sorted(cells)) for cells in zip(*(numbers[q] for q in queens), strict=True)
+        ] or [()] * len(symmetries)
+        if min(keys) < keys[0]:  # the identity's image is the cube itself
             continue  # a smaller member of the orbit stands for it
-        orbit: dict[Queens, Symmetry] = {}
+        orbit: dict[tuple[int, ...], Symmetry] = {}
         for key, symmetry in zip(keys, symmetries, strict=True):
             orbit.setdefault(key, symmetry)
-        yield Cube(problem.with_givens(queens), tuple(orbit.values()))
+        yield Cube(problem, queens, tuple(orbit.values()))
 
 
 def rows_split(
@@ -219,28 +233,45 @@ def border_split(problem: Problem, should_stop: Callable[[], bool] = never) -> I
 
 def _border_queens(board: Board, should_stop: Callable[[], bool]) -> Iterator[Queens]:
     """Peaceful queens on rows 0 and n-1 (one each) and on columns 0 and n-1 (one each,
-    unless a corner queen holds the column), sorted; each queen is checked only against
-    those already placed, and the clock between two queens on column 0."""
+    unless a corner queen holds the column); the clock between two queens on column 0.
+
+    A side queen's cell is one bit of a number per column (bit r: row r), and each end
+    queen's threats to them are such numbers, worked out once per cell: a side queen is
+    checked against the end queens with one AND.
+    """
     n = board.n
     last = n - 1
+    columns = (0, last)
+    threats: dict[Cell, tuple[int, int]] = {}  # per queen, the side cells it attacks
+
+    def threatened(queen: Cell) -> tuple[int, int]:
+        found = threats.get(queen)
+        if found is None:
+            found = threats[queen] = tuple(
+                sum(1 << r for r in range(1, last) if board.attacks(queen, (r, column)))
+                for column in columns
+            )
+        return found
+
+    sides = [[r for r in range(1, last) if board.is_open(r, column)] for column in columns]
     for top, bottom in itertools.product(range(n), repeat=2):
-        ends = [(0, top), (last, bottom)]
+        ends = ((0, top), (last, bottom))
         if not board.peaceful(ends):
             continue
-        sides = [
-            [None] if column in (top, bottom) else [
-                (r, column) for r in range(1, last)
-                if board.is_open(r, column) and not any(board.attacks(q, (r, column)) for q in ends)
+        held = [threatened(ends[0])[side] | threatened(ends[1])[side] for side in (0, 1)]
+        lefts, rights = (
+            [None] if columns[side] in (top, bottom) else [
+                (r, columns[side]) for r in sides[side] if not held[side] >> r & 1
             ]
-            for column in (0, last)
-        ]  # fmt: skip
-        for left in sides[0]:
+            for side in (0, 1)
+        )  # fmt: skip
+        for left in lefts:
             if should_stop():
                 raise LimitReached
-            for right in sides[1]:
-                if left and right and board.attacks(left, right):
-                    continue
-                yield tuple(sorted(q for q in (*ends, left, right) if q))
+            attacked = threatened(left)[1] if left else 0
+            for right in rights:
+                if not (right and attacked >> right[0] & 1):
+                    yield tuple(q for q in (*ends, left, right) if q)
 
 
 def leave_sigint_to_parent() -> None:
