@@ -4,6 +4,7 @@ Each side is a whole process writing every solution as a JSON line to /dev/null:
 - baseline: one CaDiCaL 1.9.5, pairwise encoding, solve / print the board / block it /
   repeat (``models_count.textbook_sat_boards``);
 - queens: ``queens enumerate N --backend sat --format jsonl``;
+- cpsat: the same through ``--backend cpsat`` (its row cubes on threads), for comparison;
 - reference, when MiniZinc with Gecode is installed: ``queens export N --format mzn`` then
   ``minizinc --solver gecode --all-solutions`` (both timed).
 They run alternately ``--repeat`` times; the table shows wall medians and queens/baseline.
@@ -15,6 +16,7 @@ The output of queens is checked once: one distinct line per solution.
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import shutil
@@ -35,6 +37,12 @@ def baseline(n: int) -> None:
     for board in textbook_sat_boards(n):
         cols = [c for r in range(n) for c in range(n) if board[r * n + c] > 0]
         out.write(json.dumps({"cols": cols}) + "\n")
+
+
+def enumerate_with(backend: str, n: int) -> float:
+    """Wall seconds of ``queens enumerate N --backend B`` writing JSON lines."""
+    argv = [*queens_command(), "enumerate", str(n), "--backend", backend, "--format", "jsonl"]
+    return measure(argv)[0]
 
 
 def gecode(n: int, folder: Path) -> Callable[[], float]:
@@ -81,9 +89,8 @@ def main() -> None:
           f"wall medians of {args.repeat}\n\n{machine()}\n")  # fmt: skip
     sides: dict[str, Callable[[], float]] = {
         "textbook": lambda: measure([sys.executable, __file__, "--baseline", str(n)])[0],
-        "queens": lambda: measure(
-            [*queens_command(), "enumerate", str(n), "--backend", "sat", "--format", "jsonl"]
-        )[0],
+        "queens": functools.partial(enumerate_with, "sat", n),
+        "cpsat": functools.partial(enumerate_with, "cpsat", n),
     }
     with tempfile.TemporaryDirectory() as folder:
         if has_gecode():

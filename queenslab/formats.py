@@ -65,9 +65,9 @@ def _npy(result: Any, out: BinaryIO) -> None:
 
 
 def _jsonl(placement: Placement) -> str:
-    import json
-
-    return json.dumps({"cols": placement.to_list()}) + "\n"
+    """``{"cols": [...]}``: a list of ints prints as its JSON, in half the time of
+    ``json.dumps`` (enumerations write a line per solution)."""
+    return f'{{"cols": {placement.to_list()}}}\n'
 
 
 FORMATS: dict[str, Format] = {

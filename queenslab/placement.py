@@ -39,7 +39,7 @@ class Placement:
                 cols = cols.astype(np.int64)
             self._cols: tuple[int, ...] | np.ndarray = cols
         else:
-            self._cols = tuple(int(c) for c in cols)
+            self._cols = tuple(map(int, cols))
 
     # -- container protocol -------------------------------------------------------------
     @property

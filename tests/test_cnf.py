@@ -5,7 +5,6 @@ from __future__ import annotations
 import io
 import itertools
 import json
-import os
 
 import pytest
 
@@ -16,7 +15,6 @@ from queenslab.exports import Instance, dimacs
 from queenslab.models import cnf, formula
 from queenslab.problem import Problem
 from tests import oracle
-from tests.conftest import start_queens
 
 
 def _parse_dimacs(text: str) -> tuple[int, list[list[int]]]:
@@ -120,48 +118,6 @@ def test_time_limits_end_in_limit():
     with pytest.raises(LimitReached):
         for _ in ql.enumerate_solutions(14, "sat", time_limit=0.01):
             pass
-
-
-@pytest.mark.parametrize(
-    ("n", "options"),
-    [
-        (6, {}),
-        (10, {}),
-        (11, {"variant": "toroidal"}),
-        (10, {"variant": "superqueens"}),
-        (10, {"blocked": ((0, 0), (0, 9), (9, 0), (9, 9), (4, 4), (5, 5))}),  # symmetric
-        (10, {"blocked": ((0, 3), (2, 7), (6, 1))}),  # no symmetry left
-        (10, {"givens": ((0, 2), (9, 6))}),
-    ],
-)
-@pytest.mark.parametrize("workers", [1, 2])
-def test_enumeration_is_distinct_valid_and_complete(n, options, workers):
-    found = [tuple(p) for p in ql.enumerate_solutions(n, "sat", workers=workers, **options)]
-    assert len(found) == len(set(found)) == ql.count(n, "bitmask", **options).total
-    variant = options.get("variant", "standard")
-    blocked = options.get("blocked", ())
-    assert all(oracle.is_solution(p, n, variant, blocked) for p in found)
-    assert all(p[r] == c for p in found for r, c in options.get("givens", ()))
-
-
-def test_parallel_and_serial_enumerations_give_the_same_set():
-    serial = {tuple(p) for p in ql.enumerate_solutions(11, "sat", workers=1)}
-    assert {tuple(p) for p in ql.enumerate_solutions(11, "sat", workers=2)} == serial
-
-
-def test_parallel_enumeration_stops_on_the_time_limit():
-    with pytest.raises(LimitReached):
-        for _ in ql.enumerate_solutions(16, "sat", time_limit=0.5, workers=2):
-            pass
-
-
-def test_cli_limit_stops_early_and_leaves_no_process():
-    process = start_queens("enumerate", "18", "--backend", "sat", "--workers", "2", "--limit", "5")
-    out, err = process.communicate(timeout=60)
-    assert process.returncode == 0, err
-    assert len(set(out.splitlines())) == 5
-    with pytest.raises(ProcessLookupError):  # its session is empty: no pool process is left
-        os.killpg(process.pid, 0)
 
 
 def test_abandoned_enumeration_is_cheap():

@@ -16,9 +16,9 @@ from tests import oracle
 pytestmark = pytest.mark.parametrize("formulation", FORMULATIONS)
 
 
-def test_enumerate_8_gives_92_solutions_in_lexicographic_order(formulation):
+def test_enumerate_8_gives_the_92_solutions_once_each(formulation):
     found = [tuple(p) for p in ql.enumerate_solutions(8, "cpsat", formulation=formulation)]
-    assert len(set(found)) == 92 and found == sorted(found)
+    assert len(found) == len(set(found)) == 92
     assert all(oracle.is_solution(p, 8) for p in found)
 
 
@@ -39,7 +39,7 @@ def test_givens_agree_with_brute_force(formulation):
     for n, givens in [(6, ((1, 3),)), (7, ((0, 0), (6, 5))), (8, ((2, 4), (5, 0)))]:
         expected = oracle.all_solutions(n, givens)
         found = [tuple(p) for p in ql.enumerate_solutions(n, "cpsat", givens=givens)]
-        assert found == sorted(expected)
+        assert sorted(found) == sorted(expected)
         counted = ql.count(n, "cpsat", formulation=formulation, givens=givens).total
         assert counted == len(expected)
 
@@ -61,7 +61,8 @@ def test_abandoned_enumeration_stops_its_solver_thread(formulation):
     first = list(itertools.islice(stream, 300))  # more than the queue holds
     stream.close()
     assert len(set(map(tuple, first))) == 300
-    assert not [t for t in threading.enumerate() if t.name == "cpsat-enumerate"]
+    left = [t for t in threading.enumerate() if t.name.startswith(("cpsat-enumerate", "cubes"))]
+    assert not left
 
 
 def test_optimize_agrees_with_brute_force(formulation):

@@ -24,7 +24,7 @@ def _weighted_count(split: list[cubes.Cube]) -> int:
 @pytest.mark.parametrize("depth", [1, 2, 3, 4])
 def test_weighted_row_cubes_add_up_to_the_count(depth):
     for n in range(1, 9):
-        assert _weighted_count(cubes.rows_split(Problem(n), depth)) == reference.total(n)
+        assert _weighted_count(cubes.rows_split(Problem(n), depth=depth)) == reference.total(n)
 
 
 def test_weighted_border_cubes_add_up_to_the_count():
@@ -33,8 +33,8 @@ def test_weighted_border_cubes_add_up_to_the_count():
 
 
 def test_symmetry_keeps_a_quarter_or_an_eighth_of_the_cubes():
-    rows = cubes.rows_split(Problem(12), 2)
-    border = cubes.border_split(Problem(12))
+    rows = list(cubes.rows_split(Problem(12), depth=2))
+    border = list(cubes.border_split(Problem(12)))
     assert {c.weight for c in rows} <= {1, 2, 4}
     assert {c.weight for c in border} <= {1, 2, 4, 8}
     assert len(rows) < len(list(cubes.prefixes(Problem(12), [0, 11]))) / 3
@@ -45,42 +45,49 @@ def test_symmetry_keeps_a_quarter_or_an_eighth_of_the_cubes():
 @pytest.mark.parametrize("split", [cubes.border_split, cubes.rows_split])
 def test_cubes_with_givens_partition_the_completions(givens, split):
     n = 7
-    pieces = split(Problem(n, givens))
+    pieces = list(split(Problem(n, givens)))
     assert all(c.weight == 1 for c in pieces)
     found = [s for c in pieces for s in _solutions_in(c)]
     assert sorted(found) == sorted(oracle.all_solutions(n, givens))
 
 
-def _brute_force_batch(batch, settings, should_stop):
-    for position, cube in enumerate(batch):
-        yield position, len(_solutions_in(cube))
-    yield None, {"cubes": len(batch)}
+@pytest.mark.parametrize("split", [cubes.border_split, cubes.rows_split])
+def test_givens_in_every_row_leave_one_cube_of_no_queen(split):
+    pieces = list(split(Problem(4, givens=((0, 1), (1, 3), (2, 0), (3, 2)))))
+    assert [(c.queens, c.weight) for c in pieces] == [((), 1)]
 
 
-def _batch_out_of_time(batch, settings, should_stop):
-    if any(c.problem.givens[-1][1] % 2 for c in batch):
-        raise LimitReached
-    yield from ((position, 1) for position in range(len(batch)))
+def _brute_force_counts(problem, claimed, settings, should_stop):
+    for cube in claimed:
+        yield cube, len(_solutions_in(cube))
     yield None, {}
 
 
-def _brute_force_solutions(batch, settings, should_stop):
-    for position, cube in enumerate(batch):
+def _out_of_time_on_odd_cubes(problem, claimed, settings, should_stop):
+    if any(cube.problem.givens[-1][1] % 2 for cube in claimed):
+        raise LimitReached
+    yield None, {}
+
+
+def _brute_force_solutions(problem, claimed, settings, should_stop):
+    for cube in claimed:
         for chunk in cubes.chunks(_solutions_in(cube), 3):
-            yield position, chunk
-    yield None, {"cubes": len(batch)}
+            yield cube, chunk
+    yield None, {}
 
 
 @pytest.mark.parametrize("workers", [1, 2])
 @pytest.mark.parametrize("pool", ["thread", "process"])
 def test_runner_adds_up_or_stops_on_the_time_limit(workers, pool):
     problem = Problem(10)
-    split = cubes.border_split(problem)
+    split = cubes.border_split
     settings = {"workers": workers}
     run = Run()
-    assert cubes.count_cubes(_brute_force_batch, split, settings, run, pool=pool) == 724
-    assert run.stats["cubes"] == len(split)
-    assert cubes.count_cubes(_batch_out_of_time, split, settings, Run(), pool=pool) is None
+    assert cubes.count_cubes(_brute_force_counts, split, problem, settings, run, pool=pool) == 724
+    assert run.stats["cubes"] == len(list(split(problem)))
+    stopped = cubes.count_cubes(_out_of_time_on_odd_cubes, split, problem, settings, Run(),
+                                pool=pool)  # fmt: skip
+    assert stopped is None
 
 
 @pytest.mark.parametrize("split", [cubes.border_split, cubes.rows_split])
@@ -97,13 +104,15 @@ def test_runner_adds_up_or_stops_on_the_time_limit(workers, pool):
     ],
 )
 def test_images_of_each_cube_solution_give_every_solution_once(split, problem):
-    pieces = split(problem)
+    pieces = list(split(problem))
     for cube in pieces:
         assert cube.images[0].name == "identity" and cube.weight == len(cube.images)
         queens = cube.problem.givens[len(problem.givens) :]
         assert len({s.cells(problem.n, queens) for s in cube.images}) == cube.weight
     found = list(
-        cubes.enumerate_cubes(_brute_force_solutions, pieces, {"workers": 1}, Run(), pool="thread")
+        cubes.enumerate_cubes(
+            _brute_force_solutions, split, problem, {"workers": 1}, Run(), pool="thread"
+        )
     )
     assert len(found) == len(set(found))
     assert sorted(found) == sorted(map(tuple, ql.enumerate_solutions(problem, "backtrack")))
@@ -112,35 +121,46 @@ def test_images_of_each_cube_solution_give_every_solution_once(split, problem):
 @pytest.mark.parametrize("pool", ["thread", "process"])
 def test_parallel_and_serial_enumerations_agree(pool):
     problem = Problem(10)
-    split = cubes.border_split(problem)
+    split = cubes.border_split
     run = Run()
-    serial = [*cubes.enumerate_cubes(_brute_force_solutions, split, {"workers": 1}, Run(),
-                                     pool=pool)]  # fmt: skip
-    parallel = [*cubes.enumerate_cubes(_brute_force_solutions, split, {"workers": 2}, run,
-                                       pool=pool)]  # fmt: skip
+    serial = [*cubes.enumerate_cubes(_brute_force_solutions, split, problem, {"workers": 1},
+                                     Run(), pool=pool)]  # fmt: skip
+    parallel = [*cubes.enumerate_cubes(_brute_force_solutions, split, problem, {"workers": 2},
+                                       run, pool=pool)]  # fmt: skip
     assert sorted(serial) == sorted(parallel)
     assert len(set(serial)) == len(serial) == reference.total(10)
-    assert run.stats["cubes"] == len(split)
+    assert run.stats["cubes"] == len(list(split(problem)))
 
 
 @pytest.mark.parametrize("workers", [1, 2])
 @pytest.mark.parametrize("pool", ["thread", "process"])
 def test_enumeration_raises_limit_reached_when_a_batch_stops(workers, pool):
-    split = cubes.border_split(Problem(10))
     with pytest.raises(LimitReached):
-        list(cubes.enumerate_cubes(_batch_out_of_time, split, {"workers": workers}, Run(),
-                                   pool=pool))  # fmt: skip
+        list(cubes.enumerate_cubes(_out_of_time_on_odd_cubes, cubes.border_split, Problem(10),
+                                   {"workers": workers}, Run(), pool=pool))  # fmt: skip
 
 
-def test_progress_reports_every_batch():
+@pytest.mark.parametrize("split", [cubes.border_split, cubes.rows_split])
+def test_splits_stop_when_told(split):
+    with pytest.raises(LimitReached):
+        list(split(Problem(30), lambda: True))
+
+
+def test_splits_are_lazy():
+    first = next(cubes.border_split(Problem(1000)))  # 10^12 candidate cubes: never built
+    assert first.problem.givens[0] == (0, 0)
+
+
+def test_progress_reports_every_result():
     seen = []
     problem = Problem(8)
     total = cubes.count_cubes(
-        _brute_force_batch,
-        cubes.rows_split(problem),
+        _brute_force_counts,
+        cubes.rows_split,
+        problem,
         {"workers": 1},
         Run(progress=lambda done, of: seen.append((done, of))),
         pool="thread",
     )
     assert total == 92
-    assert seen[-1][0] == seen[-1][1] == len(seen)
+    assert seen == [(done, None) for done in range(1, len(list(cubes.rows_split(problem))) + 1)]

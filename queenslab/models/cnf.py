@@ -1,9 +1,10 @@
 """The ``sat`` backend: the CNF of ``formula.py`` solved by python-sat's SAT solvers.
 
 Counting and enumerating split the board on its border queens (``cubes.border_split``,
-the board's symmetries) and solve each batch of cubes in one solver, under assumptions,
-in processes: a count weighs each cube by its orbit, an enumeration maps each solution
-found onto the other cubes of its orbit (``cubes.enumerate_cubes``, which sets the order).
+the board's symmetries) and solve the cubes in worker processes, each with one solver
+taking its cubes as assumptions: a count weighs each cube by its orbit, an enumeration
+maps each solution found onto the other cubes of its orbit (``cubes.enumerate_cubes``,
+which sets the order).
 Models are blocked on the board variables only: blocking a whole model would also block
 the auxiliary variables and count one board several times. Because every row has exactly
 one queen, the clause "not all of these n queens" blocks exactly one board.
@@ -101,37 +102,50 @@ def _cube_models(
         raise LimitReached
 
 
-def _solve_batch(
-    batch: Sequence[cubes.Cube],
+def _solve_cubes(
+    problem: Problem,
+    claimed: Iterable[cubes.Cube],
     settings: Mapping[str, Any],
     should_stop: Callable[[], bool],
     per_cube: Callable[[int, Iterator[list[int]]], Iterable[Any]],
-) -> Iterator[cubes.BatchItem]:
+) -> Iterator[tuple[cubes.Cube | None, Any]]:
     """The items ``per_cube(n, models)`` of each cube, in one solver, then the statistics."""
     from pysat.solvers import Solver
 
-    n = batch[0].problem.n
-    hard, _ = board_clauses(batch[0].problem.board, settings["encoding"])
+    n = problem.n
+    hard, _ = board_clauses(problem.board, settings["encoding"])
     with Solver(name=settings["solver"], bootstrap_with=hard) as solver:
-        for position, cube in enumerate(batch):
+        for cube in claimed:
             for result in per_cube(n, _cube_models(solver, n, cube, should_stop)):
-                yield position, result
+                yield cube, result
         yield None, solver_stats(solver)
 
 
-def count_batch(
-    batch: Sequence[cubes.Cube], settings: Mapping[str, Any], should_stop: Callable[[], bool]
-) -> Iterator[cubes.BatchItem]:
+def cube_counts(
+    problem: Problem,
+    claimed: Iterable[cubes.Cube],
+    settings: Mapping[str, Any],
+    should_stop: Callable[[], bool],
+) -> Iterator[tuple[cubes.Cube | None, Any]]:
     """The number of models of each cube (module-level, so processes can run it)."""
-    return _solve_batch(batch, settings, should_stop, lambda _, models: [sum(1 for _ in models)])
+    return _solve_cubes(
+        problem, claimed, settings, should_stop, lambda _, models: [sum(1 for _ in models)]
+    )
 
 
-def enumerate_batch(
-    batch: Sequence[cubes.Cube], settings: Mapping[str, Any], should_stop: Callable[[], bool]
-) -> Iterator[cubes.BatchItem]:
+def cube_solutions(
+    problem: Problem,
+    claimed: Iterable[cubes.Cube],
+    settings: Mapping[str, Any],
+    should_stop: Callable[[], bool],
+) -> Iterator[tuple[cubes.Cube | None, Any]]:
     """The boards (columns) of each cube's models in chunks, decoded in the worker."""
-    return _solve_batch(
-        batch, settings, should_stop, lambda n, models: cubes.chunks(decode(n, m) for m in models)
+    return _solve_cubes(
+        problem,
+        claimed,
+        settings,
+        should_stop,
+        lambda n, models: cubes.chunks(decode(n, m) for m in models),
     )
 
 
@@ -186,23 +200,24 @@ class SatBackend(Backend):
         if self.settings["solver_cmd"]:
             yield from external.enumerate_boards(problem, self.settings, run)
             return
-        split = self._split(problem, run)
+        self._record_model(problem, run)
         for cols in cubes.enumerate_cubes(
-            enumerate_batch, split, self.settings, run, pool="process"
+            cube_solutions, cubes.border_split, problem, self.settings, run, pool="process"
         ):
             yield Placement(cols)
 
     def count(self, problem: Problem, run: Run, unique: bool = False) -> CountResult:
         if self.settings["solver_cmd"]:
             return external.count(problem, self.settings, run)
-        split = self._split(problem, run)
-        total = cubes.count_cubes(count_batch, split, self.settings, run, pool="process")
+        self._record_model(problem, run)
+        total = cubes.count_cubes(
+            cube_counts, cubes.border_split, problem, self.settings, run, pool="process"
+        )
         return CountResult(total, status=Status.SOLVED if total is not None else Status.LIMIT)
 
-    def _split(self, problem: Problem, run: Run) -> list[cubes.Cube]:
-        """The border cubes, with the whole model's size and the cubes in the record."""
+    def _record_model(self, problem: Problem, run: Run) -> None:
+        """The whole model's size in the record; its clauses, built here, are inherited by
+        the forked workers."""
         with run.phase("build"):
-            split = cubes.border_split(problem)
             body, top = clauses(problem, self.settings["encoding"])
-        run.stats.add(_model_stats(top, body, problem.n), cubes=len(split))
-        return split
+        run.stats.add(_model_stats(top, body, problem.n))

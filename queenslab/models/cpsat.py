@@ -4,17 +4,21 @@
 ``boolean``: n² Booleans, exactly one per row and column, at most one per diagonal.
 
 Enumerating solves run one worker each: with several workers ``enumerate_all_solutions``
-misses and repeats solutions. Counting gets its parallelism from independent cubes
-instead (``cubes``), run on threads since CP-SAT releases the GIL while it searches. They
-use a fixed search, row by row and lowest column first, which also makes enumeration come
-out in lexicographic order, and no SAT inprocessing (about twice as fast here).
+misses and repeats solutions. Counting and enumeration get their parallelism from
+independent cubes instead (``cubes.rows_split``), one model and one solve per cube, on
+threads since CP-SAT releases the GIL while it searches; one loop serves both, streaming
+each cube's solutions from its solver thread, without SAT inprocessing (about twice as
+fast here). Up to ``FIXED_SEARCH_UP_TO_N`` the search is fixed, row by row and lowest
+column first (lexicographic within a cube). An enumeration comes out in the cubes' order
+(``cubes.enumerate_cubes``).
 """
 
 from __future__ import annotations
 
+import itertools
 import queue
 import threading
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
@@ -26,17 +30,25 @@ from queenslab.placement import Placement
 from queenslab.problem import Problem
 from queenslab.result import CountResult, OptimizeResult, SolveResult, Status
 from queenslab.run import Run
+from queenslab.stats import Stats
 from queenslab.stoppable import run_stoppably
 
 if TYPE_CHECKING:
     import numpy as np
 
 FORMULATIONS = ("integer", "boolean")
-#: Rows fixed per counting cube (one at each end of the board). The border split, with
-#: hundreds of cubes, costs more here: every cube is a new model and a new solve.
+#: Rows fixed per cube (one at each end of the board). The border split, with hundreds of
+#: cubes, costs more here: every cube is a new model and a new solve.
 CUBE_DEPTH = 2
-#: Solutions buffered between the solver thread and the consumer of ``enumerate``.
+#: Up to this size a cube is searched row by row, lowest column first: the fastest way
+#: through all of its solutions (half the CPU time of CP-SAT's own search at n = 12). That
+#: depth-first order can take minutes to reach a big board's first solution (n = 36),
+#: where nobody lists every solution anyway: there CP-SAT's own search finds the first ones
+#: in a fraction of a second (n = 64: 0.3 s).
+FIXED_SEARCH_UP_TO_N = 20
+#: Solutions buffered between a cube's solver thread and its worker.
 _QUEUE_SIZE = 256
+_POLL_SECONDS = 0.05  # how often a waiting worker looks at the clock and for Ctrl-C
 
 
 @dataclass
@@ -45,7 +57,7 @@ class Model:
 
     model: Any  # cp_model.CpModel
     decisions: list[Any]  # search order: row by row
-    columns: Callable[[Callable[[Any], int]], tuple[int, ...]]  # value getter -> cols
+    columns: Callable[[Sequence[int]], tuple[int, ...]]  # solution (values by index) -> cols
     board: list[list[Any]] | None = None  # the Boolean board (boolean formulation)
 
 
@@ -81,7 +93,8 @@ def build(problem: Problem, formulation: str) -> Model:
         for dr, dc in board.variant.leaps:
             for r in range(n - dr):
                 model.add(q[r + dr] - q[r] != dc).with_name(f"leap_r{r}_r{r + dr}")
-        return Model(model, q, lambda value: tuple(int(value(v)) for v in q))
+        indices = [v.index for v in q]
+        return Model(model, q, lambda solution: tuple(int(solution[i]) for i in indices))
     x = [[model.new_bool_var(f"x_r{r}_c{c}") for c in range(n)] for r in range(n)]
     for r, c in board.blocked:
         model.add(x[r][c] == 0).with_name(f"blocked_r{r}_c{c}")
@@ -92,9 +105,11 @@ def build(problem: Problem, formulation: str) -> Model:
     for r, c in problem.givens:
         model.add(x[r][c] == 1).with_name(f"given_r{r}_c{c}")
     cells = [v for row in x for v in row]
+    first = cells[0].index if cells else 0  # the cells are numbered row by row from here
 
-    def columns(value: Callable[[Any], int]) -> tuple[int, ...]:
-        return tuple(next(c for c in range(n) if value(x[r][c])) for r in range(n))
+    def columns(solution: Sequence[int]) -> tuple[int, ...]:
+        board = itertools.islice(solution, first, first + n * n)  # the proto does not slice
+        return tuple(i % n for i, value in enumerate(board) if value)
 
     return Model(model, cells, columns, x)
 
@@ -134,125 +149,147 @@ def _solver_stats(solver: Any) -> dict[str, int]:
     return {"conflicts": int(solver.num_conflicts), "branches": int(solver.num_branches)}
 
 
-def _enumerating_solver(built: Model, formulation: str, seconds: float | None) -> Any:
-    """A one-worker solver that visits every solution in lexicographic order."""
+def _enumerating_solver(built: Model, n: int, formulation: str) -> Any:
+    """A one-worker solver that visits every solution of ``built`` (an ``n``-board);
+    in lexicographic order up to ``FIXED_SEARCH_UP_TO_N``."""
     from ortools.sat.python import cp_model
 
-    lowest_first = (
-        cp_model.SELECT_MIN_VALUE if formulation == "integer" else cp_model.SELECT_MAX_VALUE
-    )
-    built.model.add_decision_strategy(built.decisions, cp_model.CHOOSE_FIRST, lowest_first)
     solver = _new_solver()
     params = solver.parameters
     params.enumerate_all_solutions = True
     params.num_workers = 1
-    params.search_branching = cp_model.FIXED_SEARCH
     params.use_sat_inprocessing = False
-    if seconds is not None:
-        params.max_time_in_seconds = seconds
+    if n <= FIXED_SEARCH_UP_TO_N:
+        lowest_first = (
+            cp_model.SELECT_MIN_VALUE if formulation == "integer" else cp_model.SELECT_MAX_VALUE
+        )
+        built.model.add_decision_strategy(built.decisions, cp_model.CHOOSE_FIRST, lowest_first)
+        params.search_branching = cp_model.FIXED_SEARCH
     return solver
 
 
-def _enumerate(
-    built: Model,
-    formulation: str,
-    should_stop: Callable[[], bool],
-    seconds: float | None,
-    on_solution: Callable[[Callable[[Any], int], Model], bool],
-) -> tuple[bool, dict[str, int]]:
-    """Call ``on_solution(value, model)`` for every solution until it returns False.
+@dataclass(frozen=True)
+class _End:
+    """The last item of a solver thread: how its solve ended."""
 
-    Returns (whether the search finished or ``on_solution`` ended it, its statistics);
-    False when a stop or the time limit ended it first.
+    status: Any = None
+    error: BaseException | None = None
+
+
+def _solutions(
+    built: Model,
+    solver: Any,
+    should_stop: Callable[[], bool],
+    take: Callable[[Sequence[int]], Any],
+    stats: Stats,
+) -> Iterator[Any]:
+    """``take(solution)`` for every solution of a model, streamed from ``solver``'s thread.
+
+    A bounded queue holds the solutions the consumer has not taken yet; the solver's
+    statistics go into ``stats``. LimitReached when ``should_stop`` says stop first. When
+    the consumer stops early (a limit, Ctrl-C) the solver is stopped and its thread
+    waited for, on an Event rather than ``Thread.join`` (see ``run_stoppably``).
     """
     from ortools.sat.python import cp_model
 
-    solver = _enumerating_solver(built, formulation, seconds)
-
-    class Callback(cp_model.CpSolverSolutionCallback):
-        ended = False
-
-        def on_solution_callback(self) -> None:
-            if not on_solution(self.value, built):
-                self.ended = True
-                self.stop_search()
-
-    callback = Callback()
-    status = _search(solver, built.model, should_stop, callback)
-    finished = callback.ended or status in (cp_model.OPTIMAL, cp_model.INFEASIBLE)
-    return finished, {**_model_stats(built.model), **_solver_stats(solver)}
-
-
-def count_batch(
-    batch: Sequence[cubes.Cube], settings: Mapping[str, Any], should_stop: Callable[[], bool]
-) -> Iterator[cubes.BatchItem]:
-    """The number of solutions of each cube, one model and one solve per cube."""
-    from queenslab.stats import Stats
-
-    stats = Stats()
-    for position, cube in enumerate(batch):
-        found = 0
-
-        def tally(_value: Callable[[Any], int], _model: Model) -> bool:
-            nonlocal found
-            found += 1
-            return True
-
-        formulation = settings["formulation"]
-        built = build(cube.problem, formulation)
-        finished, cube_stats = _enumerate(built, formulation, should_stop, None, tally)
-        if not finished:
-            raise LimitReached
-        stats.add(conflicts=cube_stats["conflicts"], branches=cube_stats["branches"])
-        yield position, found
-    yield None, stats
-
-
-def _stream(problem: Problem, formulation: str, run: Run) -> Iterator[tuple[int, ...]]:
-    """Solutions from a solver thread through a bounded queue, never all held at once."""
     channel: queue.Queue[Any] = queue.Queue(_QUEUE_SIZE)
     abandoned = threading.Event()
-    finished = object()
+    finished = threading.Event()
 
     def put(item: Any) -> bool:
         while not abandoned.is_set():
             try:
-                channel.put(item, timeout=0.05)
+                channel.put(item, timeout=_POLL_SECONDS)
                 return True
             except queue.Full:
                 continue
         return False
 
-    def should_stop() -> bool:
-        return abandoned.is_set() or run.should_stop()
-
-    with run.phase("build"):
-        built = build(problem, formulation)
+    class Callback(cp_model.CpSolverSolutionCallback):
+        def on_solution_callback(self) -> None:
+            if not put(take(self.response_proto.solution)):
+                self.stop_search()
 
     def produce() -> None:
         try:
-            completed, stats = _enumerate(
-                built,
-                formulation,
-                should_stop,
-                run.remaining(),
-                lambda value, model: put(model.columns(value)),
-            )
-            run.stats.add(stats)
-            put(finished if completed else LimitReached())
+            status = solver.solve(built.model, Callback())
+            stats.add(_solver_stats(solver))
+            put(_End(status))
         except BaseException as exc:  # handed to the consumer, raised there
-            put(exc)
+            put(_End(error=exc))
+        finally:
+            finished.set()
 
-    worker = threading.Thread(target=produce, name="cpsat-enumerate", daemon=True)
-    worker.start()
+    threading.Thread(target=produce, name="cpsat-enumerate", daemon=True).start()
     try:
-        while (item := channel.get()) is not finished:
-            if isinstance(item, BaseException):
-                raise item
+        while not should_stop():
+            try:
+                item = channel.get(timeout=_POLL_SECONDS)
+            except queue.Empty:
+                continue
+            if isinstance(item, _End):
+                break
             yield item
+        else:
+            raise LimitReached
     finally:
         abandoned.set()
-        worker.join()
+        while not finished.wait(_POLL_SECONDS):
+            solver.stop_search()  # again: a stop before the solve began is not kept
+    if item.error is not None:
+        raise item.error
+    if item.status not in (cp_model.OPTIMAL, cp_model.INFEASIBLE):
+        raise LimitReached
+
+
+def _cube_solutions(
+    problem: Problem,
+    claimed: Iterable[cubes.Cube],
+    settings: Mapping[str, Any],
+    should_stop: Callable[[], bool],
+    *,
+    decode: bool,
+) -> Iterator[tuple[cubes.Cube | None, Any]]:
+    """Each cube's solutions in chunks (columns, or None each when not ``decode``), one
+    model and one solve per cube, then the statistics."""
+    formulation = settings["formulation"]
+    stats = Stats()
+    for cube in claimed:
+        built = build(cube.problem, formulation)
+        solver = _enumerating_solver(built, problem.n, formulation)
+        take = built.columns if decode else _nothing
+        for chunk in cubes.chunks(_solutions(built, solver, should_stop, take, stats)):
+            yield cube, chunk
+    yield None, stats
+
+
+def _nothing(_solution: Sequence[int]) -> None:
+    return None
+
+
+def cube_counts(
+    problem: Problem,
+    claimed: Iterable[cubes.Cube],
+    settings: Mapping[str, Any],
+    should_stop: Callable[[], bool],
+) -> Iterator[tuple[cubes.Cube | None, Any]]:
+    """The number of solutions of each cube, chunk by chunk (they add up)."""
+    for cube, found in _cube_solutions(problem, claimed, settings, should_stop, decode=False):
+        yield cube, found if cube is None else len(found)
+
+
+def cube_solutions(
+    problem: Problem,
+    claimed: Iterable[cubes.Cube],
+    settings: Mapping[str, Any],
+    should_stop: Callable[[], bool],
+) -> Iterator[tuple[cubes.Cube | None, Any]]:
+    """The solutions (columns) of each cube in chunks."""
+    return _cube_solutions(problem, claimed, settings, should_stop, decode=True)
+
+
+def _split(problem: Problem, should_stop: Callable[[], bool]) -> Iterator[cubes.Cube]:
+    return cubes.rows_split(problem, should_stop, depth=CUBE_DEPTH)
 
 
 class CpSatBackend(Backend):
@@ -276,7 +313,7 @@ class CpSatBackend(Backend):
         Option("formulation", "CP-SAT model: a Boolean per cell, or an integer per row",
                "boolean", FORMULATIONS),
         # interleaved search wants two workers at least
-        workers_option(max(2, default_workers()), "CP-SAT workers, or counting threads"),
+        workers_option(max(2, default_workers()), "CP-SAT workers, or threads solving cubes"),
     )  # fmt: skip
     uses_seed = True
 
@@ -312,21 +349,22 @@ class CpSatBackend(Backend):
         status = _search(solver, built.model, run.should_stop)
         run.stats.add(_solver_stats(solver))
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            return SolveResult(Status.SOLVED, Placement(built.columns(solver.value)))
+            solution = solver.response_proto.solution
+            return SolveResult(Status.SOLVED, Placement(built.columns(solution)))
         if status == cp_model.INFEASIBLE:
             return SolveResult(Status.INFEASIBLE)
         return SolveResult(Status.LIMIT)
 
     def enumerate(self, problem: Problem, run: Run) -> Iterator[Placement]:
-        for cols in _stream(problem, self.settings["formulation"], run):
+        self._build(problem, run, self.settings["formulation"])  # its size, for the record
+        for cols in cubes.enumerate_cubes(
+            cube_solutions, _split, problem, self.settings, run, pool="thread"
+        ):
             yield Placement(cols)
 
     def count(self, problem: Problem, run: Run, unique: bool = False) -> CountResult:
-        with run.phase("build"):
-            split = cubes.rows_split(problem, CUBE_DEPTH)
-            whole = build(problem, self.settings["formulation"])  # its size, for the record
-        run.stats.add(_model_stats(whole.model), cubes=len(split))
-        total = cubes.count_cubes(count_batch, split, self.settings, run, pool="thread")
+        self._build(problem, run, self.settings["formulation"])  # its size, for the record
+        total = cubes.count_cubes(cube_counts, _split, problem, self.settings, run, pool="thread")
         return CountResult(total, status=Status.SOLVED if total is not None else Status.LIMIT)
 
     def optimize(self, problem: Problem, run: Run, weights: np.ndarray) -> OptimizeResult:
@@ -351,7 +389,7 @@ class CpSatBackend(Backend):
             return OptimizeResult(Status.INFEASIBLE)
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             return OptimizeResult(Status.LIMIT)
-        cols = built.columns(solver.value)
+        cols = built.columns(solver.response_proto.solution)
         objective = sum(int(weights[r, c]) for r, c in enumerate(cols))
         proven = status == cp_model.OPTIMAL
         return OptimizeResult(

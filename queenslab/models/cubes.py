@@ -18,15 +18,20 @@ send it onto the other members of its orbit (``Cube.images``); each map g is a b
 from the cube's solutions onto those of g(cube), so a count weighs a cube by their number
 and an enumeration yields g(S) for every solution S it found.
 
-One runner serves every backend: batches of cubes run on threads when the solver releases
-the GIL (CP-SAT), in a process pool when it does not (pysat). A batch streams its results
-as it finds them, per cube (its number of solutions, or its solutions in chunks), then
-its statistics, which add up in the run's record; they pass through a bounded queue, so
-a slow consumer (writing solutions) holds a few chunks, never a whole batch.
+The splits are generators, always in the same order, so work starts on the first cube of
+a board of any size at once. Every worker walks the split itself and solves the cubes
+whose numbers it claims from a shared counter (cube k goes to the first worker asking
+for k): the consumer builds and pickles no cube, the load balances cube by cube, and each
+worker keeps one solver for all its cubes. Workers are threads when the solver releases
+the GIL (CP-SAT), forked processes when it does not (pysat). A worker weighs its counts
+and maps its solutions onto their images itself, and streams them through a bounded
+queue (a slow consumer holds a few chunks, never a whole cube); its statistics, with the
+number of cubes it solved, add up in the run's record.
 """
 
 from __future__ import annotations
 
+import functools
 import itertools
 import multiprocessing
 import queue
@@ -36,38 +41,47 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import closing
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, Literal
 
+from queenslab.boards import Board, Cell
 from queenslab.boards.symmetry import Symmetry
 from queenslab.errors import LimitReached
 from queenslab.problem import Problem
 from queenslab.run import Run
 
-#: Below this board size a count takes milliseconds: starting a pool would cost more.
+#: Below this board size a count takes milliseconds: starting workers would cost more.
 PARALLEL_FROM_N = 10
-#: Batches per worker: enough to balance uneven cubes, few enough to share solver setup.
-BATCHES_PER_WORKER = 8
 #: Solutions per message from a worker: big enough to pay for the pickling, small enough
 #: that the first solutions of a big board come out at once.
 CHUNK = 512
 #: Messages waiting for the consumer, per worker, before the workers wait in turn.
 QUEUED_PER_WORKER = 4
 _POLL_SECONDS = 0.05  # how often the waiting main thread looks at the clock and for Ctrl-C
+#: fork where the platform has it: spawn and forkserver re-import the caller's main script
+#: (and fail in an unguarded one).
+_START_METHOD = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
 
-Queens = tuple[tuple[int, int], ...]
+Queens = tuple[Cell, ...]
 Columns = tuple[int, ...]
 
 
 @dataclass(frozen=True)
 class Cube:
-    """The original problem with this cube's queens added to the givens.
+    """The original problem (``whole``) with this cube's ``queens`` added to the givens.
 
     ``images`` holds one map per member of the cube's orbit (identity first): the maps
     giving distinct cubes, one per coset of the cube's stabiliser.
     """
 
-    problem: Problem
+    whole: Problem
+    queens: Queens
     images: tuple[Symmetry, ...]
+
+    @cached_property
+    def problem(self) -> Problem:
+        """Built (and checked) only for the cubes a worker solves: each walks them all."""
+        return self.whole.with_givens(self.queens)
 
     @property
     def weight(self) -> int:
@@ -77,7 +91,7 @@ class Cube:
 
 @dataclass(frozen=True)
 class WallClock:
-    """``should_stop`` for a pool process: the run's deadline as a ``time.time()`` value.
+    """``should_stop`` for a worker process: the run's deadline as a ``time.time()`` value.
 
     Picklable, unlike the run itself; a stop or Ctrl-C ends the process from outside.
     """
@@ -88,19 +102,31 @@ class WallClock:
         return self.end is not None and time.time() >= self.end
 
 
-#: What a batch function yields: (position of a cube in the batch, a result for it) as it
-#: finds them, then (None, the batch's statistics). It raises LimitReached when
-#: ``should_stop()`` says stop. Batch functions for process pools must be module-level
-#: functions (pickled).
-BatchItem = tuple[int | None, Any]
-BatchWork = Callable[[Sequence[Cube], Mapping[str, Any], Callable[[], bool]], Iterator[BatchItem]]
-#: A batch's item as it reaches the consumer: (index of the batch, position, result).
-Message = tuple[int, int | None, Any]
-_FAILED = -1  # the position of a message carrying the exception that ended a batch
+def never() -> bool:
+    """``should_stop`` of a split walked to its end whatever happens."""
+    return False
+
+
+#: A split: the cubes of a problem one by one, always in the same order; LimitReached
+#: when ``should_stop()`` says stop while it is still looking.
+Split = Callable[[Problem, Callable[[], bool]], Iterator[Cube]]
+#: A worker's solver loop: given the problem, the cubes it claimed (an iterator that
+#: claims as it goes), the backend's settings and ``should_stop``, it yields (cube, result)
+#: as it finds them (a number of solutions, or a chunk of solutions as columns), then
+#: (None, its statistics); LimitReached when ``should_stop()`` says stop. Module-level
+#: functions, so that a spawned process can unpickle them.
+CubeWork = Callable[
+    [Problem, Iterator[Cube], Mapping[str, Any], Callable[[], bool]],
+    Iterator[tuple[Cube | None, Any]],
+]
+#: What a worker sends the consumer: (_RESULT, a weighed count or a chunk of solutions with
+#: their images), (_STATS, its statistics) once at its end, or (_FAILED, its exception).
+Message = tuple[int, Any]
+_RESULT, _STATS, _FAILED = range(3)
 
 
 def prefixes(
-    problem: Problem, rows: Sequence[int], should_stop: Callable[[], bool] = lambda: False
+    problem: Problem, rows: Sequence[int], should_stop: Callable[[], bool] = never
 ) -> Iterator[tuple[int, ...]]:
     """Columns for ``rows`` whose queens attack neither each other nor the givens.
 
@@ -149,80 +175,133 @@ def _symmetries(problem: Problem) -> tuple[Symmetry, ...]:
     return symmetries[:1] if problem.givens else symmetries
 
 
-def _cubes(problem: Problem, cubes: Iterable[Queens], symmetries: Sequence[Symmetry]) -> list[Cube]:
-    """One cube per orbit (the smallest), with a map onto each member of its orbit."""
+def _one_per_orbit(
+    problem: Problem, cubes: Iterable[Queens], symmetries: Sequence[Symmetry]
+) -> Iterator[Cube]:
+    """The cubes that stand for their orbit (the smallest member: its sorted cells), each
+    with a map onto every member of it.
+
+    A cell is a number (``r * n + c``): sorting and comparing a cube's images is then
+    integer work. A cell's numbers under the maps are worked out once: cells recur in
+    many cubes.
+    """
     n = problem.n
-    kept = []
+    numbers: dict[Cell, tuple[int, ...]] = {}
     for queens in cubes:
-        orbit: dict[Queens, Symmetry] = {}
-        for symmetry in symmetries:  # the identity first: it maps the cube onto itself
-            image = symmetry.cells(n, queens)
-            if image < queens:
-                break  # a smaller member of the orbit stands for it
-            orbit.setdefault(image, symmetry)
-        else:
-            kept.append(Cube(problem.with_givens(queens), tuple(orbit.values())))
-    return kept
+        for queen in queens:
+            if queen not in numbers:
+                images = (symmetry.cell(n, *queen) for symmetry in symmetries)
+                numbers[queen] = tuple(r * n + c for r, c in images)
+        # per map, the image of the cube; no queen (givens in every row): one empty cube
+        keys = [
+            tuple(sorted(cells)) for cells in zip(*(numbers[q] for q in queens), strict=True)
+        ] or [()] * len(symmetries)
+        if min(keys) < keys[0]:  # the identity's image is the cube itself
+            continue  # a smaller member of the orbit stands for it
+        orbit: dict[tuple[int, ...], Symmetry] = {}
+        for key, symmetry in zip(keys, symmetries, strict=True):
+            orbit.setdefault(key, symmetry)
+        yield Cube(problem, queens, tuple(orbit.values()))
 
 
-def rows_split(problem: Problem, depth: int = 2) -> list[Cube]:
+def rows_split(
+    problem: Problem, should_stop: Callable[[], bool] = never, *, depth: int = 2
+) -> Iterator[Cube]:
     """Cubes fixing ``depth`` free rows; their weighted counts add up to the problem's."""
     n = problem.n
     givens = problem.given_cols
     rows = [r for r in _outer_rows(n) if r not in givens][:depth]
-    cubes = [tuple(sorted(zip(rows, cols, strict=True))) for cols in prefixes(problem, rows)]
     symmetries = tuple(
         s
         for s in _symmetries(problem)
         # only the maps sending the fixed rows onto themselves map cubes onto cubes
         if s.keeps_rows and {s.cell(n, r, 0)[0] for r in rows} == set(rows)
     )
-    return _cubes(problem, cubes, symmetries)
+    cubes = (
+        tuple(sorted(zip(rows, cols, strict=True))) for cols in prefixes(problem, rows, should_stop)
+    )
+    return _one_per_orbit(problem, cubes, symmetries)
 
 
-def border_split(problem: Problem) -> list[Cube]:
+def border_split(problem: Problem, should_stop: Callable[[], bool] = never) -> Iterator[Cube]:
     """Cubes fixing the queens of the four border lines (the rows split with givens)."""
-    n = problem.n
-    if problem.givens or n < 4:
-        return rows_split(problem)
-    board = problem.board
-    inner = range(1, n - 1)
-    cubes = set()
+    if problem.givens or problem.n < 4:
+        return rows_split(problem, should_stop)
+    queens = _border_queens(problem.board, should_stop)
+    return _one_per_orbit(problem, queens, _symmetries(problem))
+
+
+def _border_queens(board: Board, should_stop: Callable[[], bool]) -> Iterator[Queens]:
+    """Peaceful queens on rows 0 and n-1 (one each) and on columns 0 and n-1 (one each,
+    unless a corner queen holds the column); the clock between two queens on column 0.
+
+    A side queen's cell is one bit of a number per column (bit r: row r), and each end
+    queen's threats to them are such numbers, worked out once per cell: a side queen is
+    checked against the end queens with one AND.
+    """
+    n = board.n
+    last = n - 1
+    columns = (0, last)
+    threats: dict[Cell, tuple[int, int]] = {}  # per queen, the side cells it attacks
+
+    def threatened(queen: Cell) -> tuple[int, int]:
+        found = threats.get(queen)
+        if found is None:
+            found = threats[queen] = tuple(
+                sum(1 << r for r in range(1, last) if board.attacks(queen, (r, column)))
+                for column in columns
+            )
+        return found
+
+    sides = [[r for r in range(1, last) if board.is_open(r, column)] for column in columns]
     for top, bottom in itertools.product(range(n), repeat=2):
-        rows = [(0, top), (n - 1, bottom)]
-        if not board.peaceful(rows):
-            continue  # pruned before the columns' queens are tried
-        for left in [None] if 0 in (top, bottom) else inner:
-            sides = rows if left is None else [*rows, (left, 0)]
-            if left is not None and not board.peaceful(sides):
-                continue
-            for right in [None] if n - 1 in (top, bottom) else inner:
-                queens = sides if right is None else [*sides, (right, n - 1)]
-                if right is None or board.peaceful(queens):
-                    cubes.add(tuple(sorted(queens)))
-    return _cubes(problem, sorted(cubes), _symmetries(problem))
+        ends = ((0, top), (last, bottom))
+        if not board.peaceful(ends):
+            continue
+        held = [threatened(ends[0])[side] | threatened(ends[1])[side] for side in (0, 1)]
+        lefts, rights = (
+            [None] if columns[side] in (top, bottom) else [
+                (r, columns[side]) for r in sides[side] if not held[side] >> r & 1
+            ]
+            for side in (0, 1)
+        )  # fmt: skip
+        for left in lefts:
+            if should_stop():
+                raise LimitReached
+            attacked = threatened(left)[1] if left else 0
+            for right in rights:
+                if not (right and attacked >> right[0] & 1):
+                    yield tuple(q for q in (*ends, left, right) if q)
 
 
 def leave_sigint_to_parent() -> None:
-    """Pool processes ignore Ctrl-C: the parent stops them, so no child prints a traceback."""
+    """Worker processes ignore Ctrl-C: the parent stops them, so no child prints a traceback."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _batches(cubes: list[Cube], parts: int) -> list[list[Cube]]:
-    size = max(1, -(-len(cubes) // parts))
-    return [cubes[i : i + size] for i in range(0, len(cubes), size)]
-
-
 def chunks(items: Iterable[Any], size: int = CHUNK) -> Iterator[list[Any]]:
-    """``items`` in lists of ``size`` (the last one shorter), for streaming solutions."""
+    """``items`` in lists of 1, 2, 4, ... up to ``size``, for streaming solutions: the first
+    solutions of a big cube come out at once, the rest in messages that pay for pickling."""
     items = iter(items)
-    while chunk := list(itertools.islice(items, size)):
+    length = 1
+    while chunk := list(itertools.islice(items, length)):
         yield chunk
+        length = min(2 * length, size)
+
+
+def _weighed(cube: Cube, found: int) -> int:
+    return cube.weight * found
+
+
+def _with_images(cube: Cube, chunk: list[Columns]) -> list[Columns]:
+    """Each solution of ``chunk`` followed by its images in the other cubes of its orbit."""
+    return [symmetry.placement(cols) for cols in chunk for symmetry in cube.images]
 
 
 def count_cubes(
-    counter: BatchWork,
-    cubes: list[Cube],
+    counter: CubeWork,
+    split: Split,
+    problem: Problem,
     settings: Mapping[str, Any],
     run: Run,
     *,
@@ -230,125 +309,161 @@ def count_cubes(
 ) -> int | None:
     """The weighted sum of the cubes' counts, or None when the run had to stop first.
 
-    ``counter`` yields the number of solutions of each cube of a batch.
+    ``counter`` yields numbers of solutions of the cubes it is given (several per cube
+    add up).
     """
     try:
-        return sum(
-            cube.weight * found
-            for cube, found in _cube_results(counter, cubes, settings, run, pool)
-        )
+        return sum(_results(counter, _weighed, split, problem, settings, run, pool))
     except LimitReached:
         return None
 
 
 def enumerate_cubes(
-    enumerator: BatchWork,
-    cubes: list[Cube],
+    enumerator: CubeWork,
+    split: Split,
+    problem: Problem,
     settings: Mapping[str, Any],
     run: Run,
     *,
     pool: Literal["thread", "process"],
 ) -> Iterator[Columns]:
-    """Every solution of the cubes' problem once; LimitReached when the run stops first.
+    """Every solution of ``problem`` once; LimitReached when the run stops first.
 
-    ``enumerator`` yields the solutions (columns) of each cube of a batch in chunks.
-    Order: chunks as the workers find them (the workers' batches interleave; one worker
-    at a time on a small board); within a chunk, each solution followed by its images in
-    the other cubes of its orbit.
+    ``enumerator`` yields the solutions (columns) of the cubes it is given in chunks.
+    Order: chunks as the workers find them (one worker on a small board: the split's
+    order); within a chunk, each solution followed by its images in the other cubes of
+    its orbit.
     """
-    for cube, found in _cube_results(enumerator, cubes, settings, run, pool):
-        for cols in found:
-            for symmetry in cube.images:
-                yield symmetry.placement(cols)
+    for chunk in _results(enumerator, _with_images, split, problem, settings, run, pool):
+        yield from chunk
 
 
-def _cube_results(
-    work: BatchWork,
-    cubes: list[Cube],
+class _Counter:
+    """0, 1, 2, ... shared by threads and processes: the numbers of the claimed cubes."""
+
+    def __init__(self) -> None:
+        self._next = multiprocessing.get_context(_START_METHOD).Value("q", 0)
+
+    def __call__(self) -> int:
+        with self._next.get_lock():
+            number = self._next.value
+            self._next.value = number + 1
+        return number
+
+
+class _Claimed(Iterator[Cube]):
+    """The cubes of a split whose numbers this worker claims, one claim per cube asked."""
+
+    def __init__(self, cubes: Iterator[Cube], claim: Callable[[], int]) -> None:
+        self._numbered = enumerate(cubes)
+        self._claim = claim
+        self.taken = 0
+
+    def __next__(self) -> Cube:
+        wanted = self._claim()
+        for number, cube in self._numbered:
+            if number == wanted:
+                self.taken += 1
+                return cube
+        raise StopIteration
+
+
+def _share(
+    work: CubeWork,
+    present: Callable[[Cube, Any], Any],
+    split: Split,
+    problem: Problem,
+    settings: Mapping[str, Any],
+    claim: Callable[[], int],
+    should_stop: Callable[[], bool],
+) -> Iterator[Message]:
+    """One worker's messages: its claimed cubes' results, ``present``-ed, then its stats."""
+    claimed = _Claimed(split(problem, should_stop), claim)
+    items = work(problem, claimed, settings, should_stop)
+    with closing(items):
+        for cube, result in items:
+            if cube is None:
+                yield _STATS, {**result, "cubes": claimed.taken}
+            else:
+                yield _RESULT, present(cube, result)
+
+
+#: ``_share`` with everything bound but the claim and ``should_stop``.
+Share = Callable[[Callable[[], int], Callable[[], bool]], Iterator[Message]]
+
+
+def _results(
+    work: CubeWork,
+    present: Callable[[Cube, Any], Any],
+    split: Split,
+    problem: Problem,
     settings: Mapping[str, Any],
     run: Run,
     pool: Literal["thread", "process"],
-) -> Iterator[tuple[Cube, Any]]:
-    """(cube, result) as the batches find them; LimitReached when the run stops first.
+) -> Iterator[Any]:
+    """The workers' presented results as they come; LimitReached when the run stops first.
 
-    Statistics of every batch are added to ``run.stats`` and progress is reported per
-    batch; ``settings["workers"]`` batches run at once when the board is big enough to pay
-    for a pool, which is closed when the consumer stops early.
+    Statistics of every worker are added to ``run.stats``; progress counts the results
+    received (the total is unknown while the split is still walked). ``settings["workers"]``
+    workers run when the board is big enough to pay for them, and stop when the consumer
+    stops early.
     """
     workers = settings["workers"]
-    parallel = workers > 1 and bool(cubes) and cubes[0].problem.n >= PARALLEL_FROM_N
-    batches = _batches(cubes, workers * BATCHES_PER_WORKER if parallel else BATCHES_PER_WORKER)
-    if parallel:
+    share = functools.partial(_share, work, present, split, problem, settings)
+    if workers > 1 and problem.n >= PARALLEL_FROM_N:
         runner = _in_processes if pool == "process" else _on_threads
-        messages = runner(work, batches, settings, run, workers)
+        messages = runner(share, run, workers)
     else:
-        messages = (
-            (index, position, result)
-            for index, batch in enumerate(batches)
-            for position, result in work(batch, settings, run.should_stop)
-        )
-    finished = 0
+        messages = share(_Counter(), run.should_stop)
+    received = 0
     with closing(messages):
-        for index, position, result in messages:
-            if position is None:
-                run.stats.add(result)
-                finished += 1
-                run.report(finished, len(batches))
+        for kind, payload in messages:
+            if kind == _STATS:
+                run.stats.add(payload)
             else:
-                yield batches[index][position], result
+                received += 1
+                run.report(received, None)
+                yield payload
 
 
-def _pump(
-    put: Callable[[Message], bool],
-    work: BatchWork,
-    index: int,
-    batch: Sequence[Cube],
-    settings: Mapping[str, Any],
-    should_stop: Callable[[], bool],
-) -> None:
-    """Run one batch in a worker, sending its items (or its exception) to the consumer.
+def _pump(put: Callable[[Message], bool], messages: Callable[[], Iterator[Message]]) -> None:
+    """Send one worker's messages (or its exception) to the consumer.
 
-    ``put`` returns False when the consumer is gone: the batch ends there.
+    ``put`` returns False when the consumer is gone: the worker ends there.
     """
     try:
-        items = work(batch, settings, should_stop)
+        items = messages()
         with closing(items):
-            for position, result in items:
-                if not put((index, position, result)):
+            for message in items:
+                if not put(message):
                     return
     except BaseException as exc:  # raised again by the consumer
-        put((index, _FAILED, exc))
+        put((_FAILED, exc))
 
 
-def _received(get: Callable[[float], Message], batches: int, run: Run) -> Iterator[Message]:
-    """The workers' messages until every batch has sent its statistics.
+def _received(get: Callable[[float], Message], workers: int, run: Run) -> Iterator[Message]:
+    """The workers' messages until every worker has sent its statistics.
 
     Waits in short slices, looking for a stop (LimitReached) and for Ctrl-C between them.
     """
-    while batches:
+    while workers:
         try:
-            message = get(_POLL_SECONDS)
+            kind, payload = get(_POLL_SECONDS)
         except queue.Empty:
             if run.should_stop():
                 raise LimitReached from None
             continue
-        _, position, result = message
-        if position == _FAILED:
-            raise result
-        if position is None:
-            batches -= 1
-        yield message
+        if kind == _FAILED:
+            raise payload
+        if kind == _STATS:
+            workers -= 1
+        yield kind, payload
 
 
-def _on_threads(
-    work: BatchWork,
-    batches: list[list[Cube]],
-    settings: Mapping[str, Any],
-    run: Run,
-    workers: int,
-) -> Iterator[Message]:
-    """The batches' messages as the threads send them; the threads see the run's stop."""
+def _on_threads(share: Share, run: Run, workers: int) -> Iterator[Message]:
+    """The workers' messages as the threads send them; the threads see the run's stop."""
     channel: queue.Queue[Message] = queue.Queue(workers * QUEUED_PER_WORKER)
+    claim = _Counter()
 
     def put(message: Message) -> bool:
         while not run.should_stop():
@@ -359,11 +474,11 @@ def _on_threads(
                 continue
         return False
 
-    executor = ThreadPoolExecutor(min(workers, len(batches)), thread_name_prefix="cubes")
+    executor = ThreadPoolExecutor(workers, thread_name_prefix="cubes")
     try:
-        for index, batch in enumerate(batches):
-            executor.submit(_pump, put, work, index, batch, settings, run.should_stop)
-        yield from _received(lambda timeout: channel.get(timeout=timeout), len(batches), run)
+        for _ in range(workers):
+            executor.submit(_pump, put, lambda: share(claim, run.should_stop))
+        yield from _received(lambda timeout: channel.get(timeout=timeout), workers, run)
     except BaseException:  # Ctrl-C, a stop, or the consumer stopped early: the rest is not wanted
         run.stop()
         raise
@@ -371,54 +486,38 @@ def _on_threads(
         executor.shutdown(wait=True, cancel_futures=True)
 
 
-_channel: Any = None  # a pool process's end of the queue to the consumer (set at its start)
-
-
-def _start_child(channel: Any) -> None:
-    global _channel
-    _channel = channel
+def _pump_in_child(share: Share, claim: _Counter, should_stop: WallClock, channel: Any) -> None:
+    """A worker process: its messages into the queue, whose bound holds the child back."""
     leave_sigint_to_parent()
 
+    def send(message: Message) -> bool:
+        channel.put(message)
+        return True
 
-def _send(message: Message) -> bool:
-    """Put a message in a pool process's queue; a full queue holds the child (bounded)."""
-    _channel.put(message)
-    return True
-
-
-def _pump_in_child(
-    work: BatchWork,
-    index: int,
-    batch: Sequence[Cube],
-    settings: Mapping[str, Any],
-    should_stop: Callable[[], bool],
-) -> None:
-    _pump(_send, work, index, batch, settings, should_stop)
+    _pump(send, lambda: share(claim, should_stop))
 
 
-def _in_processes(
-    work: BatchWork,
-    batches: list[list[Cube]],
-    settings: Mapping[str, Any],
-    run: Run,
-    workers: int,
-) -> Iterator[Message]:
-    """The batches' messages as forked processes that this run alone owns send them.
+def _in_processes(share: Share, run: Run, workers: int) -> Iterator[Message]:
+    """The workers' messages as forked processes that this run alone owns send them.
 
-    fork, because spawn and forkserver re-import the caller's main script (and fail in an
-    unguarded one); the children run only pure-C solvers (python-sat) and start before any
-    search thread of this run. Stopping terminates this pool's processes and no others.
+    The children run only pure-C solvers (python-sat) and start before any search thread
+    of this run. Stopping terminates this run's processes and no others.
     """
-    method = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
-    context = multiprocessing.get_context(method)
-    should_stop = WallClock(run.wall_clock_end())
+    context = multiprocessing.get_context(_START_METHOD)
     channel = context.Queue(workers * QUEUED_PER_WORKER)
-    size = min(workers, len(batches))
+    args = (share, _Counter(), WallClock(run.wall_clock_end()), channel)
+    children = [
+        context.Process(target=_pump_in_child, args=args, name="cubes", daemon=True)
+        for _ in range(workers)
+    ]
     try:
-        with context.Pool(size, initializer=_start_child, initargs=(channel,)) as procs:
-            for index, batch in enumerate(batches):
-                procs.apply_async(_pump_in_child, (work, index, batch, settings, should_stop))
-            yield from _received(lambda timeout: channel.get(timeout=timeout), len(batches), run)
-            # leaving the with block terminates the pool: its processes, and only those
+        for child in children:
+            child.start()
+        yield from _received(lambda timeout: channel.get(timeout=timeout), workers, run)
     finally:
+        for child in children:
+            if child.is_alive():
+                child.terminate()
+            if child.pid is not None:
+                child.join()
         channel.close()
