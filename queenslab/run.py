@@ -38,6 +38,11 @@ def check_time_limit(seconds: float | None) -> float | None:
     return float(seconds)
 
 
+def never() -> bool:
+    """A ``should_stop`` that never says stop: for work that must run to its end."""
+    return False
+
+
 class Run:
     """How one call searches, and what it tells about the search."""
 

@@ -135,3 +135,20 @@ def test_cli_enumerate_count_cnf(queens):
     bad = queens("solve", "8", "--backend", "sat", "--solver", "nope")
     assert bad.returncode == 2 and "cadical195" in bad.stderr
     assert queens("solve", "3", "--backend", "sat").returncode == 1
+
+
+def test_a_stopped_build_raises_limit_and_leaves_no_partial_clauses_behind():
+    """The build asks ``should_stop`` between the board's groups; what it stopped is not
+    kept, so the next count of that board (which reuses built clauses) is exact."""
+    problem = Problem(9, variant="toroidal")
+    asked = []
+
+    def stop_at_the_third_group():
+        asked.append(None)
+        return len(asked) >= 3
+
+    with pytest.raises(LimitReached):
+        formula.clauses(problem, "seqcounter", stop_at_the_third_group)
+    assert len(asked) == 3
+    sat = ql.count(problem, "sat", encoding="seqcounter", workers=1)
+    assert sat.total == ql.count(problem, "backtrack").total

@@ -77,3 +77,13 @@ def test_optimize_agrees_with_brute_force(formulation):
 def test_invalid_formulation_names_the_choices(formulation):
     with pytest.raises(UsageError, match="integer, boolean"):
         ql.solve(8, "cpsat", formulation=formulation + "x")
+
+
+def test_a_model_build_stops_when_asked(formulation):
+    """A big board's model takes seconds to post: the build looks at ``should_stop``."""
+    from queenslab.models.cpsat import build
+    from queenslab.problem import Problem
+
+    with pytest.raises(LimitReached):
+        build(Problem(12), formulation, lambda: True)
+    assert build(Problem(12), formulation).decisions

@@ -51,6 +51,9 @@ def _finish(process: subprocess.Popen[str]) -> tuple[str, str]:
         pytest.param(["solve", "2000", "-b", "cpsat"], marks=_needs("cpsat")),
         pytest.param(["solve", "2000", "-b", "milp"], marks=_needs("milp")),
         pytest.param(["solve", "150", "-b", "sat"], marks=_needs("sat")),
+        pytest.param(["count", "1000", "-b", "sat"], marks=_needs("sat")),  # n³ clauses
+        pytest.param(["enumerate", "1000", "-b", "sat"], marks=_needs("sat")),
+        pytest.param(["count", "1000", "-b", "cpsat"], marks=_needs("cpsat")),
         pytest.param(["count", "14", "-b", "milp"], marks=_needs("milp")),
         pytest.param(["enumerate", "14", "-b", "milp"], marks=_needs("milp")),
     ],

@@ -209,7 +209,10 @@ class SatBackend(Backend):
     def count(self, problem: Problem, run: Run, unique: bool = False) -> CountResult:
         if self.settings["solver_cmd"]:
             return external.count(problem, self.settings, run)
-        self._record_model(problem, run)
+        try:
+            self._record_model(problem, run)
+        except LimitReached:
+            return CountResult(None, status=Status.LIMIT)
         total = cubes.count_cubes(
             cube_counts, cubes.border_split, problem, self.settings, run, pool="process"
         )
@@ -217,7 +220,7 @@ class SatBackend(Backend):
 
     def _record_model(self, problem: Problem, run: Run) -> None:
         """The whole model's size in the record; its clauses, built here, are inherited by
-        the forked workers."""
+        the forked workers. LimitReached when the run stops first."""
         with run.phase("build"):
-            body, top = clauses(problem, self.settings["encoding"])
+            body, top = clauses(problem, self.settings["encoding"], run.should_stop)
         run.stats.add(_model_stats(top, body, problem.n))

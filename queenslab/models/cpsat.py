@@ -29,7 +29,7 @@ from queenslab.models import cubes, forked
 from queenslab.placement import Placement
 from queenslab.problem import Problem
 from queenslab.result import CountResult, OptimizeResult, SolveResult, Status
-from queenslab.run import Run
+from queenslab.run import Run, never
 from queenslab.stats import Stats
 from queenslab.stoppable import run_stoppably
 
@@ -61,8 +61,10 @@ class Model:
     board: list[list[Any]] | None = None  # the Boolean board (boolean formulation)
 
 
-def build(problem: Problem, formulation: str) -> Model:
+def build(problem: Problem, formulation: str, should_stop: Callable[[], bool] = never) -> Model:
     """The model of ``problem``, posting the board's lines; givens are fixed before search.
+    LimitReached when ``should_stop`` says stop first (a big board's Boolean model takes
+    seconds to post).
 
     ``integer``: one variable per row (its queen's column, the row's open columns as its
     domain), and for every other line family AllDifferent over the rows' line keys (a
@@ -79,6 +81,8 @@ def build(problem: Problem, formulation: str) -> Model:
     if formulation == "integer":
         q = []
         for r in range(n):
+            if should_stop():
+                raise LimitReached
             open_cols = [c for c in range(n) if board.is_open(r, c) and given.get(r, c) == c]
             domain = cp_model.Domain.from_values(open_cols)
             q.append(model.new_int_var_from_domain(domain, f"q_r{r}"))
@@ -95,10 +99,16 @@ def build(problem: Problem, formulation: str) -> Model:
                 model.add(q[r + dr] - q[r] != dc).with_name(f"leap_r{r}_r{r + dr}")
         indices = [v.index for v in q]
         return Model(model, q, lambda solution: tuple(int(solution[i]) for i in indices))
-    x = [[model.new_bool_var(f"x_r{r}_c{c}") for c in range(n)] for r in range(n)]
+    x = []
+    for r in range(n):
+        if should_stop():
+            raise LimitReached
+        x.append([model.new_bool_var(f"x_r{r}_c{c}") for c in range(n)])
     for r, c in board.blocked:
         model.add(x[r][c] == 0).with_name(f"blocked_r{r}_c{c}")
     for group in board.groups():
+        if should_stop():
+            raise LimitReached
         cells = [x[r][c] for r, c in group.cells]
         post = model.add_exactly_one if group.exactly_one else model.add_at_most_one
         post(cells).with_name(group.name)
@@ -255,7 +265,7 @@ def _cube_solutions(
     formulation = settings["formulation"]
     stats = Stats()
     for cube in claimed:
-        built = build(cube.problem, formulation)
+        built = build(cube.problem, formulation, should_stop)
         solver = _enumerating_solver(built, problem.n, formulation)
         take = built.columns if decode else _nothing
         for chunk in cubes.chunks(_solutions(built, solver, should_stop, take, stats)):
@@ -332,9 +342,13 @@ class CpSatBackend(Backend):
             params.max_time_in_seconds = remaining
         return solver
 
-    def _build(self, problem: Problem, run: Run, formulation: str) -> Model:
+    def _build(
+        self, problem: Problem, run: Run, formulation: str, should_stop: Callable[[], bool] = never
+    ) -> Model:
+        """The model, its size in the record. In a forked child ``should_stop`` stays
+        ``never``: the parent ends the child at the deadline."""
         with run.phase("build"):
-            built = build(problem, formulation)
+            built = build(problem, formulation, should_stop)
         run.stats.add(_model_stats(built.model))
         return built
 
@@ -356,14 +370,17 @@ class CpSatBackend(Backend):
         return SolveResult(Status.LIMIT)
 
     def enumerate(self, problem: Problem, run: Run) -> Iterator[Placement]:
-        self._build(problem, run, self.settings["formulation"])  # its size, for the record
+        self._build(problem, run, self.settings["formulation"], run.should_stop)  # for the record
         for cols in cubes.enumerate_cubes(
             cube_solutions, _split, problem, self.settings, run, pool="thread"
         ):
             yield Placement(cols)
 
     def count(self, problem: Problem, run: Run, unique: bool = False) -> CountResult:
-        self._build(problem, run, self.settings["formulation"])  # its size, for the record
+        try:
+            self._build(problem, run, self.settings["formulation"], run.should_stop)
+        except LimitReached:
+            return CountResult(None, status=Status.LIMIT)
         total = cubes.count_cubes(cube_counts, _split, problem, self.settings, run, pool="thread")
         return CountResult(total, status=Status.SOLVED if total is not None else Status.LIMIT)
 

@@ -48,7 +48,7 @@ from queenslab.boards import Board, Cell
 from queenslab.boards.symmetry import Symmetry
 from queenslab.errors import LimitReached
 from queenslab.problem import Problem
-from queenslab.run import Run
+from queenslab.run import Run, never
 
 #: Below this board size a count takes milliseconds: starting workers would cost more.
 PARALLEL_FROM_N = 10
@@ -100,11 +100,6 @@ class WallClock:
 
     def __call__(self) -> bool:
         return self.end is not None and time.time() >= self.end
-
-
-def never() -> bool:
-    """``should_stop`` of a split walked to its end whatever happens."""
-    return False
 
 
 #: A split: the cubes of a problem one by one, always in the same order; LimitReached

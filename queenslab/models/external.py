@@ -205,7 +205,7 @@ def boards(problem: Problem, settings: Mapping[str, Any], run: Run) -> Iterator[
 
     cmd, n = settings["solver_cmd"], problem.n
     with run.phase("build"):
-        body, top = clauses(problem, settings["encoding"])
+        body, top = clauses(problem, settings["encoding"], run.should_stop)
     run.stats.add(variables=top, constraints=len(body), solver=cmd)
     blocking: list[tuple[int, ...]] = []
     seen: set[tuple[int, ...]] = set()

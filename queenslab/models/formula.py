@@ -16,6 +16,7 @@ from queenslab.backend import Option
 from queenslab.boards import Board
 from queenslab.errors import LimitReached, UsageError
 from queenslab.problem import Problem
+from queenslab.run import never
 
 #: pysat cardinality encodings that handle "exactly one" and "at most one" (``native``
 #: needs a cardinality-aware solver and is left out).
@@ -54,12 +55,8 @@ _BUILT: dict[tuple[Board, str], tuple[tuple[tuple[int, ...], ...], int]] = {}
 _KEPT = 8
 
 
-def _never() -> bool:
-    return False
-
-
 def board_clauses(
-    board: Board, encoding: str, should_stop: Callable[[], bool] = _never
+    board: Board, encoding: str, should_stop: Callable[[], bool] = never
 ) -> tuple[tuple[tuple[int, ...], ...], int]:
     """The clauses of the board's groups (no givens), and the highest variable they use.
 
@@ -100,7 +97,7 @@ def _encode(
 
 
 def clauses(
-    problem: Problem, encoding: str, should_stop: Callable[[], bool] = _never
+    problem: Problem, encoding: str, should_stop: Callable[[], bool] = never
 ) -> tuple[list[tuple[int, ...]], int]:
     """The clauses of a problem (givens as unit clauses) and its number of variables;
     LimitReached when ``should_stop`` says stop before they are built."""

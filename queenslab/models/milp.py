@@ -20,7 +20,7 @@ from queenslab.models.pyomo_solvers import Outcome, PyomoSolver, known_name, ope
 from queenslab.placement import Placement
 from queenslab.problem import Problem
 from queenslab.result import CountResult, OptimizeResult, SolveResult, Status
-from queenslab.run import Run
+from queenslab.run import Run, never
 from queenslab.stoppable import run_stoppably
 
 if TYPE_CHECKING:
@@ -84,7 +84,7 @@ _SOLVER_ROWS = 6
 
 
 def subproblems(
-    problem: Problem, depth: int, should_stop: Callable[[], bool] = lambda: False
+    problem: Problem, depth: int, should_stop: Callable[[], bool] = never
 ) -> Iterator[list[tuple[int, int]]]:
     """Every peaceful placement of the first ``depth`` rows without a given queen.
 
