@@ -113,7 +113,7 @@ def _solve_cubes(
     from pysat.solvers import Solver
 
     n = problem.n
-    hard, _ = board_clauses(problem.board, settings["encoding"])
+    hard, _ = board_clauses(problem.board, settings["encoding"], should_stop)  # a fork has them
     with Solver(name=settings["solver"], bootstrap_with=hard) as solver:
         for cube in claimed:
             for result in per_cube(n, _cube_models(solver, n, cube, should_stop)):

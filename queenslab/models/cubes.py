@@ -333,8 +333,10 @@ def enumerate_cubes(
         yield from chunk
 
 
-class _Counter:
-    """0, 1, 2, ... shared by threads and processes: the numbers of the claimed cubes."""
+class _SharedCounter:
+    """0, 1, 2, ... shared by worker processes: the numbers of the claimed cubes. (In one
+    process, ``itertools.count().__next__`` does: one C call, atomic under the GIL, and no
+    shared memory and semaphore to set up, about 14 ms of a small run.)"""
 
     def __init__(self) -> None:
         self._next = multiprocessing.get_context(_START_METHOD).Value("q", 0)
@@ -409,7 +411,7 @@ def _results(
         runner = _in_processes if pool == "process" else _on_threads
         messages = runner(share, run, workers)
     else:
-        messages = share(_Counter(), run.should_stop)
+        messages = share(itertools.count().__next__, run.should_stop)
     received = 0
     with closing(messages):
         for kind, payload in messages:
@@ -458,7 +460,7 @@ def _received(get: Callable[[float], Message], workers: int, run: Run) -> Iterat
 def _on_threads(share: Share, run: Run, workers: int) -> Iterator[Message]:
     """The workers' messages as the threads send them; the threads see the run's stop."""
     channel: queue.Queue[Message] = queue.Queue(workers * QUEUED_PER_WORKER)
-    claim = _Counter()
+    claim = itertools.count().__next__  # one C call: atomic between threads
 
     def put(message: Message) -> bool:
         while not run.should_stop():
@@ -481,7 +483,9 @@ def _on_threads(share: Share, run: Run, workers: int) -> Iterator[Message]:
         executor.shutdown(wait=True, cancel_futures=True)
 
 
-def _pump_in_child(share: Share, claim: _Counter, should_stop: WallClock, channel: Any) -> None:
+def _pump_in_child(
+    share: Share, claim: _SharedCounter, should_stop: WallClock, channel: Any
+) -> None:
     """A worker process: its messages into the queue, whose bound holds the child back."""
     leave_sigint_to_parent()
 
@@ -500,7 +504,7 @@ def _in_processes(share: Share, run: Run, workers: int) -> Iterator[Message]:
     """
     context = multiprocessing.get_context(_START_METHOD)
     channel = context.Queue(workers * QUEUED_PER_WORKER)
-    args = (share, _Counter(), WallClock(run.wall_clock_end()), channel)
+    args = (share, _SharedCounter(), WallClock(run.wall_clock_end()), channel)
     children = [
         context.Process(target=_pump_in_child, args=args, name="cubes", daemon=True)
         for _ in range(workers)
