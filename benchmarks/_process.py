@@ -17,8 +17,13 @@ def queens_command() -> list[str]:
 
 
 def measure(argv: list[str], cwd: Path | None = None) -> tuple[float, float]:
-    """(wall seconds, peak RSS in MB) of one run of ``argv``; raises if it fails."""
+    """(wall seconds, peak RSS in MB) of one run of ``argv``; raises if it fails.
+
+    The command may write Python bytecode caches, as an installed package has them
+    (PYTHONDONTWRITEBYTECODE would make every run compile queenslab's sources again).
+    """
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
     start = time.perf_counter()
     process = subprocess.Popen(
         argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, cwd=cwd
