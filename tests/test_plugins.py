@@ -12,7 +12,7 @@ import sys
 
 import pytest
 
-from queenslab.registry import backends
+from queenslab.registry import ENTRY_POINT_GROUP, _group_may_be_declared, backends
 from tests.conftest import ROOT, queens_command
 
 PACKAGE = ROOT / "tests" / "data" / "queenslab-permutations"
@@ -97,3 +97,26 @@ def test_the_documented_plugin_is_the_tested_one():
     """docs/api.md shows tests/data/queenslab-permutations/queenslab_permutations.py as is."""
     source = (PACKAGE / "queenslab_permutations.py").read_text()
     assert f"```python\n{source}```" in (ROOT / "docs" / "api.md").read_text()
+
+
+def test_the_quick_scan_finds_every_place_a_backend_may_be_declared(tmp_path):
+    """importlib.metadata is asked only when the scan finds the group (or cannot tell)."""
+    declaring, other, empty = (tmp_path / name for name in ("declaring", "other", "empty"))
+    for folder, group in ((declaring, ENTRY_POINT_GROUP), (other, "console_scripts")):
+        info = folder / "pkg-1.0.dist-info"
+        info.mkdir(parents=True)
+        (info / "entry_points.txt").write_text(f"[{group}]\nname = pkg.module:Class\n")
+    (empty / "bare-2.0.dist-info").mkdir(parents=True)  # no entry_points.txt
+    archive = tmp_path / "packages.zip"
+    archive.write_bytes(b"PK\x05\x06" + bytes(18))  # an empty zip on the path
+    assert not _group_may_be_declared([str(other), str(empty), str(tmp_path / "missing")])
+    assert _group_may_be_declared([str(empty), str(declaring)])
+    egg = tmp_path / "pkg-1.0.egg" / "EGG-INFO"
+    egg.mkdir(parents=True)
+    (egg / "entry_points.txt").write_text(f"[{ENTRY_POINT_GROUP}]\nname = pkg:Class\n")
+    assert _group_may_be_declared([str(other), str(egg.parent)])
+    assert _group_may_be_declared([str(other), str(archive)])
+
+
+def test_an_installed_backend_passes_the_quick_scan(site):
+    assert _group_may_be_declared([str(site)])

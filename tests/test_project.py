@@ -104,12 +104,16 @@ def test_ruff_is_clean(args):
     ids=["import", "cli-parser", "cli-parse-args"],
 )
 def test_import_is_light(code):
-    """Neither importing the package nor building the CLI loads NumPy, Numba or a solver."""
+    """Neither importing the package nor building the CLI loads NumPy, Numba or a solver,
+    nor the standard library's slow imports: importlib.metadata (about 50 ms with its scan;
+    no installed package declares a backend here), multiprocessing, concurrent.futures,
+    subprocess."""
     probe = (
         f"import sys; {code}; "
         "heavy = {'numpy', 'numba', 'ortools', 'pysat', 'pyomo', 'highspy', 'dask',"
         " 'distributed', 'matplotlib', 'pyganak'}; "
-        "print(sorted(heavy & {m.split('.')[0] for m in sys.modules}))"
+        "slow = {'importlib.metadata', 'multiprocessing', 'concurrent.futures', 'subprocess'}; "
+        "print(sorted(heavy & {m.split('.')[0] for m in sys.modules} | slow & set(sys.modules)))"
     )
     run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT)
     assert run.stdout.strip() == "[]", run.stdout + run.stderr

@@ -33,12 +33,10 @@ from __future__ import annotations
 
 import functools
 import itertools
-import multiprocessing
 import queue
 import signal
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import closing
 from dataclasses import dataclass
 from functools import cached_property
@@ -58,9 +56,6 @@ CHUNK = 512
 #: Messages waiting for the consumer, per worker, before the workers wait in turn.
 QUEUED_PER_WORKER = 4
 _POLL_SECONDS = 0.05  # how often the waiting main thread looks at the clock and for Ctrl-C
-#: fork where the platform has it: spawn and forkserver re-import the caller's main script
-#: (and fail in an unguarded one).
-_START_METHOD = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
 
 Queens = tuple[Cell, ...]
 Columns = tuple[int, ...]
@@ -333,13 +328,25 @@ def enumerate_cubes(
         yield from chunk
 
 
+@functools.cache
+def _processes() -> Any:
+    """The multiprocessing context of the workers, imported when a run first starts them
+    (multiprocessing costs every start-up of the CLI about 5 ms). fork where the platform
+    has it: spawn and forkserver re-import the caller's main script (and fail in an
+    unguarded one)."""
+    import multiprocessing
+
+    methods = multiprocessing.get_all_start_methods()
+    return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+
+
 class _SharedCounter:
     """0, 1, 2, ... shared by worker processes: the numbers of the claimed cubes. (In one
     process, ``itertools.count().__next__`` does: one C call, atomic under the GIL, and no
     shared memory and semaphore to set up, about 14 ms of a small run.)"""
 
     def __init__(self) -> None:
-        self._next = multiprocessing.get_context(_START_METHOD).Value("q", 0)
+        self._next = _processes().Value("q", 0)
 
     def __call__(self) -> int:
         with self._next.get_lock():
@@ -471,6 +478,8 @@ def _on_threads(share: Share, run: Run, workers: int) -> Iterator[Message]:
                 continue
         return False
 
+    from concurrent.futures import ThreadPoolExecutor
+
     executor = ThreadPoolExecutor(workers, thread_name_prefix="cubes")
     try:
         for _ in range(workers):
@@ -502,7 +511,7 @@ def _in_processes(share: Share, run: Run, workers: int) -> Iterator[Message]:
     The children run only pure-C solvers (python-sat) and start before any search thread
     of this run. Stopping terminates this run's processes and no others.
     """
-    context = multiprocessing.get_context(_START_METHOD)
+    context = _processes()
     channel = context.Queue(workers * QUEUED_PER_WORKER)
     args = (share, _SharedCounter(), WallClock(run.wall_clock_end()), channel)
     children = [

@@ -17,19 +17,19 @@ the solver's proof that no solution exists; UNKNOWN as a limit reached.
 Enumeration and counting block each board found with a clause on its n board variables
 and run the program again on the whole CNF: one process per solution, for checking a
 solver rather than for speed.
+
+subprocess, shutil and tempfile are imported where they are used: the ``sat`` backend
+imports this module for its option, and every command's start-up would pay for them.
 """
 
 from __future__ import annotations
 
 import os
 import shlex
-import shutil
 import signal
-import subprocess
-import tempfile
 from collections.abc import Iterator, Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from queenslab.backend import Option
 from queenslab.errors import LimitReached, UsageError
@@ -37,6 +37,9 @@ from queenslab.placement import Placement
 from queenslab.problem import Problem
 from queenslab.result import CountResult, SolveResult, Status
 from queenslab.run import Run
+
+if TYPE_CHECKING:
+    import subprocess
 
 #: Arguments for programs that write their model to a file rather than to stdout.
 KNOWN_ARGUMENTS: dict[str, tuple[str, ...]] = {"minisat": ("{cnf}", "{solution}")}
@@ -55,6 +58,8 @@ _STATUS = {
 
 def command(value: Any) -> str:
     """Option converter: a command line whose program is on the PATH."""
+    import shutil
+
     words = shlex.split(str(value))  # ValueError on an unclosed quote
     if not words:
         raise ValueError("the command is empty")
@@ -133,6 +138,8 @@ def board(cmd: str, problem: Problem, literals: Sequence[int]) -> tuple[int, ...
 
 def _end(child: subprocess.Popen[bytes]) -> None:
     """End the solver and everything it started (its process group)."""
+    import subprocess
+
     for sig in (signal.SIGTERM, signal.SIGKILL):
         try:
             os.killpg(child.pid, sig)
@@ -147,6 +154,8 @@ def _end(child: subprocess.Popen[bytes]) -> None:
 
 def _run(argv: list[str], folder: Path, run: Run) -> tuple[int, str, str]:
     """Run the solver until it exits (its exit code, stdout, stderr); LimitReached on a stop."""
+    import subprocess
+
     out_path, err_path = folder / "stdout", folder / "stderr"
     with open(out_path, "wb") as out, open(err_path, "wb") as err:
         try:
@@ -201,6 +210,8 @@ def _solve_once(
 
 def boards(problem: Problem, settings: Mapping[str, Any], run: Run) -> Iterator[tuple[int, ...]]:
     """Every solution once, each blocked before the next run; LimitReached on a stop."""
+    import tempfile
+
     from queenslab.models.formula import cell, clauses
 
     cmd, n = settings["solver_cmd"], problem.n

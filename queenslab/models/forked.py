@@ -14,7 +14,6 @@ runs only this call's code. Where fork is missing the work runs in this process.
 
 from __future__ import annotations
 
-import multiprocessing
 import sys
 import time
 from collections.abc import Callable
@@ -49,6 +48,8 @@ def in_child(work: Callable[[], T], run: Run, stopped: T, grace: float = GRACE_S
     ``grace``: how long past a stop the child may still answer (0 for work that cannot
     stop itself).
     """
+    import multiprocessing  # here: its import costs every command's start-up about 10 ms
+
     if "fork" not in multiprocessing.get_all_start_methods():
         return work()
     context = multiprocessing.get_context("fork")
