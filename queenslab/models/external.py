@@ -18,7 +18,7 @@ Enumeration and counting block each board found with a clause on its n board var
 and run the program again on the whole CNF: one process per solution, for checking a
 solver rather than for speed.
 
-subprocess, shutil and tempfile are imported where they are used: the ``sat`` backend
+subprocess, shutil, tempfile and pathlib are imported where they are used: the ``sat`` backend
 imports this module for its option, and every command's start-up would pay for them.
 """
 
@@ -28,7 +28,6 @@ import os
 import shlex
 import signal
 from collections.abc import Iterator, Mapping, Sequence
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from queenslab.backend import Option
@@ -40,6 +39,7 @@ from queenslab.run import Run
 
 if TYPE_CHECKING:
     import subprocess
+    from pathlib import Path
 
 #: Arguments for programs that write their model to a file rather than to stdout.
 KNOWN_ARGUMENTS: dict[str, tuple[str, ...]] = {"minisat": ("{cnf}", "{solution}")}
@@ -82,7 +82,7 @@ def arguments(cmd: str, cnf: Path, solution: Path) -> tuple[list[str], bool]:
     """The argument list for one run, and whether the answer is in the solution file."""
     words = shlex.split(cmd)
     if not any("{cnf}" in w or "{solution}" in w for w in words):
-        words += KNOWN_ARGUMENTS.get(Path(words[0]).name, ("{cnf}",))
+        words += KNOWN_ARGUMENTS.get(os.path.basename(words[0]), ("{cnf}",))
     argv = [w.replace("{cnf}", str(cnf)).replace("{solution}", str(solution)) for w in words]
     return argv, any("{solution}" in w for w in words)
 
@@ -211,6 +211,7 @@ def _solve_once(
 def boards(problem: Problem, settings: Mapping[str, Any], run: Run) -> Iterator[tuple[int, ...]]:
     """Every solution once, each blocked before the next run; LimitReached on a stop."""
     import tempfile
+    from pathlib import Path
 
     from queenslab.models.formula import cell, clauses
 
