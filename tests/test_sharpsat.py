@@ -40,3 +40,29 @@ def test_time_limit_ends_the_count():
     """Ganak cannot be stopped: the counting child is ended when the limit passes."""
     assert ql.count(12, "sharpsat", time_limit=0.5).status == ql.Status.LIMIT
     assert ql.count(8, "sharpsat", time_limit=60).total == 92
+
+
+def test_a_board_without_solutions_is_proven_empty_before_ganak(monkeypatch):
+    """Ganak spent 20-30 s on super-queens n = 7 and 8 and toroidal n = 6 and 8, which a SAT
+    solver proves unsatisfiable in a millisecond: Ganak counts only satisfiable boards."""
+    import pyganak
+
+    real = pyganak.Counter
+
+    class Refusing:
+        """A Counter that takes the CNF but refuses to count it."""
+
+        def __init__(self):
+            self._counter = real()
+
+        def __getattr__(self, name):
+            return getattr(self._counter, name)
+
+        def count(self):  # the child's exception comes back to this process
+            raise AssertionError("Ganak asked to count")
+
+    monkeypatch.setattr(pyganak, "Counter", Refusing)
+    for n, variant in [(7, "superqueens"), (8, "superqueens"), (6, "toroidal"), (8, "toroidal")]:
+        assert ql.count(n, "sharpsat", variant=variant).total == 0
+    with pytest.raises(AssertionError, match="Ganak asked"):
+        ql.count(5, "sharpsat", variant="toroidal")  # 10 solutions: Ganak's to count
