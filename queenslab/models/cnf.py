@@ -48,12 +48,12 @@ SOLVERS = (
     "ergo",
 )
 
-#: Solvers whose every solve call costs more than the one before, in one solver object
-#: (maplecm: 1.4 ms for its first cube at n = 11, 10 ms by the 110th, with no clause
-#: added between). Measured at n = 11 over 452 cubes: one maplecm solver for all cubes
-#: 24.5 s, a fresh one per cube 1.6 s; every other listed solver is 1.1-18x faster with
-#: one solver for all cubes.
-SLOWER_WITH_EACH_CALL = frozenset({"maplecm"})
+#: Solvers whose solve calls grow slower in one solver object (maplecm: 1.4 ms for its
+#: first cube at n = 11, 10 ms by the 110th, with no clause added between). Measured at
+#: n = 12 over 730 cubes, one solver for all against a fresh one per cube: maplecm 108 s
+#: against 10.6 s, mergesat3 21.5 s against 2.1 s, maplechrono 11.8 s against 3.2 s;
+#: every other listed solver is 1.3-5.7x faster with one solver for all.
+SLOWER_WITH_EACH_CALL = frozenset({"maplechrono", "maplecm", "mergesat3"})
 
 #: Conflicts between two looks at the clock (and for Ctrl-C).
 _CONFLICTS_PER_SLICE = 1000
