@@ -72,10 +72,13 @@ class SharpSatBackend(Backend):
 
 
 def _satisfiable(clauses: list[tuple[int, ...]]) -> bool:
-    """Whether the CNF has a model, by CaDiCaL: milliseconds on these boards, where Ganak
-    spends 20-30 s on some boards without a solution (super-queens n = 7 and 8, toroidal
-    n = 6 and 8). An unsatisfiable CNF has zero models: that proof is exact too."""
+    """Whether the CNF has a model, by the sat backend's default solver (CaDiCaL):
+    milliseconds on these boards, where Ganak spends 20-30 s on some boards without a
+    solution (super-queens n = 7 and 8, toroidal n = 6 and 8). An unsatisfiable CNF has
+    zero models: that proof is exact too."""
     from pysat.solvers import Solver
 
-    with Solver(name="cadical195", bootstrap_with=clauses) as solver:
+    from queenslab.models.cnf import DEFAULT_SOLVER
+
+    with Solver(name=DEFAULT_SOLVER, bootstrap_with=clauses) as solver:
         return bool(solver.solve())
