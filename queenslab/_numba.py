@@ -17,16 +17,17 @@ import os
 from pathlib import Path
 from typing import Any
 
-if "NUMBA_CACHE_DIR" not in os.environ and not os.access(Path(__file__).parent, os.W_OK):
-    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    os.environ["NUMBA_CACHE_DIR"] = str(base / "queenslab" / "numba")
+from queenslab.native import numba_user_cache
 
-from numba import njit, types  # imported after the environment is set
+if "NUMBA_CACHE_DIR" not in os.environ and not os.access(Path(__file__).parent, os.W_OK):
+    os.environ["NUMBA_CACHE_DIR"] = str(numba_user_cache())
+
+from numba import carray, cfunc, njit, types  # imported after the environment is set
 from numba.core import caching, cgutils
 from numba.core.runtime import rtsys
 from numba.extending import intrinsic
 
-__all__ = ["cgutils", "intrinsic", "njit", "types"]
+__all__ = ["carray", "cfunc", "cgutils", "intrinsic", "njit", "types"]
 
 
 _numba_load_overload = caching.Cache.load_overload

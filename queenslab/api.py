@@ -357,9 +357,7 @@ def count(
     if capability not in engine.capabilities:
         raise engine._lacks(capability)
     run = Run(None, time_limit, progress, profile)
-    result = _timed(
-        engine, Capability.COUNT, problem, run, lambda: engine.count(problem, run, unique)
-    )
+    result = _timed(engine, capability, problem, run, lambda: engine.count(problem, run, unique))
     for value in (result.total, result.unique):
         if value is not None and value < 0:
             raise BackendBug(f"{engine.name} reported a negative count {value}")

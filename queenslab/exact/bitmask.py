@@ -68,11 +68,16 @@ class BitmaskBackend(Backend):
         warm.optimize(tiny, Run(None, None), np.zeros((4, 4), dtype=np.int64))
 
     def load_for(self, task: Capability, problem: Problem) -> None:
-        """A count of the classic board loads only the constellation kernels (each kernel
-        loaded costs a process about 20 ms; a profiled count loads its own at its first
-        call); any other run loads them all."""
-        if task is Capability.COUNT and _by_constellations(problem):
-            BitmaskBackend(workers=1).count(Problem(6), Run(None, None), unique=True)
+        """A count of the classic board loads only the constellation kernels it will run:
+        from n = 8 on, a count of solutions runs their machine code without Numba
+        (native.py); a count of classes or of a smaller board loads Numba's kernels. A
+        profiled count loads its own at its first call; any other run loads every kernel."""
+        from queenslab.exact.constellations import SPECIALISED_FROM
+
+        if task in (Capability.COUNT, Capability.UNIQUE) and _by_constellations(problem):
+            unique = task is Capability.UNIQUE or problem.n < SPECIALISED_FROM
+            size = 6 if unique else SPECIALISED_FROM
+            BitmaskBackend(workers=1).count(Problem(size), Run(None, None), unique=unique)
         else:
             self.load()
 
@@ -172,13 +177,15 @@ def _plan(problem: Problem, unique: bool, stop: np.ndarray) -> Plan:
     The classic board goes to its constellations and the specialised kernels; any other
     board to the general search, on the half board when the left-right mirror keeps it.
     """
-    from queenslab.exact import constellations, subproblems
-    from queenslab.exact.board_search import Rules
+    from queenslab.exact import constellations
 
     _check_size(problem.n)
-    board = problem.board
     if _by_constellations(problem):
         return constellations.plan(problem.n, stop, unique)
+    from queenslab.exact import subproblems  # these import Numba: the other boards only
+    from queenslab.exact.board_search import Rules
+
+    board = problem.board
     mirrored = not problem.givens and any(s.name == "flip-h" for s in board.symmetries())
     base = subproblems.mirror(board) if mirrored else subproblems.plain(problem)
     base = base.searched_by(Rules.of(board), canonical=unique)

@@ -20,18 +20,37 @@ the side queens low. Symmetries are applied through ``boards.symmetry`` only.
 
 from __future__ import annotations
 
+import ctypes
 import hashlib
 from dataclasses import dataclass
 
 import numpy as np
 
-from queenslab._numba import njit
+from queenslab import native
 from queenslab.errors import LimitReached
 
 Array = np.ndarray
-#: Columns of ``border``: the column of the top queen (i) and of the bottom one (j), the row
-#: of the left queen (k) and of the right one (l).
-TOP, BOTTOM, LEFT, RIGHT = 0, 1, 2, 3
+#: Boards from this size on have 4 inner rows or more in every constellation: the counting
+#: kernel's own search handles them all, and runs without Numba (callbacks.py).
+SPECIALISED_FROM = 8
+#: Work space of the counting kernel per board row, in int64 words: its per-row masks,
+#: inner rows, row table and stack (inner.py).
+WORK_PER_ROW = 16
+#: The kernels' modules: listing the orbits and counting run as C callbacks (callbacks.py)
+#: whose saved machine code loads without Numba (native.py).
+_SOURCES = (
+    "queenslab.exact.inner", "queenslab.exact.border_orbits", "queenslab.exact.constellations",
+    "queenslab._numba",
+)  # fmt: skip
+_pointer, _size = ctypes.c_void_p, ctypes.c_int64
+_representatives = native.Callback(
+    "queenslab.exact.callbacks", "representatives", ctypes.c_int64,
+    (_size, _pointer, _pointer, _size, _pointer, _pointer, _pointer), _SOURCES,
+)  # fmt: skip
+_count_plain = native.Callback(
+    "queenslab.exact.callbacks", "count_plain", None,
+    (_size, _size, _pointer, _pointer, _pointer, _pointer, _pointer), _SOURCES,
+)  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -68,13 +87,21 @@ class Constellations:
     def count(self, stop: Array) -> Array:
         """Rows of (total, unique, nodes), nodes -1 where ``stop[0]`` came first; the
         unique column means nothing in a plan that does not count classes."""
-        from queenslab.boards.symmetry import coefficient_table
-        from queenslab.exact import inner
+        if self.unique or self.n < SPECIALISED_FROM:
+            from queenslab.boards.symmetry import coefficient_table
+            from queenslab.exact import inner
 
-        return inner.count_batch(
-            self.n, self.border, self.weight, self.stabilizer, coefficient_table(), self.unique,
-            stop,
+            return inner.count_batch(
+                self.n, self.border, self.weight, self.stabilizer, coefficient_table(),
+                self.unique, stop,
+            )  # fmt: skip
+        result = np.zeros((len(self), 3), dtype=np.int64)
+        work = np.zeros(WORK_PER_ROW * self.n, dtype=np.int64)
+        _count_plain(
+            self.n, len(self), _address(self.border), _address(self.weight), _address(stop),
+            _address(result), _address(work),
         )  # fmt: skip
+        return result
 
 
 def plan(n: int, stop: Array | None = None, unique: bool = False) -> Constellations:
@@ -86,128 +113,24 @@ def plan(n: int, stop: Array | None = None, unique: bool = False) -> Constellati
     """
     from queenslab.boards.symmetry import coefficient_table
 
-    table = coefficient_table()
+    table, scratch = coefficient_table(), np.zeros((4, 4), dtype=np.int64)
     flag = np.zeros(1, dtype=np.uint8) if stop is None else stop
-    empty = np.zeros((0, 4), dtype=np.int64)
-    size = _representatives(n, table, empty, np.zeros(0, dtype=np.int64), flag)
-    border = np.zeros((max(size, 0), 4), dtype=np.int64)
-    stabilizer = np.zeros(max(size, 0), dtype=np.int64)
-    if size < 0 or _representatives(n, table, border, stabilizer, flag) < 0:
-        raise LimitReached
+    border, stabilizer = np.zeros((0, 4), dtype=np.int64), np.zeros(0, dtype=np.int64)
+    for _ in range(2):  # the first call sizes the arrays, the second fills them
+        size = _representatives(
+            n, _address(table), _address(border), len(stabilizer), _address(stabilizer),
+            _address(flag), _address(scratch),
+        )  # fmt: skip
+        if size < 0:
+            raise LimitReached
+        if size != len(stabilizer):
+            border, stabilizer = np.zeros((size, 4), dtype=np.int64), np.zeros(size, dtype=np.int64)
     fixed = np.array([bin(int(s)).count("1") for s in stabilizer], dtype=np.int64)
     return Constellations(n, border, 8 // fixed, stabilizer, unique)
 
 
-@njit(cache=True, nogil=True)
-def _cells(n: int, i: int, j: int, k: int, l: int, cells: Array) -> int:  # noqa: E741
-    """The distinct border cells of a constellation into ``cells``; how many there are."""
-    m = n - 1
-    cells[0, 0], cells[0, 1] = 0, i
-    count = 1
-    for r, c in ((m, j), (k, 0), (l, m)):
-        seen = False
-        for q in range(count):
-            if cells[q, 0] == r and cells[q, 1] == c:
-                seen = True
-        if not seen:
-            cells[count, 0], cells[count, 1] = r, c
-            count += 1
-    return count
-
-
-@njit(cache=True, nogil=True)
-def _valid(n: int, i: int, j: int, k: int, l: int, cells: Array) -> bool:  # noqa: E741
-    """One queen per border line (a corner queen serves two) and no two attacking."""
-    m = n - 1
-    if (i == 0) != (k == 0) or (i == m) != (l == 0):
-        return False
-    if (j == 0) != (k == m) or (j == m) != (l == m):
-        return False
-    count = _cells(n, i, j, k, l, cells)
-    for a in range(count):
-        for b in range(a + 1, count):
-            dr = cells[a, 0] - cells[b, 0]
-            dc = cells[a, 1] - cells[b, 1]
-            if dr == 0 or dc == 0 or dr == dc or dr == -dc:
-                return False
-    return True
-
-
-@njit(cache=True, nogil=True)
-def _image(n: int, table: Array, g: int, cells: Array, count: int, out: Array) -> None:
-    """The constellation (i, j, k, l) of the image of ``cells`` under symmetry ``g``."""
-    m = n - 1
-    a, b, c, d, e, f = table[g]
-    for q in range(count):
-        r = a * cells[q, 0] + b * cells[q, 1] + c * m
-        col = d * cells[q, 0] + e * cells[q, 1] + f * m
-        if r == 0:
-            out[TOP] = col
-        if r == m:
-            out[BOTTOM] = col
-        if col == 0:
-            out[LEFT] = r
-        if col == m:
-            out[RIGHT] = r
-
-
-@njit(cache=True, nogil=True)
-def _preference(n: int, sig: Array) -> int:
-    """Smaller is the better member of an orbit to search (see the module docstring)."""
-    m = n - 1
-    last_row = min(sig[BOTTOM], m - sig[BOTTOM])
-    first_row = m - min(sig[TOP], m - sig[TOP])
-    sides = 2 * m - sig[LEFT] - sig[RIGHT]
-    key = (last_row * 64 + first_row) * 128 + sides
-    for q in range(4):  # ties: the smallest (i, j, k, l)
-        key = key * 64 + sig[q]
-    return key
-
-
-@njit(cache=True, nogil=True)
-def _representatives(n: int, table: Array, border: Array, stabilizer: Array, stop: Array) -> int:
-    """Write the preferred member of every orbit and its stabilizer (if there is room).
-
-    Returns how many orbits there are (call once with empty arrays to size them), or -1
-    when ``stop[0]`` was set. A symmetry can bring any border queen to the last row, at
-    the same distance from a corner, so a member whose last-row queen is not nearest a
-    corner is dropped before its images are computed.
-    """
-    cells = np.zeros((4, 2), dtype=np.int64)
-    sig = np.zeros(4, dtype=np.int64)
-    image = np.zeros(4, dtype=np.int64)
-    room = border.shape[0]
-    found = 0
-    m = n - 1
-    for i in range(n):
-        if stop[0]:
-            return -1
-        for j in range(n):
-            nearest = min(j, m - j)
-            if nearest > min(i, m - i):
-                continue
-            for k in range(n):
-                if nearest > min(k, m - k):
-                    continue
-                for l in range(n):  # noqa: E741
-                    if nearest > min(l, m - l) or not _valid(n, i, j, k, l, cells):
-                        continue
-                    count = _cells(n, i, j, k, l, cells)
-                    sig[TOP], sig[BOTTOM], sig[LEFT], sig[RIGHT] = i, j, k, l
-                    mine = _preference(n, sig)
-                    kept = True
-                    fixed = 0
-                    for g in range(table.shape[0]):
-                        _image(n, table, g, cells, count, image)
-                        theirs = _preference(n, image)
-                        if theirs < mine:
-                            kept = False
-                            break
-                        if theirs == mine:
-                            fixed |= 1 << g
-                    if kept:
-                        if found < room:
-                            border[found] = sig
-                            stabilizer[found] = fixed
-                        found += 1
-    return found
+def _address(array: Array) -> int:
+    """Where a kernel finds ``array``: C-contiguous int64 words, or the one-byte stop flag."""
+    if not array.flags.c_contiguous or array.dtype not in (np.int64, np.uint8, np.bool_):
+        raise TypeError(f"a kernel needs C-contiguous int64 or bytes, got {array.dtype}")
+    return int(array.ctypes.data)

@@ -34,6 +34,7 @@ import numpy as np
 
 from queenslab._numba import intrinsic, njit, types
 from queenslab.exact import board_search
+from queenslab.exact.constellations import WORK_PER_ROW
 
 Array = np.ndarray
 #: Nodes between two looks at the stop flag (a few milliseconds).
@@ -187,6 +188,33 @@ def search(
 
 
 @njit(cache=True, nogil=True)
+def count_plain(
+    n: int, border: Array, weight: Array, stop: Array, result: Array, work: Array
+) -> None:
+    """Count each constellation of ``border`` by the inner search: rows of (total, total,
+    nodes) into ``result``, nodes -1 where ``stop[0]`` came first. Needs n >= 8 (at least
+    4 inner rows) and WORK_PER_ROW * n words of ``work``.
+
+    Allocates nothing, so it also runs as a C callback loaded without Numba (callbacks.py).
+    A constellation's border counts as one node, each queen of the inner search as one
+    more. Once ``stop[0]`` is set it stops within ``POLL_NODES`` nodes.
+    """
+    allowed, inner, plan = work[:n], work[n : 2 * n], work[2 * n : 9 * n]
+    saved = work[9 * n :]
+    result[:, 2] = -1
+    for q in range(weight.shape[0]):
+        if stop[0]:
+            return
+        count = masks(n, border[q], allowed, inner)
+        solutions, nodes = search(allowed, inner, count, plan, saved, stop)
+        if nodes < 0:
+            return
+        result[q, 0] = solutions * weight[q]
+        result[q, 1] = solutions
+        result[q, 2] = nodes
+
+
+@njit(cache=True, nogil=True)
 def count_batch(
     n: int,
     border: Array,
@@ -196,32 +224,26 @@ def count_batch(
     unique: bool,
     stop: Array,
 ) -> Array:
-    """Count each constellation in order: rows of (total, unique, nodes).
+    """``count_plain`` for any n, counting the classes of solutions when ``unique`` is set.
 
-    Classes are counted only when ``unique`` is set (else the unique column holds the
-    solutions): only then does a constellation fixed by a symmetry need the general search.
-
-    A constellation's border counts as one node, each queen of the inner search as one
-    more. Once ``stop[0]`` is set it stops within ``POLL_NODES`` nodes, leaving nodes -1
-    in the rows of the constellations it did not finish. Releases the GIL: threads run
-    truly parallel.
+    A constellation fixed by a symmetry then goes through the general search, and so does
+    every constellation of a tiny board (fewer than 4 inner rows). Releases the GIL.
     """
     m = weight.shape[0]
     result = np.zeros((m, 3), dtype=np.int64)
     result[:, 2] = -1
     allowed = np.zeros(n, dtype=np.int64)
-    inner = np.zeros(n, dtype=np.int64)
-    plan = np.zeros(n * int(SLOT_FIELDS), dtype=np.int64)
-    saved = np.zeros((n + 1) * int(STACK_FIELDS), dtype=np.int64)
+    work = np.zeros(WORK_PER_ROW * n, dtype=np.int64)
     for q in range(m):
         if stop[0]:
             break
-        count = masks(n, border[q], allowed, inner)
-        if (unique and stabilizer[q] != 1) or count < 4:
-            solutions, classes, nodes = _search_classes(n, allowed, stabilizer[q], table, stop)
-        else:
-            solutions, nodes = search(allowed, inner, count, plan, saved, stop)
-            classes = solutions
+        count = masks(n, border[q], allowed, work[:n])
+        if count >= 4 and not (unique and stabilizer[q] != 1):
+            count_plain(n, border[q : q + 1], weight[q : q + 1], stop, result[q : q + 1], work)
+            if result[q, 2] < 0:
+                break
+            continue
+        solutions, classes, nodes = _search_classes(n, allowed, stabilizer[q], table, stop)
         if nodes < 0:
             break
         result[q, 0] = solutions * weight[q]
