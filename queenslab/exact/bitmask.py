@@ -75,9 +75,9 @@ class BitmaskBackend(Backend):
         from queenslab.exact.constellations import SPECIALISED_FROM
 
         if task in (Capability.COUNT, Capability.UNIQUE) and _by_constellations(problem):
-            unique = task is Capability.UNIQUE or problem.n < SPECIALISED_FROM
-            size = 6 if unique else SPECIALISED_FROM
-            BitmaskBackend(workers=1).count(Problem(size), Run(None, None), unique=unique)
+            with_numba = task is Capability.UNIQUE or problem.n < SPECIALISED_FROM
+            size = 6 if with_numba else SPECIALISED_FROM  # classes of 6 run both Numba kernels
+            BitmaskBackend(workers=1).count(Problem(size), Run(None, None), unique=with_numba)
         else:
             self.load()
 
