@@ -180,8 +180,7 @@ def _save_object(ir: str, symbol: str, path: Path, llvm: Any) -> bool:
     external = sorted(
         f.name for f in module.functions if f.is_declaration and not f.name.startswith("llvm.")
     )
-    process = ctypes.CDLL(None)
-    if not all(hasattr(process, name) for name in external):
+    if not _in_process(external):
         return False
     code = _target_machine(llvm).emit_object(module)
     header = {"symbol": symbol, "external": external, "digest": hashlib.sha256(code).hexdigest()}
@@ -197,6 +196,12 @@ def _save_object(ir: str, symbol: str, path: Path, llvm: Any) -> bool:
         if stale != path:
             stale.unlink(missing_ok=True)
     return True
+
+
+def _in_process(symbols: list[str]) -> bool:
+    """Whether this process defines every one of ``symbols`` (the C library, Python)."""
+    process = ctypes.CDLL(None)
+    return all(hasattr(process, name) for name in symbols)
 
 
 def _sealed(ir: str) -> str:
@@ -221,13 +226,14 @@ def _load_object(path: Path, llvm: Any) -> int:
         header = json.loads(line)
         if hashlib.sha256(code).hexdigest() != header["digest"]:
             raise ValueError("damaged")
-        process = ctypes.CDLL(None)
-        if not all(hasattr(process, name) for name in header["external"]):
+        if not _in_process(header["external"]):
             raise ValueError("a symbol this process lacks")
         engine = llvm.create_mcjit_compiler(llvm.parse_assembly(""), _target_machine(llvm))
         engine.add_object_file(llvm.ObjectFileRef.from_data(code))
         engine.finalize_object()
         address = engine.get_function_address(header["symbol"])
+        if not address:
+            raise ValueError("no such callback in the file")
     except (OSError, ValueError, KeyError, TypeError, RuntimeError):
         path.unlink(missing_ok=True)
         return 0
