@@ -16,8 +16,8 @@ import argparse
 import statistics
 import time
 
+from queenslab.core.problem import Problem
 from queenslab.exact.backtracking import search
-from queenslab.problem import Problem
 
 
 class _Scan:

@@ -43,7 +43,7 @@ import milp_scaling  # noqa: E402
 import models_count  # noqa: E402
 
 import queenslab as ql  # noqa: E402
-from queenslab import reference  # noqa: E402
+from queenslab.lab import reference  # noqa: E402
 
 #: Series -> seconds per size (missing sizes were not run: over budget or beyond the cap).
 Series = dict[str, dict[int, float]]

@@ -9,22 +9,29 @@ Quick start::
     Placement([1, 3, 0, 2])
 """
 
+import sys
+
 from queenslab.api import BackendBug, count, enumerate_solutions, optimize, solve
-from queenslab.backend import Backend, Capability, Family, Option
 from queenslab.boards import VARIANTS
-from queenslab.errors import (
+from queenslab.core.backend import Backend, Capability, Family, Option
+from queenslab.core.errors import (
     BackendUnavailable,
     CapabilityError,
     LimitReached,
     QueensError,
     UsageError,
 )
-from queenslab.placement import Placement
-from queenslab.problem import Problem
+from queenslab.core.placement import Placement
+from queenslab.core.problem import Problem
+from queenslab.core.result import CountResult, OptimizeResult, SolveResult, Status
 from queenslab.registry import backends, register_backend
-from queenslab.result import CountResult, OptimizeResult, SolveResult, Status
 
 __version__ = "0.1.0"
+
+if "IPython" in sys.modules:  # a notebook or shell: placements and results draw themselves
+    from queenslab.io.notebook import register_with_ipython
+
+    register_with_ipython()
 
 __all__ = [
     "VARIANTS",

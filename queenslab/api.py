@@ -16,14 +16,14 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
 
-from queenslab.backend import Backend, Capability, Family
 from queenslab.boards import DEFAULT_VARIANT, Cell
-from queenslab.errors import UsageError
-from queenslab.placement import Placement
-from queenslab.problem import MAX_N, Problem
+from queenslab.core.backend import Backend, Capability, Family
+from queenslab.core.errors import UsageError
+from queenslab.core.placement import Placement
+from queenslab.core.problem import MAX_N, Problem
+from queenslab.core.result import CountResult, OptimizeResult, SolveResult, Status
+from queenslab.core.run import ProgressCallback, Run
 from queenslab.registry import backend_class, get_backend, info, names
-from queenslab.result import CountResult, OptimizeResult, SolveResult, Status
-from queenslab.run import ProgressCallback, Run
 
 R = TypeVar("R", SolveResult, CountResult, OptimizeResult)
 
@@ -407,7 +407,7 @@ def optimize(
         >>> ql.optimize(4, np.arange(16).reshape(4, 4), "cpsat").objective
         30
     """
-    from queenslab.weights import check_weights
+    from queenslab.io.weights import check_weights
 
     problem = make_problem(n, givens, variant, blocked)
     matrix = check_weights(weights, problem.n)

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from queenslab.backend import Backend, Capability, Family, Option
-from queenslab.errors import BackendUnavailable, UsageError
+from queenslab.core.backend import Backend, Capability, Family, Option
+from queenslab.core.errors import BackendUnavailable, UsageError
 
 #: The package's own backends. Importing a backend module is cheap: solver packages are
 #: imported inside its methods.
@@ -25,7 +25,7 @@ BUILTIN: dict[str, str] = {
     "bitmask": "queenslab.exact.bitmask:BitmaskBackend",
     "milp": "queenslab.models.milp:MilpBackend",
     "cpsat": "queenslab.models.cpsat:CpSatBackend",
-    "sat": "queenslab.models.cnf:SatBackend",
+    "sat": "queenslab.models.sat:SatBackend",
     "maxsat": "queenslab.models.maxsat:MaxSatBackend",
     "sharpsat": "queenslab.models.sharpsat:SharpSatBackend",
     "min-conflicts": "queenslab.heuristics.min_conflicts:MinConflictsBackend",
@@ -33,7 +33,7 @@ BUILTIN: dict[str, str] = {
     "las-vegas": "queenslab.heuristics.las_vegas:LasVegasBackend",
     "divide-conquer": "queenslab.heuristics.divide_conquer:DivideConquerBackend",
     "explicit": "queenslab.heuristics.explicit:ExplicitBackend",
-    "small": "queenslab.exact.small:SmallBackend",
+    "small": "queenslab.exact.pure_python:SmallBackend",
 }
 ENTRY_POINT_GROUP = "queenslab.backends"
 _registered: dict[str, type[Backend]] = {}

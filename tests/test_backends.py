@@ -15,9 +15,9 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import queenslab as ql
-from queenslab import reference
-from queenslab.backend import Capability, Family
-from queenslab.errors import UsageError
+from queenslab.core.backend import Capability, Family
+from queenslab.core.errors import UsageError
+from queenslab.lab import reference
 from queenslab.registry import backend_class, info, names
 from tests import oracle
 

@@ -8,11 +8,11 @@ import numpy as np
 import pytest
 
 import queenslab as ql
-from queenslab import reference
-from queenslab.errors import UsageError
+from queenslab.core.errors import UsageError
+from queenslab.core.problem import Problem
 from queenslab.exact import constellations, parallel, subproblems
 from queenslab.exact.board_search import Rules
-from queenslab.problem import Problem
+from queenslab.lab import reference
 from tests import oracle
 
 #: Queens placed by Somers' mirror method (benchmarks/c/mirror.c prints them).

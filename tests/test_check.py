@@ -8,12 +8,12 @@ import json
 import numpy as np
 import pytest
 
-from queenslab import formats, readers
 from queenslab.boards import board
 from queenslab.cli.check import verdict
-from queenslab.errors import UsageError
-from queenslab.placement import Placement
-from queenslab.result import SolveResult, Status
+from queenslab.core.errors import UsageError
+from queenslab.core.placement import Placement
+from queenslab.core.result import SolveResult, Status
+from queenslab.io import formats, readers
 
 EIGHT = (0, 4, 7, 5, 2, 6, 1, 3)
 

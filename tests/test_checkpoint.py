@@ -12,10 +12,10 @@ import time
 import pytest
 
 import queenslab as ql
-from queenslab import reference
-from queenslab.errors import UsageError
+from queenslab.core.errors import UsageError
 from queenslab.exact import constellations
 from queenslab.exact.checkpoint import Checkpoint
+from queenslab.lab import reference
 from tests.conftest import ROOT, queens_command
 
 

@@ -9,12 +9,12 @@ import json
 import pytest
 
 import queenslab as ql
-from queenslab import reference
-from queenslab.errors import LimitReached, UsageError
+from queenslab.core.errors import LimitReached, UsageError
+from queenslab.core.problem import Problem
+from queenslab.core.run import never
 from queenslab.exports import Instance, dimacs
-from queenslab.models import cnf, cubes, formula
-from queenslab.problem import Problem
-from queenslab.run import never
+from queenslab.lab import reference
+from queenslab.models import cnf, cubes, sat
 from tests import oracle
 
 
@@ -44,7 +44,7 @@ def _cols(n: int, board: tuple[bool, ...]) -> tuple[int, ...]:
     return tuple(c for r in range(n) for c in range(n) if board[r * n + c])
 
 
-@pytest.mark.parametrize("encoding", formula.ENCODINGS)
+@pytest.mark.parametrize("encoding", cnf.ENCODINGS)
 def test_dimacs_round_trip_has_exactly_the_solutions(encoding):
     for n in range(1, 9):
         out = io.StringIO()
@@ -64,26 +64,26 @@ def test_dimacs_with_givens_and_header():
     assert "n=7" in text and "seqcounter" in text and "0:1 3:0" in text
     assert "r*7 + c + 1" in text
     _, clauses = _parse_dimacs(text)
-    assert [formula.cell(n, 0, 1)] in clauses
+    assert [cnf.cell(n, 0, 1)] in clauses
     found = sorted(_cols(n, m) for m in _board_models(n, clauses))
     assert found == sorted(oracle.all_solutions(n, givens))
 
 
 def test_auxiliary_variables_come_after_the_board():
-    clauses, top = formula.clauses(Problem(6), "totalizer")
+    clauses, top = cnf.clauses(Problem(6), "totalizer")
     used = {abs(lit) for clause in clauses for lit in clause}
     assert set(range(1, 37)) <= used
     assert max(used) == top > 36
 
 
-@pytest.mark.parametrize("encoding", formula.ENCODINGS)
+@pytest.mark.parametrize("encoding", cnf.ENCODINGS)
 def test_enumerate_8_gives_the_92_solutions(encoding):
     found = [tuple(p) for p in ql.enumerate_solutions(8, "sat", encoding=encoding)]
     assert len(found) == len(set(found)) == 92
     assert all(oracle.is_solution(p, 8) for p in found)
 
 
-@pytest.mark.parametrize("solver", cnf.SOLVERS)
+@pytest.mark.parametrize("solver", sat.SOLVERS)
 def test_every_listed_solver_runs(solver):
     assert ql.count(6, "sat", solver=solver).total == 4
     assert oracle.is_solution(list(ql.solve(8, "sat", solver=solver).placement), 8)
@@ -149,7 +149,7 @@ def test_a_stopped_build_raises_limit_and_leaves_no_partial_clauses_behind():
         return len(asked) >= 3
 
     with pytest.raises(LimitReached):
-        formula.clauses(problem, "seqcounter", stop_at_the_third_group)
+        cnf.clauses(problem, "seqcounter", stop_at_the_third_group)
     assert len(asked) == 3
     sat = ql.count(problem, "sat", encoding="seqcounter", workers=1)
     assert sat.total == ql.count(problem, "backtrack").total
@@ -171,9 +171,9 @@ def test_solvers_that_slow_with_each_call_get_a_fresh_solver_per_cube(solver, mo
     problem = Problem(8)
     split = list(cubes.border_split(problem))
     settings = {"solver": solver, "encoding": "pairwise"}
-    results = list(cnf.cube_counts(problem, split, settings, never))
+    results = list(sat.cube_counts(problem, split, settings, never))
     (_, stats), counted = results[-1], results[:-1]
-    assert len(built) == (len(split) if solver in cnf.SLOWER_WITH_EACH_CALL else 1)
+    assert len(built) == (len(split) if solver in sat.SLOWER_WITH_EACH_CALL else 1)
     assert sum(cube.weight * found for cube, found in counted) == 92
     assert stats["decisions"] > 0 and set(stats) == {
         "conflicts",

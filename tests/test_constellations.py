@@ -7,9 +7,9 @@ import itertools
 import numpy as np
 import pytest
 
-from queenslab import reference
-from queenslab.errors import LimitReached
+from queenslab.core.errors import LimitReached
 from queenslab.exact import constellations
+from queenslab.lab import reference
 from tests import oracle
 
 

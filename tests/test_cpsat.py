@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 import queenslab as ql
-from queenslab.errors import LimitReached, UsageError
+from queenslab.core.errors import LimitReached, UsageError
 from queenslab.models.cpsat import FORMULATIONS
 from tests import oracle
 
@@ -81,8 +81,8 @@ def test_invalid_formulation_names_the_choices(formulation):
 
 def test_a_model_build_stops_when_asked(formulation):
     """A big board's model takes seconds to post: the build looks at ``should_stop``."""
+    from queenslab.core.problem import Problem
     from queenslab.models.cpsat import build
-    from queenslab.problem import Problem
 
     with pytest.raises(LimitReached):
         build(Problem(12), formulation, lambda: True)

@@ -6,13 +6,14 @@ import json
 
 import pytest
 
-from queenslab import cli, reference, registry
-from queenslab.backend import Backend, Capability, Family
-from queenslab.crosscheck import crosscheck
-from queenslab.errors import UsageError
+from queenslab import cli, registry
+from queenslab.core.backend import Backend, Capability, Family
+from queenslab.core.errors import UsageError
+from queenslab.core.placement import Placement
+from queenslab.core.result import CountResult, SolveResult, Status
 from queenslab.exact.backtracking import BacktrackingBackend
-from queenslab.placement import Placement
-from queenslab.result import CountResult, SolveResult, Status
+from queenslab.lab import reference
+from queenslab.lab.crosscheck import crosscheck
 
 
 class OffByOneCounter(BacktrackingBackend):

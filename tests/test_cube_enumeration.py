@@ -10,7 +10,7 @@ import os
 import pytest
 
 import queenslab as ql
-from queenslab.errors import LimitReached
+from queenslab.core.errors import LimitReached
 from tests import oracle
 from tests.conftest import start_queens
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 
 import queenslab as ql
-from queenslab import reference
-from queenslab.errors import LimitReached
+from queenslab.core.errors import LimitReached
+from queenslab.core.problem import Problem
+from queenslab.core.run import Run
+from queenslab.lab import reference
 from queenslab.models import cubes
-from queenslab.problem import Problem
-from queenslab.run import Run
 from tests import oracle
 
 

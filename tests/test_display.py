@@ -7,10 +7,12 @@ import xml.etree.ElementTree as ET
 
 import numpy as np
 
-from queenslab import api, crosscheck
-from queenslab.draw import PREVIEW_MAX_N, STYLE, to_svg, write_png
-from queenslab.placement import Placement
-from queenslab.problem import Problem
+from queenslab import api
+from queenslab.core.placement import Placement
+from queenslab.core.problem import Problem
+from queenslab.io.notebook import register_with_ipython, result_html
+from queenslab.io.pictures import PREVIEW_MAX_N, STYLE, preview_svg, to_svg, write_png
+from queenslab.lab import crosscheck
 
 SVG = "{http://www.w3.org/2000/svg}"
 
@@ -50,23 +52,38 @@ def test_svg_grows_with_n_not_n_squared():
 
 
 def test_small_placements_preview_as_boards_and_huge_ones_as_a_density_image():
-    assert len(_circles(Placement([1, 3, 0, 2])._repr_svg_())) == 4
+    assert len(_circles(preview_svg(Placement([1, 3, 0, 2])))) == 4
     n = 10**6
     huge = Placement(np.random.default_rng(0).permutation(n).astype(np.int32))
-    svg = huge._repr_svg_()
+    svg = preview_svg(huge)
     assert len(svg) < 16_000 and "data:image/png;base64," in svg
     assert f"{n} queens" in svg
-    boundary = Placement(np.arange(PREVIEW_MAX_N + 1))._repr_svg_()
+    boundary = preview_svg(Placement(np.arange(PREVIEW_MAX_N + 1)))
     assert "image/png" in boundary
 
 
 def test_results_display_as_cards():
     solved = api.solve(8, "backtrack")
-    html = solved._repr_html_()
+    html = result_html(solved)
     assert "solved" in html and "<svg" in html and "nodes" in html
     counted = api.count(Problem(6), "backtrack", unique=True)
-    html = counted._repr_html_()
+    html = result_html(counted)
     assert f"<td>{counted.total}</td>" in html and "<svg" not in html
+
+
+def test_an_ipython_shell_draws_placements_and_results():
+    """The vocabulary has no display hooks of its own: io teaches IPython to draw it."""
+    from IPython.core.interactiveshell import InteractiveShell
+
+    shell = InteractiveShell.instance()
+    try:
+        assert register_with_ipython()
+        shown, _ = shell.display_formatter.format(Placement([1, 3, 0, 2]))
+        assert len(_circles(shown["image/svg+xml"])) == 4
+        card, _ = shell.display_formatter.format(api.count(6, "backtrack"))
+        assert "<td>4</td>" in card["text/html"]
+    finally:
+        InteractiveShell.clear_instance()
 
 
 def test_crosscheck_report_displays_as_a_table():

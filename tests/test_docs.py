@@ -95,7 +95,7 @@ def test_grow_stops_before_the_budget(monkeypatch):
 
 
 def test_statistics_page_lists_every_shared_name():
-    from queenslab.stats import FIELDS
+    from queenslab.core.stats import FIELDS
 
     page = (ROOT / "docs" / "statistics.md").read_text()
     listed = re.findall(r"^\| `(\w+)` \| ", page, re.M)

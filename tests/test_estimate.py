@@ -7,9 +7,9 @@ import math
 
 import pytest
 
-from queenslab.estimate import estimate, exact_size
-from queenslab.problem import Problem
-from queenslab.run import Run
+from queenslab.core.problem import Problem
+from queenslab.core.run import Run
+from queenslab.lab.estimate import estimate, exact_size
 
 
 @pytest.mark.parametrize(

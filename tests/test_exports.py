@@ -19,10 +19,11 @@ import numpy as np
 import pytest
 
 import queenslab as ql
-from queenslab import exports, reference
+from queenslab import exports
+from queenslab.core.problem import Problem
 from queenslab.exports import Instance, linear
-from queenslab.models.formula import ENCODINGS
-from queenslab.problem import Problem
+from queenslab.lab import reference
+from queenslab.models.cnf import ENCODINGS
 from tests import oracle
 
 PLAIN = [Problem(n) for n in range(4, 11)]

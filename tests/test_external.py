@@ -19,9 +19,9 @@ import time
 import pytest
 
 import queenslab as ql
-from queenslab import reference
+from queenslab.core.problem import Problem
+from queenslab.lab import reference
 from queenslab.models import external
-from queenslab.problem import Problem
 from tests import oracle
 from tests.conftest import ROOT, start_queens
 

@@ -11,11 +11,11 @@ import sys
 import pytest
 
 from queenslab import cli, registry
-from queenslab.backend import Backend, Capability, Family
-from queenslab.errors import UsageError
+from queenslab.core.backend import Backend, Capability, Family
+from queenslab.core.errors import UsageError
+from queenslab.core.result import SolveResult, Status
 from queenslab.lab.generators import generate
 from queenslab.lab.hardness import blocked_kappa, density_range, run_study
-from queenslab.result import SolveResult, Status
 from tests import oracle
 from tests.conftest import ROOT, ctrl_c_after, start_queens
 

@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 
 import queenslab as ql
-from queenslab.errors import UsageError
+from queenslab.core.errors import UsageError
+from queenslab.core.placement import Placement
 from queenslab.heuristics import divide_conquer as dc
 from queenslab.heuristics.explicit import explicit_columns
-from queenslab.placement import Placement
 from tests import oracle
 
 #: The 111-queens board printed by seed 000 as the output of its divide and conquer.

@@ -7,10 +7,10 @@ import json
 import pytest
 
 from queenslab import cli
-from queenslab.errors import UsageError
-from queenslab.instance import Instance, read, write
+from queenslab.core.errors import UsageError
+from queenslab.core.problem import Problem
+from queenslab.io.instance import Instance, read, write
 from queenslab.lab.generators import KINDS, generate
-from queenslab.problem import Problem
 from tests import oracle
 
 

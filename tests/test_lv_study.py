@@ -8,8 +8,8 @@ from fractions import Fraction
 
 import pytest
 
-from queenslab.errors import UsageError
-from queenslab.heuristics.lv_study import print_study, run_study, write_plot
+from queenslab.core.errors import UsageError
+from queenslab.lab.lv_study import print_study, run_study, write_plot
 
 
 def _safe(cols: list[int], c: int) -> bool:

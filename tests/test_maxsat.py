@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import queenslab as ql
-from queenslab.models.formula import ENCODINGS
+from queenslab.models.cnf import ENCODINGS
 from tests import oracle
 
 

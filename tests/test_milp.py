@@ -10,10 +10,10 @@ import sys
 import pytest
 
 import queenslab as ql
-from queenslab import reference
+from queenslab.core.problem import Problem
+from queenslab.lab import reference
 from queenslab.models import pyomo_solvers
 from queenslab.models.milp import MilpBackend, subproblems
-from queenslab.problem import Problem
 from tests import oracle
 
 pytest.importorskip("pyomo")

@@ -11,15 +11,16 @@ import textwrap
 import numpy as np
 import pytest
 
-from queenslab import native, reference
+from queenslab.compiled import native
 from queenslab.exact import constellations
+from queenslab.lab import reference
 from tests.conftest import ROOT
 
 #: A kernel module for the tests: one callback that raises when asked to, one that allocates.
 KERNELS = """
 import numpy as np
 
-from queenslab._numba import cfunc, types
+from queenslab.compiled.jit import cfunc, types
 
 
 @cfunc(types.int64(types.int64), nogil=True)
@@ -66,11 +67,11 @@ def test_a_count_runs_the_saved_machine_code_without_importing_numba():
 
 def test_the_kernels_give_the_same_rows_native_and_through_numba():
     from queenslab.boards.symmetry import coefficient_table
-    from queenslab.exact import inner
+    from queenslab.exact import constellation_kernel
 
     plan = constellations.plan(12)
     stop = np.zeros(1, dtype=np.uint8)
-    through_numba = inner.count_batch(
+    through_numba = constellation_kernel.count_batch(
         12, plan.border, plan.weight, plan.stabilizer, coefficient_table(), False, stop
     )
     assert (plan.count(stop) == through_numba).all()
@@ -126,7 +127,7 @@ def test_an_error_path_in_saved_code_aborts_with_a_message(kernels):
     code = textwrap.dedent(f"""
         import ctypes, sys
         sys.path.insert(0, {str(_.parent)!r})
-        from queenslab import native
+        from queenslab.compiled import native
         doubled = native.Callback({module!r}, "doubled", ctypes.c_int64, (ctypes.c_int64,))
         print(doubled(2), "numba" in sys.modules, flush=True)
         doubled(-1)

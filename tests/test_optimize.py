@@ -9,13 +9,13 @@ import numpy as np
 import pytest
 
 import queenslab as ql
-from queenslab.backend import Capability
-from queenslab.errors import LimitReached
+from queenslab.core.backend import Capability
+from queenslab.core.errors import LimitReached
+from queenslab.core.problem import Problem
+from queenslab.core.run import Run
 from queenslab.exact.branch_bound import maximize_weight
-from queenslab.problem import Problem
+from queenslab.io.weights import load_weights
 from queenslab.registry import backend_class, info, names_with
-from queenslab.run import Run
-from queenslab.weights import load_weights
 from tests import oracle
 
 OPTIMIZERS = [

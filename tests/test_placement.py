@@ -9,11 +9,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from queenslab import reference
 from queenslab.cli.arguments import cell
-from queenslab.errors import UsageError
-from queenslab.placement import Placement
-from queenslab.problem import Problem
+from queenslab.core.errors import UsageError
+from queenslab.core.placement import Placement
+from queenslab.core.problem import Problem
+from queenslab.lab import reference
 from tests import oracle
 
 
@@ -107,7 +107,7 @@ def test_is_array_while_another_thread_is_still_importing_numpy(monkeypatch):
     import sys
     import types
 
-    from queenslab.placement import is_array
+    from queenslab.core.placement import is_array
 
     monkeypatch.setitem(sys.modules, "numpy", types.ModuleType("numpy"))
     assert is_array([0, 2]) is False

@@ -14,7 +14,7 @@ import sys
 import pytest
 
 import queenslab as ql
-from queenslab.errors import QueensError
+from queenslab.core.errors import QueensError
 from tests import oracle
 
 

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import ast
 import re
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -140,12 +142,63 @@ def test_first_call_seconds_exclude_kernel_loading(call):
 
 
 def test_numba_is_imported_only_through_the_cache_shim():
-    """queenslab._numba points NUMBA_CACHE_DIR at a writable place before numba loads; a
+    """queenslab.compiled.jit points NUMBA_CACHE_DIR at a writable place before numba loads; a
     module importing numba itself could load it first and break read-only installs."""
     direct = re.compile(r"^\s*(from numba\b|import numba\b)", re.M)
     offenders = [
         str(path.relative_to(ROOT))
         for path in (ROOT / "queenslab").rglob("*.py")
-        if path.name != "_numba.py" and direct.search(path.read_text())
+        if path.relative_to(ROOT).as_posix() != "queenslab/compiled/jit.py"
+        and direct.search(path.read_text())
     ]
     assert offenders == []
+
+
+#: The package's floors, bottom first: a module may import only from its own wing or from
+#: a lower floor (an import under TYPE_CHECKING included). Wings on one floor never import
+#: each other.
+LAYERS = [
+    {"compiled", "data"},
+    {"boards"},
+    {"core"},
+    {"problems"},
+    {"runtime", "io"},
+    {"models", "exact"},
+    {"heuristics", "exports"},
+    {"registry"},
+    {"api"},
+    {"trace"},
+    {"lab"},
+    {"cli"},
+    {"__init__", "__main__"},
+]
+
+
+def _wing(module: str) -> str:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else "__init__"
+
+
+def _imports(path: Path) -> list[str]:
+    found = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("queenslab"):
+            found += [f"{node.module}.{alias.name}" for alias in node.names]
+        elif isinstance(node, ast.Import):
+            found += [a.name for a in node.names if a.name.startswith("queenslab")]
+    return found
+
+
+def test_every_import_points_down_the_layers():
+    floor = {wing: level for level, wings in enumerate(LAYERS) for wing in wings}
+    upward = []
+    for path in sorted((ROOT / "queenslab").rglob("*.py")):
+        source = _wing(".".join(path.relative_to(ROOT).with_suffix("").parts))
+        assert source in floor, f"{path} is in a wing without a floor: add it to LAYERS"
+        for target in _imports(path):
+            wing = _wing(target)
+            if wing == source or wing not in floor:  # a name from the package's face
+                continue
+            if floor[wing] >= floor[source]:
+                upward.append(f"{path.relative_to(ROOT)} imports {target}")
+    assert upward == []

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 import queenslab as ql
-from queenslab import reference
+from queenslab.lab import reference
 from queenslab.registry import info
 from tests import oracle
 

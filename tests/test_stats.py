@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 import queenslab as ql
-from queenslab.backend import Capability, Family
+from queenslab.core.backend import Capability, Family
 from queenslab.registry import backend_class, info, names
 
 #: The effort figures each non-model backend reports (constructions search nothing).

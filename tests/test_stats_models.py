@@ -1,4 +1,4 @@
-"""Model backends report the shared statistics (queenslab.stats.FIELDS) that apply.
+"""Model backends report the shared statistics (queenslab.core.stats.FIELDS) that apply.
 
 Parametrized from the registry: every model backend x every task it offers. Each field
 must be present, integral and plausible (a model has constraints, a search that found a
@@ -11,9 +11,9 @@ import numpy as np
 import pytest
 
 import queenslab as ql
-from queenslab.backend import Capability, Family
+from queenslab.core.backend import Capability, Family
+from queenslab.core.stats import FIELDS
 from queenslab.registry import backend_class, info, names
-from queenslab.stats import FIELDS
 
 #: What each model backend reports for every task, beside the model size.
 EFFORT = {

@@ -9,20 +9,20 @@ import json
 import pytest
 
 from queenslab import cli, registry
-from queenslab.errors import UsageError
+from queenslab.core.errors import UsageError
+from queenslab.core.result import CountResult
 from queenslab.exact.backtracking import BacktrackingBackend
 from queenslab.lab.sweep import Config, configurations
-from queenslab.models import cnf, formula
+from queenslab.models import cnf, sat
 from queenslab.models.pyomo_solvers import available_solvers
-from queenslab.result import CountResult
 from tests import oracle
 from tests.conftest import ctrl_c_after, start_queens
 
 
 def test_the_grid_is_every_declared_choice():
-    sat = configurations(["sat"], ["count"], {})
-    assert len(sat) == len(formula.ENCODINGS) * len(cnf.SOLVERS)
-    assert {dict(c.options)["encoding"] for c in sat} == set(formula.ENCODINGS)
+    sat_grid = configurations(["sat"], ["count"], {})
+    assert len(sat_grid) == len(cnf.ENCODINGS) * len(sat.SOLVERS)
+    assert {dict(c.options)["encoding"] for c in sat_grid} == set(cnf.ENCODINGS)
     cpsat = configurations(["cpsat"], ["solve"], {})
     assert sorted(dict(c.options)["formulation"] for c in cpsat) == ["boolean", "integer"]
     milp = configurations(["milp"], ["count"], {})
@@ -134,7 +134,7 @@ def test_the_full_sat_count_sweep_covers_every_encoding_and_solver(queens):
     assert run.returncode == 0, run.stderr
     cells = json.loads(run.stdout)["cells"]
     pairs = {(c["options"]["encoding"], c["options"]["solver"]) for c in cells}
-    assert pairs == {(e, s) for e in formula.ENCODINGS for s in cnf.SOLVERS}
+    assert pairs == {(e, s) for e in cnf.ENCODINGS for s in sat.SOLVERS}
     assert not any(c["failed"] or c["note"] for c in cells)
     for n in (8, 9):  # small enough for the brute-force oracle; larger n must agree
         assert {c["answer"] for c in cells if c["n"] == n} == {len(oracle.all_solutions(n))}

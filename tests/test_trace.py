@@ -9,7 +9,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from queenslab import api
-from queenslab.problem import Problem
+from queenslab.core.problem import Problem
 from queenslab.trace import TRACED, trace
 from queenslab.trace.svg import replay
 from queenslab.trace.tree import layout

@@ -12,18 +12,23 @@ from queenslab.boards.base import Board, Cell, Line, LineFamily, Variant, Verdic
 from queenslab.boards.standard import Standard
 from queenslab.boards.superqueens import SuperQueens
 from queenslab.boards.toroidal import Toroidal
-from queenslab.errors import UsageError
 
 VARIANTS: dict[str, type[Variant]] = {v.name: v for v in (Standard, Toroidal, SuperQueens)}
 DEFAULT_VARIANT = Standard.name
 
 
+class UnknownVariant(ValueError):
+    """No variant has this name (the problem layer turns it into a usage error)."""
+
+
 def variant(name: str) -> type[Variant]:
-    """The variant called ``name``; a one-line UsageError naming the choices otherwise."""
+    """The variant called ``name``; UnknownVariant, naming the choices, otherwise."""
     try:
         return VARIANTS[name]
     except KeyError:
-        raise UsageError(f"unknown variant {name!r}; choose from: {', '.join(VARIANTS)}") from None
+        raise UnknownVariant(
+            f"unknown variant {name!r}; choose from: {', '.join(VARIANTS)}"
+        ) from None
 
 
 def board(n: int, variant_name: str = DEFAULT_VARIANT, blocked: Iterable[Cell] = ()) -> Board:
@@ -37,6 +42,7 @@ __all__ = [
     "Cell",
     "Line",
     "LineFamily",
+    "UnknownVariant",
     "Variant",
     "Verdict",
     "board",

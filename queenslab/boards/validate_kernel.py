@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from queenslab._numba import njit
+from queenslab.compiled.jit import njit
 
 
 @njit(cache=True, nogil=True)

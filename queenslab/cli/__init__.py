@@ -20,9 +20,10 @@ import threading
 from collections.abc import Sequence
 from typing import NoReturn
 
-from queenslab import __version__, progress
+from queenslab import __version__
 from queenslab.cli.arguments import EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED, EXIT_USAGE
-from queenslab.errors import QueensError, Terminated
+from queenslab.core.errors import QueensError, Terminated
+from queenslab.runtime import progress
 
 #: Command name -> module. A new command is a module and one line here.
 COMMANDS: dict[str, str] = {

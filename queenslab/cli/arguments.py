@@ -14,10 +14,10 @@ import sys
 from typing import Any
 
 from queenslab import boards
-from queenslab.backend import Capability
-from queenslab.errors import UsageError
-from queenslab.problem import MAX_N, Problem
-from queenslab.run import MIN_TIME_LIMIT
+from queenslab.core.backend import Capability
+from queenslab.core.errors import UsageError
+from queenslab.core.problem import MAX_N, Problem
+from queenslab.core.run import MIN_TIME_LIMIT
 
 EXIT_OK, EXIT_NO_SOLUTION, EXIT_USAGE, EXIT_LIMIT = 0, 1, 2, 3
 EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report Ctrl-C
@@ -90,7 +90,7 @@ def n_range(text: str) -> range:
 
 def read_cells(path: str) -> list[tuple[int, int]]:
     """Cells from a file with one ``R C`` (or ``R:C``) per line; ``#`` starts a comment."""
-    from queenslab.textfiles import read_text
+    from queenslab.io.textfiles import read_text
 
     text = read_text(path, MAX_CELL_FILE_BYTES, "cells file")
     cells = []
@@ -178,7 +178,7 @@ def add_run(parser: argparse.ArgumentParser, *, seed: bool = False) -> None:
 
 def add_backend_options(parser: argparse.ArgumentParser, capability: Capability) -> None:
     """A flag for every option declared by a backend with ``capability``."""
-    from queenslab.backend import options_table
+    from queenslab.core.backend import options_table
     from queenslab.registry import backend_class, names
 
     able = {}
@@ -229,7 +229,7 @@ def problem(args: argparse.Namespace) -> Problem:
         if args.n is None:
             raise UsageError("give the board size N (or --instance FILE)")
         return Problem(args.n, tuple(args.given), args.variant, tuple(blocked_cells(args)))
-    from queenslab.instance import read
+    from queenslab.io.instance import read
 
     base = read(args.instance).problem
     if args.n is not None and args.n != base.n:
@@ -248,7 +248,7 @@ def say(args: argparse.Namespace, message: str) -> None:
 
 def say_result(args: argparse.Namespace, result: Any) -> None:
     """The ``-v`` line of a result: backend, status, time and its statistics."""
-    from queenslab.stats import summary
+    from queenslab.core.stats import summary
 
     line = f"{result.backend}: {result.status} in {result.seconds:.3f} s"
     say(args, f"{line}; {summary(result.stats)}")

@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 
-from queenslab.backend import Capability
 from queenslab.cli import arguments as a
+from queenslab.core.backend import Capability
 
 HELP = "list backends, capabilities, variants, availability"
 EXAMPLES = """examples:

@@ -1,6 +1,6 @@
 """``queens check FILE``: is the placement in a file valid? One line, exit 0, 1 or 2.
 
-The file may come from anyone (see queenslab.readers for the formats). Validity is the
+The file may come from anyone (see queenslab.io.readers for the formats). Validity is the
 board layer's: ``Board.check`` for boards up to ``boards.base.KERNEL_FROM`` queens, and the
 compiled one-pass ``Board.is_valid`` beyond, where a clash is then located in O(n) with the
 board's own line keys, so 10^8 queens never become Python integers.
@@ -12,10 +12,11 @@ import argparse
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from queenslab import boards, readers
+from queenslab import boards
 from queenslab.boards.base import KERNEL_FROM
 from queenslab.cli import arguments as a
-from queenslab.errors import UsageError
+from queenslab.core.errors import UsageError
+from queenslab.io import readers
 
 if TYPE_CHECKING:
     import numpy as np

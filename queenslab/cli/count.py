@@ -6,12 +6,13 @@ import argparse
 import json
 import sys
 
-from queenslab import api, progress
-from queenslab.backend import Capability
+from queenslab import api
 from queenslab.cli import arguments as a
-from queenslab.errors import UsageError
-from queenslab.plotting import plot_path
-from queenslab.result import Status
+from queenslab.core.backend import Capability
+from queenslab.core.errors import UsageError
+from queenslab.core.result import Status
+from queenslab.io.figures import plot_path
+from queenslab.runtime import progress
 
 HELP = "count all solutions (and unique ones with --unique)"
 EXAMPLES = """examples:
@@ -69,7 +70,7 @@ def run(args: argparse.Namespace) -> int:
             print("depth  nodes")
             print("\n".join(f"{depth:<6} {nodes}" for depth, nodes in enumerate(profile)))
         if args.plot is not None:
-            from queenslab.plotting import tree_profile
+            from queenslab.io.figures import tree_profile
 
             title = f"search tree of {problem.describe()} ({result.backend})"
             tree_profile(profile, title, args.plot)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 
-from queenslab import progress
 from queenslab.cli import arguments as a
+from queenslab.runtime import progress
 
 HELP = "all counting backends vs each other and OEIS"
 EXAMPLES = """examples:
@@ -32,8 +32,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from queenslab.crosscheck import crosscheck
-    from queenslab.stats import summary
+    from queenslab.core.stats import summary
+    from queenslab.lab.crosscheck import crosscheck
 
     with progress.progress_bar("cross-checking") as bar:
         report = crosscheck(

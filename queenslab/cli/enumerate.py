@@ -5,12 +5,14 @@ from __future__ import annotations
 import argparse
 import sys
 
-from queenslab import api, formats, progress
-from queenslab.backend import Capability
+from queenslab import api
 from queenslab.cli import arguments as a
-from queenslab.errors import LimitReached
-from queenslab.output import atomic_output
-from queenslab.stats import summary
+from queenslab.core.backend import Capability
+from queenslab.core.errors import LimitReached
+from queenslab.core.stats import summary
+from queenslab.io import formats
+from queenslab.io.output import atomic_output
+from queenslab.runtime import progress
 
 HELP = "stream every solution"
 EXAMPLES = """examples:

@@ -6,13 +6,13 @@ import argparse
 import json
 from typing import Any
 
-from queenslab import progress
 from queenslab.cli import arguments as a
-from queenslab.errors import UsageError
-from queenslab.estimate import MAX_EXACT_N, MAX_PROBES, Estimate, estimate, exact_size
-from queenslab.plotting import plot_path
-from queenslab.problem import Problem
-from queenslab.run import Run
+from queenslab.core.errors import UsageError
+from queenslab.core.problem import Problem
+from queenslab.core.run import Run
+from queenslab.io.figures import plot_path
+from queenslab.lab.estimate import MAX_EXACT_N, MAX_PROBES, Estimate, estimate, exact_size
+from queenslab.runtime import progress
 
 HELP = "estimate the backtracking tree size from random probes (Knuth 1975)"
 EXAMPLES = f"""examples:
@@ -83,7 +83,7 @@ def _say(result: Estimate, fmt: str) -> None:
 
 def write_plot(results: list[Estimate], path: str) -> None:
     """One board: its profile; several: their sizes."""
-    from queenslab.plotting import pyplot, save
+    from queenslab.io.figures import pyplot, save
 
     fig, ax = pyplot().subplots(figsize=(7, 4.5), dpi=100)
     if len(results) == 1:

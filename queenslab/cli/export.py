@@ -17,7 +17,7 @@ EXAMPLES = """examples:
 
 def add_model_arguments(parser: argparse.ArgumentParser) -> None:
     """The board, the cardinality encoding of the CNF formats, and the output file."""
-    from queenslab.models.formula import ENCODING_OPTION
+    from queenslab.models.cnf import ENCODING_OPTION
 
     a.add_board(parser)
     parser.add_argument(
@@ -49,8 +49,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def write_model(args: argparse.Namespace, name: str, weights_file: str | None = None) -> int:
     """Write the board of ``args`` in export format ``name``, to stdout or --output."""
     from queenslab import exports
-    from queenslab.output import atomic_output
-    from queenslab.weights import load_weights
+    from queenslab.io.output import atomic_output
+    from queenslab.io.weights import load_weights
 
     problem = a.problem(args)
     weights = load_weights(weights_file, problem.n) if weights_file else None

@@ -7,7 +7,7 @@ import math
 import os
 
 from queenslab.cli import arguments as a
-from queenslab.errors import UsageError
+from queenslab.core.errors import UsageError
 
 HELP = "random instances from the generators of Gent, Jefferson and Nightingale"
 EXAMPLES = """examples:
@@ -86,7 +86,7 @@ def file_name(kind: str, n: int, density: float, seed: int) -> str:
 
 
 def run(args: argparse.Namespace) -> int:
-    from queenslab.instance import write
+    from queenslab.io.instance import write
     from queenslab.lab.generators import generate
 
     if args.output is None and args.count > 1:

@@ -5,14 +5,14 @@ from __future__ import annotations
 import argparse
 import sys
 
-from queenslab import progress
-from queenslab.backend import default_workers
 from queenslab.cli import arguments as a
 from queenslab.cli.generate import add_instance_arguments
-from queenslab.errors import UsageError
+from queenslab.core.backend import default_workers
+from queenslab.core.errors import UsageError
+from queenslab.io.figures import plot_path
+from queenslab.io.output import atomic_output
 from queenslab.lab.table import FORMAT_NAMES, choose_format
-from queenslab.output import atomic_output
-from queenslab.plotting import plot_path
+from queenslab.runtime import progress
 
 HELP = "easy-hard-easy: solve random instances over a range of densities with several backends"
 EXAMPLES = """examples:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import argparse
 
-from queenslab import progress
 from queenslab.cli import arguments as a
-from queenslab.output import atomic_path
+from queenslab.io.output import atomic_path
+from queenslab.runtime import progress
 
 HELP = "Las Vegas + backtracking: p, s, e, t per step"
 EXAMPLES = """examples:
@@ -42,7 +42,7 @@ def _study_range(text: str) -> range:
 
 
 def run(args: argparse.Namespace) -> int:
-    from queenslab.heuristics.lv_study import print_study, run_study, write_plot
+    from queenslab.lab.lv_study import print_study, run_study, write_plot
 
     results = []
     with progress.progress_bar("Las Vegas study") as bar:

@@ -5,10 +5,11 @@ from __future__ import annotations
 import argparse
 import sys
 
-from queenslab import api, formats
-from queenslab.backend import Capability
+from queenslab import api
 from queenslab.cli import arguments as a
 from queenslab.cli.solve import write_answer
+from queenslab.core.backend import Capability
+from queenslab.io import formats
 
 HELP = "maximise the total weight of occupied cells"
 EXAMPLES = """examples:
@@ -28,7 +29,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from queenslab.weights import load_weights
+    from queenslab.io.weights import load_weights
 
     problem = a.problem(args)
     fmt = formats.choose(args.format, args.output, formats.answer_formats(), "text")

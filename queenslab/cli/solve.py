@@ -5,12 +5,13 @@ from __future__ import annotations
 import argparse
 import sys
 
-from queenslab import api, formats
-from queenslab.backend import Capability
+from queenslab import api
 from queenslab.cli import arguments as a
-from queenslab.errors import UsageError
-from queenslab.output import atomic_output
-from queenslab.result import Status
+from queenslab.core.backend import Capability
+from queenslab.core.errors import UsageError
+from queenslab.core.result import Status
+from queenslab.io import formats
+from queenslab.io.output import atomic_output
 
 HELP = "find one placement of N queens"
 EXAMPLES = """examples:

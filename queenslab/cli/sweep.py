@@ -5,12 +5,12 @@ from __future__ import annotations
 import argparse
 import sys
 
-from queenslab import progress
 from queenslab.cli import arguments as a
-from queenslab.errors import UsageError
+from queenslab.core.errors import UsageError
+from queenslab.io.figures import plot_path
+from queenslab.io.output import atomic_output
 from queenslab.lab.table import FORMAT_NAMES, choose_format
-from queenslab.output import atomic_output
-from queenslab.plotting import plot_path
+from queenslab.runtime import progress
 
 HELP = "time and effort of every backend configuration over a range of n, answers checked"
 EXAMPLES = """examples:

@@ -11,9 +11,9 @@ from pathlib import PurePath
 from typing import IO, Any
 
 from queenslab.cli import arguments as a
-from queenslab.errors import UsageError
-from queenslab.output import atomic_output
-from queenslab.problem import Problem
+from queenslab.core.errors import UsageError
+from queenslab.core.problem import Problem
+from queenslab.io.output import atomic_output
 from queenslab.trace import DEFAULT_STEPS, MAX_STEPS, TRACED, Tracer, trace
 
 HELP = "record a search step by step, and replay it in a browser or on a slide"

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from queenslab.backend import Backend, Capability, Family
 from queenslab.boards import VARIANTS
-from queenslab.errors import LimitReached
-from queenslab.placement import Placement
-from queenslab.problem import Problem
-from queenslab.result import CountResult, SolveResult, Status
-from queenslab.run import Run
+from queenslab.core.backend import Backend, Capability, Family
+from queenslab.core.errors import LimitReached
+from queenslab.core.placement import Placement
+from queenslab.core.problem import Problem
+from queenslab.core.result import CountResult, SolveResult, Status
+from queenslab.core.run import Run
 
 _CHECK_EVERY = 4096  # nodes between two looks at the clock
 

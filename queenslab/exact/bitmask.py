@@ -21,13 +21,13 @@ import contextlib
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, ClassVar
 
-from queenslab.backend import Backend, Capability, Family, Option, workers_option
 from queenslab.boards import VARIANTS
-from queenslab.errors import LimitReached, UsageError
-from queenslab.placement import Placement
-from queenslab.problem import Problem
-from queenslab.result import CountResult, OptimizeResult, SolveResult, Status
-from queenslab.run import Run
+from queenslab.core.backend import Backend, Capability, Family, Option, workers_option
+from queenslab.core.errors import LimitReached, UsageError
+from queenslab.core.placement import Placement
+from queenslab.core.problem import Problem
+from queenslab.core.result import CountResult, OptimizeResult, SolveResult, Status
+from queenslab.core.run import Run
 
 if TYPE_CHECKING:
     import numpy as np

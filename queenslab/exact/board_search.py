@@ -21,10 +21,10 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from queenslab._numba import njit
 from queenslab.boards import Board
 from queenslab.boards.symmetry import coefficient_table
-from queenslab.errors import UsageError
+from queenslab.compiled.jit import njit
+from queenslab.core.errors import UsageError
 
 #: Rows of the ``stack`` array and slots of the ``state`` array.
 AVAIL, LEFT, DOWN, RIGHT, NEAR, FAR = range(6)

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from queenslab._numba import njit
+from queenslab.compiled.jit import njit
 
 Array = np.ndarray
 #: Columns of ``border``: the column of the top queen (i) and of the bottom one (j), the row

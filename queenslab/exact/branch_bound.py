@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from queenslab._numba import njit
-from queenslab.errors import LimitReached, UsageError
+from queenslab.compiled.jit import njit
+from queenslab.core.errors import LimitReached, UsageError
+from queenslab.core.problem import Problem
+from queenslab.core.run import Run
 from queenslab.exact.board_search import Rules, moved, spread
-from queenslab.problem import Problem
-from queenslab.run import Run
 
 MAX_N = 62  # columns are bits of an int64 mask, shifted by up to n - 1
 _NODE_BUDGET = 1 << 20  # nodes per kernel call between two looks at the clock

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from queenslab._numba import carray, cfunc, types
-from queenslab.exact import border_orbits, inner
-from queenslab.exact.constellations import WORK_PER_ROW
+from queenslab.compiled.jit import carray, cfunc, types
+from queenslab.exact import border_orbits, constellation_kernel
+from queenslab.exact.kernel_layout import WORK_PER_ROW
 
 _words = types.CPointer(types.int64)
 _flag = types.CPointer(types.uint8)
@@ -34,9 +34,9 @@ def representatives(n, table, border, room, stabilizer, stop, scratch):  # type:
 @cfunc(types.void(types.int64, types.int64, _words, _words, _flag, _words, _words),
        nogil=True)  # fmt: skip
 def count_plain(n, count, border, weight, stop, result, work):  # type: ignore[no-untyped-def]
-    """``inner.count_plain`` over ``count`` constellations: ``border`` rows of 4, ``weight``
-    words, ``result`` rows of 3, ``work`` WORK_PER_ROW * n words."""
-    inner.count_plain(
+    """``constellation_kernel.count_plain`` over ``count`` constellations: ``border`` rows
+    of 4, ``weight`` words, ``result`` rows of 3, ``work`` WORK_PER_ROW * n words."""
+    constellation_kernel.count_plain(
         n,
         carray(border, (count, 4), np.int64),
         carray(weight, (count,), np.int64),

@@ -24,7 +24,7 @@ from types import TracebackType
 
 import numpy as np
 
-from queenslab.errors import UsageError
+from queenslab.core.errors import UsageError
 
 FORMAT = "queenslab-count-checkpoint/2"
 COMMIT_EVERY = 1.0  # seconds between two commits

@@ -8,9 +8,9 @@ last-column queens. The 8 symmetries of the square map constellations onto const
 and solutions onto solutions, so the solutions of the 8/|H| constellations of one orbit
 (H: the symmetries fixing the constellation) are as many as those of any one of them. The
 plan keeps one constellation per orbit with that weight (2, 4 or 8) and the bit set of H,
-and counting searches only the inner rows of each (inner.py): the border rows are filled
-before the search starts, so no search repeats them (the public counters of the Q27 project
-and NQueensFAF work the same way).
+and counting searches only the inner rows of each (constellation_kernel.py): the border
+rows are filled before the search starts, so no search repeats them (the public counters
+of the Q27 project and NQueensFAF work the same way).
 
 Which member of an orbit is kept matters only for speed: the search runs top-down and
 looks ahead to the last row, so it pays to put the last-row queen nearest a corner
@@ -26,21 +26,21 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from queenslab import native
-from queenslab.errors import LimitReached
+from queenslab.compiled import native
+from queenslab.core.errors import LimitReached
+from queenslab.exact.kernel_layout import WORK_PER_ROW
 
 Array = np.ndarray
 #: Boards from this size on have 4 inner rows or more in every constellation: the counting
 #: kernel's own search handles them all, and runs without Numba (callbacks.py).
 SPECIALISED_FROM = 8
-#: Work space of the counting kernel per board row, in int64 words: its per-row masks,
-#: inner rows, row table and stack (inner.py).
-WORK_PER_ROW = 16
 #: The kernels' modules: listing the orbits and counting run as C callbacks (callbacks.py)
 #: whose saved machine code loads without Numba (native.py).
 _SOURCES = (
-    "queenslab.exact.inner", "queenslab.exact.border_orbits", "queenslab.exact.constellations",
-    "queenslab._numba",
+    "queenslab.exact.constellation_kernel",
+    "queenslab.exact.border_orbits",
+    "queenslab.exact.constellations",
+    "queenslab.compiled.jit",
 )  # fmt: skip
 _pointer, _size = ctypes.c_void_p, ctypes.c_int64
 _representatives = native.Callback(
@@ -89,9 +89,9 @@ class Constellations:
         unique column means nothing in a plan that does not count classes."""
         if self.unique or self.n < SPECIALISED_FROM:
             from queenslab.boards.symmetry import coefficient_table
-            from queenslab.exact import inner
+            from queenslab.exact import constellation_kernel
 
-            return inner.count_batch(
+            return constellation_kernel.count_batch(
                 self.n, self.border, self.weight, self.stabilizer, coefficient_table(),
                 self.unique, stop,
             )  # fmt: skip

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 
-from queenslab.errors import QueensError, UsageError
+from queenslab.core.errors import QueensError, UsageError
 
 if TYPE_CHECKING:
     from distributed import Client

@@ -22,8 +22,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from queenslab.boards import Board
+from queenslab.core.problem import Problem
 from queenslab.exact.board_search import Rules
-from queenslab.problem import Problem
 
 Row = tuple[list[int], int]  # allowed, weight
 

@@ -13,10 +13,10 @@ from dataclasses import dataclass
 from pathlib import PurePath
 from typing import TextIO
 
-from queenslab.backend import Capability
-from queenslab.errors import UsageError
+from queenslab.core.backend import Capability
+from queenslab.core.errors import UsageError
 from queenslab.exports import cpsat, dimacs, lp, mps, mzn, opb, wcnf
-from queenslab.exports.instance import Instance
+from queenslab.exports.spec import Instance
 
 SOLVE, COUNT, OPTIMIZE = Capability.SOLVE, Capability.COUNT, Capability.OPTIMIZE
 #: Every format writes n² variables (and pairwise CNF n³ clauses): beyond this, refused.

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TextIO
 
-from queenslab.exports.instance import Instance, commented, rules, title
+from queenslab.exports.spec import Instance, commented, rules, title
 
 
 def write(instance: Instance, out: TextIO) -> None:

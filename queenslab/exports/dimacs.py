@@ -8,16 +8,9 @@ the auxiliary variables.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
 from typing import TextIO
 
-from queenslab.exports.instance import Instance, commented, rules, title
-
-
-def write_cnf(out: TextIO, top: int, clauses: Sequence[Iterable[int]]) -> None:
-    """The ``p cnf`` line and the clauses, each ended by 0."""
-    out.write(f"p cnf {top} {len(clauses)}\n")
-    out.writelines(" ".join(map(str, clause)) + " 0\n" for clause in clauses)
+from queenslab.exports.spec import Instance, commented, rules, title
 
 
 def header(instance: Instance, top: int) -> list[str]:
@@ -34,10 +27,10 @@ def header(instance: Instance, top: int) -> list[str]:
 
 
 def write(instance: Instance, out: TextIO) -> None:
-    from queenslab.models.formula import clauses
+    from queenslab.models.cnf import clauses, write_dimacs
 
     n = instance.problem.n
     body, top = clauses(instance.problem, instance.encoding)
     out.write(commented(header(instance, top), "c"))
     out.write(f"c p show {' '.join(str(v) for v in range(1, n * n + 1))} 0\n")
-    write_cnf(out, top, body)
+    write_dimacs(out, top, body)

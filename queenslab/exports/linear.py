@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from queenslab.boards import Cell
-from queenslab.problem import Problem
+from queenslab.core.problem import Problem
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from typing import TextIO
 
 from queenslab.boards import Cell
 from queenslab.exports import linear
-from queenslab.exports.instance import Instance, commented, rules, title
+from queenslab.exports.spec import Instance, commented, rules, title
 
 #: LP readers limit the length of a line (CPLEX: 510 characters): sums are wrapped.
 _TERMS_PER_LINE = 8

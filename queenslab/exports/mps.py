@@ -11,7 +11,7 @@ from typing import TextIO
 
 from queenslab.boards import Cell
 from queenslab.exports import linear
-from queenslab.exports.instance import Instance, commented, rules, title
+from queenslab.exports.spec import Instance, commented, rules, title
 
 _OBJECTIVE = "total_weight"
 

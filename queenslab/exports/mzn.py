@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import TextIO
 
 from queenslab.boards import Cell, LineFamily
-from queenslab.exports.instance import Instance, commented, rules, title
+from queenslab.exports.spec import Instance, commented, rules, title
 
 
 def key(family: LineFamily) -> str:

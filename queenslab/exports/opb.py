@@ -13,11 +13,11 @@ from typing import TextIO
 
 from queenslab.boards import Cell
 from queenslab.exports import linear
-from queenslab.exports.instance import Instance, commented, rules, title
+from queenslab.exports.spec import Instance, commented, rules, title
 
 
 def _sum(terms: Iterable[tuple[int, Cell]], n: int) -> str:
-    from queenslab.models.formula import cell
+    from queenslab.models.cnf import cell
 
     return " ".join(f"{k:+d} x{cell(n, r, c)}" for k, (r, c) in terms)
 

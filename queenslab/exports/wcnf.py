@@ -13,12 +13,12 @@ from __future__ import annotations
 from typing import TextIO
 
 from queenslab.exports.dimacs import header
-from queenslab.exports.instance import Instance, commented
+from queenslab.exports.spec import Instance, commented
 
 
 def soft_clauses(instance: Instance) -> list[tuple[int, int]]:
     """(weight, literal) of every soft unit clause, weights positive."""
-    from queenslab.models.formula import cell
+    from queenslab.models.cnf import cell
 
     n = instance.problem.n
     return [
@@ -28,7 +28,7 @@ def soft_clauses(instance: Instance) -> list[tuple[int, int]]:
 
 
 def write(instance: Instance, out: TextIO) -> None:
-    from queenslab.models.formula import clauses
+    from queenslab.models.cnf import clauses
 
     hard, top = clauses(instance.problem, instance.encoding)
     soft = soft_clauses(instance)

@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from queenslab.backend import Backend, Capability, Family
-from queenslab.errors import UsageError
-from queenslab.placement import Placement
-from queenslab.problem import Problem
-from queenslab.result import SolveResult, Status
-from queenslab.run import Run
+from queenslab.core.backend import Backend, Capability, Family
+from queenslab.core.errors import UsageError
+from queenslab.core.placement import Placement
+from queenslab.core.problem import Problem
+from queenslab.core.result import SolveResult, Status
+from queenslab.core.run import Run
 
 if TYPE_CHECKING:
     import numpy as np

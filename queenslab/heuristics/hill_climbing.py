@@ -12,11 +12,11 @@ from __future__ import annotations
 
 import random
 
-from queenslab.backend import Backend, Capability, Family
-from queenslab.placement import Placement
-from queenslab.problem import Problem
-from queenslab.result import SolveResult, Status
-from queenslab.run import Run
+from queenslab.core.backend import Backend, Capability, Family
+from queenslab.core.placement import Placement
+from queenslab.core.problem import Problem
+from queenslab.core.result import SolveResult, Status
+from queenslab.core.run import Run
 
 _CHECK_EVERY = 1024  # steps between two looks at the clock
 

@@ -2,10 +2,11 @@
 
 The first ``step`` rows each take a uniformly random safe column; the remaining rows are
 filled by textbook backtracking in column order; a dead end restarts from scratch. The
-single trial (``kernels.lv_trial``) is shared with the study in ``lv_study.py``, so the
-backend and the table count nodes the same way (one for the root plus one per queen
-placed). Given queens are forced in their rows. The trials run in a helper thread that a
-time limit (or Ctrl-C) stops within a few thousand nodes, even in the middle of a trial.
+single trial (``las_vegas_kernels.lv_trial``) is shared with the study in
+``lab/lv_study.py``, so the backend and the table count nodes the same way (one for the
+root plus one per queen placed). Given queens are forced in their rows. The trials run in a
+helper thread that a time limit (or Ctrl-C) stops within a few thousand nodes, even in the
+middle of a trial.
 """
 
 from __future__ import annotations
@@ -13,13 +14,20 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, ClassVar
 
-from queenslab.backend import Backend, Capability, Family, Option, non_negative_int, positive_int
-from queenslab.errors import UsageError
-from queenslab.placement import Placement
-from queenslab.problem import Problem
-from queenslab.result import SolveResult, Status
-from queenslab.run import Run
-from queenslab.stoppable import run_stoppably
+from queenslab.core.backend import (
+    Backend,
+    Capability,
+    Family,
+    Option,
+    non_negative_int,
+    positive_int,
+)
+from queenslab.core.errors import UsageError
+from queenslab.core.placement import Placement
+from queenslab.core.problem import Problem
+from queenslab.core.result import SolveResult, Status
+from queenslab.core.run import Run
+from queenslab.runtime.stop import run_stoppably
 
 if TYPE_CHECKING:
     import numpy as np
@@ -64,7 +72,7 @@ class LasVegasBackend(Backend):
     def solve(self, problem: Problem, run: Run) -> SolveResult:
         import numpy as np
 
-        from queenslab.heuristics import kernels, stream
+        from queenslab.heuristics import las_vegas_kernels, random_stream
 
         n = problem.n
         step = self.settings["step"]
@@ -72,13 +80,13 @@ class LasVegasBackend(Backend):
             step = default_step(n)
         elif step > n:
             raise UsageError(f"--step must be between 0 and N={n}, got {step}")
-        state = stream.new_stream(run.seed)
+        state = random_stream.new_stream(run.seed)
         given = given_columns(problem)
         cols = np.zeros(n, dtype=np.int64)
         stop = run.stop_flag
 
         def trials() -> tuple[bool, int, int]:
-            return kernels.lv_until_solved(
+            return las_vegas_kernels.lv_until_solved(
                 n, step, given, state, self.settings["trials"], cols, stop
             )
 

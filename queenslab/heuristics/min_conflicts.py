@@ -17,11 +17,11 @@ import importlib
 from collections.abc import Mapping
 from typing import ClassVar, NamedTuple
 
-from queenslab.backend import Backend, Capability, Family, Option, positive_int
-from queenslab.placement import Placement
-from queenslab.problem import Problem
-from queenslab.result import SolveResult, Status
-from queenslab.run import Run
+from queenslab.core.backend import Backend, Capability, Family, Option, positive_int
+from queenslab.core.placement import Placement
+from queenslab.core.problem import Problem
+from queenslab.core.result import SolveResult, Status
+from queenslab.core.run import Run
 
 
 class Search(NamedTuple):

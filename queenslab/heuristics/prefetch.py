@@ -12,7 +12,7 @@ from typing import Any
 
 from llvmlite import ir
 
-from queenslab._numba import cgutils, intrinsic, types
+from queenslab.compiled.jit import cgutils, intrinsic, types
 
 
 @intrinsic

@@ -20,7 +20,7 @@ from typing import NamedTuple
 import numpy as np
 
 from queenslab.heuristics.qs4_kernels import BLOCKS, GIVEN, Kernels, kernels_for
-from queenslab.heuristics.stream import new_stream
+from queenslab.heuristics.random_stream import new_stream
 
 Cell = tuple[int, int]
 #: Positions, greedy tests or repair work between two looks at the clock (< 0.5 s at 10^8).

@@ -24,10 +24,10 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from queenslab._numba import njit
 from queenslab.boards.standard import Standard
+from queenslab.compiled.jit import njit
 from queenslab.heuristics.prefetch import prefetch
-from queenslab.heuristics.stream import AHEAD, below, draw, peek
+from queenslab.heuristics.random_stream import AHEAD, below, draw, peek
 
 GIVEN = 1  # rows[r]: the row holds a given queen, which never moves
 BLOCKS = 2  # rows[r]: the row has blocked cells

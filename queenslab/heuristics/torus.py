@@ -31,8 +31,8 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
-from queenslab._numba import njit
 from queenslab.boards.toroidal import Toroidal
+from queenslab.compiled.jit import njit
 from queenslab.heuristics.qs4 import Outcome
 
 Cell = tuple[int, int]

@@ -27,9 +27,9 @@ from collections.abc import Callable
 from typing import Any
 
 from queenslab.boards import DEFAULT_VARIANT, Board, Cell, board
-from queenslab.errors import UsageError
-from queenslab.instance import Instance
-from queenslab.problem import Problem
+from queenslab.core.errors import UsageError
+from queenslab.core.problem import Problem
+from queenslab.io.instance import Instance
 
 ATTEMPTS = 1000
 #: Open cells every row and column keeps: the CSPLib scripts take it as a parameter and

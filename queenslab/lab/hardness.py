@@ -19,17 +19,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from queenslab.backend import Capability
-from queenslab.errors import UsageError
-from queenslab.instance import Instance
+from queenslab.core.backend import Capability
+from queenslab.core.errors import UsageError
+from queenslab.core.result import Status
+from queenslab.core.run import ProgressCallback
+from queenslab.core.stats import primary_effort
+from queenslab.io.instance import Instance
 from queenslab.lab.generators import DEFAULT_MIN_OPEN, generate
 from queenslab.lab.runners import Job, on_dask, on_threads
 from queenslab.lab.summary import Quartiles, quartiles, spread
 from queenslab.lab.table import Table
 from queenslab.registry import backend_class, get_backend, info
-from queenslab.result import Status
-from queenslab.run import ProgressCallback
-from queenslab.stats import primary_effort
 
 #: What each kind's density means on the paper's own axes, for the table's second column.
 PAPER_AXIS: dict[str, tuple[str, Callable[[int, float], float]]] = {
@@ -303,7 +303,7 @@ def _check_backend(name: str) -> None:
 
 
 def _describe(outcome: dict[str, Any]) -> str:
-    from queenslab.stats import summary
+    from queenslab.core.stats import summary
 
     if outcome["status"] == "error":
         return outcome["note"]
@@ -313,7 +313,7 @@ def _describe(outcome: dict[str, Any]) -> str:
 def write_plot(report: StudyReport, path: str) -> None:
     """Median time and effort vs density per backend (quartile bands), fraction solvable
     on a second axis."""
-    from queenslab.plotting import pyplot, save
+    from queenslab.io.figures import pyplot, save
 
     plt = pyplot()
     fig, panels = plt.subplots(1, 2, figsize=(12, 4.8))

@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from queenslab import api
-from queenslab.errors import UsageError
-from queenslab.instance import Instance
+from queenslab.core.errors import UsageError
+from queenslab.io.instance import Instance
 
 CONNECT_TIMEOUT = 10.0  # seconds to reach a Dask scheduler
 _POLL_SECONDS = 0.05  # how often the waiting main thread looks for Ctrl-C

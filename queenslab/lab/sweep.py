@@ -20,16 +20,17 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from queenslab import api, reference
-from queenslab.backend import Capability, Option
-from queenslab.errors import UsageError
+from queenslab import api
+from queenslab.core.backend import Capability, Option
+from queenslab.core.errors import UsageError
+from queenslab.core.problem import Problem
+from queenslab.core.result import Status
+from queenslab.core.run import ProgressCallback
+from queenslab.core.stats import EFFORT_FIELDS, primary_effort
+from queenslab.lab import reference
 from queenslab.lab.summary import Quartiles, quartiles, spread
 from queenslab.lab.table import Table
-from queenslab.problem import Problem
 from queenslab.registry import backend_class, info
-from queenslab.result import Status
-from queenslab.run import ProgressCallback
-from queenslab.stats import EFFORT_FIELDS, primary_effort
 
 TASKS: dict[str, Capability] = {"solve": Capability.SOLVE, "count": Capability.COUNT}
 
@@ -312,7 +313,7 @@ def _measure(
 
 
 def _describe(run: Measurement) -> str:
-    from queenslab.stats import summary
+    from queenslab.core.stats import summary
 
     if not run.finished:
         return run.note
@@ -356,7 +357,7 @@ MAX_LEGEND = 12
 
 def write_plot(report: SweepReport, path: str) -> None:
     """Median seconds and median effort vs n (log scale), one line per configuration."""
-    from queenslab.plotting import pyplot, save
+    from queenslab.io.figures import pyplot, save
 
     plt = pyplot()
     keys = list(dict.fromkeys((c.config, c.task) for c in report.cells))

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, TextIO
 
-from queenslab.errors import UsageError
+from queenslab.core.errors import UsageError
 
 #: Table format -> the suffixes that select it for ``--output``.
 FORMATS: dict[str, tuple[str, ...]] = {

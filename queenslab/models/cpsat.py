@@ -22,16 +22,24 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from queenslab.backend import Backend, Capability, Family, Option, default_workers, workers_option
 from queenslab.boards import VARIANTS
-from queenslab.errors import LimitReached
-from queenslab.models import cubes, forked
-from queenslab.placement import Placement
-from queenslab.problem import Problem
-from queenslab.result import CountResult, OptimizeResult, SolveResult, Status
-from queenslab.run import Run, never
-from queenslab.stats import Stats
-from queenslab.stoppable import run_stoppably
+from queenslab.core.backend import (
+    Backend,
+    Capability,
+    Family,
+    Option,
+    default_workers,
+    workers_option,
+)
+from queenslab.core.errors import LimitReached
+from queenslab.core.placement import Placement
+from queenslab.core.problem import Problem
+from queenslab.core.result import CountResult, OptimizeResult, SolveResult, Status
+from queenslab.core.run import Run, never
+from queenslab.core.stats import Stats
+from queenslab.models import cubes
+from queenslab.runtime import forked
+from queenslab.runtime.stop import run_stoppably
 
 if TYPE_CHECKING:
     import numpy as np

@@ -34,7 +34,6 @@ from __future__ import annotations
 import functools
 import itertools
 import queue
-import signal
 import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import closing
@@ -44,9 +43,10 @@ from typing import Any, Literal
 
 from queenslab.boards import Board, Cell
 from queenslab.boards.symmetry import Symmetry
-from queenslab.errors import LimitReached
-from queenslab.problem import Problem
-from queenslab.run import Run, never
+from queenslab.core.errors import LimitReached
+from queenslab.core.problem import Problem
+from queenslab.core.run import Run, never
+from queenslab.runtime.forked import leave_sigint_to_parent
 
 #: Below this board size a count takes milliseconds: starting workers would cost more.
 PARALLEL_FROM_N = 10
@@ -262,11 +262,6 @@ def _border_queens(board: Board, should_stop: Callable[[], bool]) -> Iterator[Qu
             for right in rights:
                 if not (right and attacked >> right[0] & 1):
                     yield tuple(q for q in (*ends, left, right) if q)
-
-
-def leave_sigint_to_parent() -> None:
-    """Worker processes ignore Ctrl-C: the parent stops them, so no child prints a traceback."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def chunks(items: Iterable[Any], size: int = CHUNK) -> Iterator[list[Any]]:

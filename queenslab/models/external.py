@@ -30,12 +30,12 @@ import signal
 from collections.abc import Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from queenslab.backend import Option
-from queenslab.errors import LimitReached, UsageError
-from queenslab.placement import Placement
-from queenslab.problem import Problem
-from queenslab.result import CountResult, SolveResult, Status
-from queenslab.run import Run
+from queenslab.core.backend import Option
+from queenslab.core.errors import LimitReached, UsageError
+from queenslab.core.placement import Placement
+from queenslab.core.problem import Problem
+from queenslab.core.result import CountResult, SolveResult, Status
+from queenslab.core.run import Run
 
 if TYPE_CHECKING:
     import subprocess
@@ -186,11 +186,11 @@ def _solve_once(
     cmd: str, clauses: Sequence[Sequence[int]], top: int, folder: Path, run: Run
 ) -> tuple[Status, list[int]]:
     """One run of the solver on ``clauses``: its status and model."""
-    from queenslab.exports.dimacs import write_cnf
+    from queenslab.models.cnf import write_dimacs
 
     cnf, solution = folder / "model.cnf", folder / "solution"
     with open(cnf, "w", encoding="ascii") as out:
-        write_cnf(out, top, clauses)
+        write_dimacs(out, top, clauses)
     solution.unlink(missing_ok=True)
     argv, in_file = arguments(cmd, cnf, solution)
     code, stdout, stderr = _run(argv, folder, run)
@@ -213,7 +213,7 @@ def boards(problem: Problem, settings: Mapping[str, Any], run: Run) -> Iterator[
     import tempfile
     from pathlib import Path
 
-    from queenslab.models.formula import cell, clauses
+    from queenslab.models.cnf import cell, clauses
 
     cmd, n = settings["solver_cmd"], problem.n
     with run.phase("build"):

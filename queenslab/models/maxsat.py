@@ -22,14 +22,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import TYPE_CHECKING, ClassVar
 
-from queenslab.backend import Backend, Capability, Family
 from queenslab.boards import VARIANTS
-from queenslab.models import cnf, forked, formula
-from queenslab.placement import Placement
-from queenslab.problem import Problem
-from queenslab.result import OptimizeResult, Status
-from queenslab.run import Run
-from queenslab.stoppable import run_stoppably
+from queenslab.core.backend import Backend, Capability, Family
+from queenslab.core.placement import Placement
+from queenslab.core.problem import Problem
+from queenslab.core.result import OptimizeResult, Status
+from queenslab.core.run import Run
+from queenslab.models import cnf, sat
+from queenslab.runtime import forked
+from queenslab.runtime.stop import run_stoppably
 
 if TYPE_CHECKING:
     import numpy as np
@@ -61,7 +62,7 @@ class MaxSatBackend(Backend):
     variants = frozenset(VARIANTS)
     summary = "pysat RC2 MaxSAT: hard N-queens CNF, one weighted soft clause per cell"
     requires: ClassVar[Mapping[str, str]] = {"pysat": "python-sat"}
-    options = (formula.ENCODING_OPTION,)
+    options = (cnf.ENCODING_OPTION,)
 
     def load(self) -> None:
         import pysat.examples.rc2  # noqa: F401
@@ -77,21 +78,21 @@ class MaxSatBackend(Backend):
         n = problem.n
         with run.phase("build"):
             wcnf = WCNF()
-            hard, top = formula.clauses(problem, self.settings["encoding"])
+            hard, top = cnf.clauses(problem, self.settings["encoding"])
             wcnf.extend(hard)
             for (r, c), cost in reduced_costs(problem, weights).items():
                 if cost:
-                    wcnf.append([-formula.cell(n, r, c)], weight=cost)
+                    wcnf.append([-cnf.cell(n, r, c)], weight=cost)
         run.stats.add(variables=top, constraints=len(hard), soft_clauses=len(wcnf.soft))
         with RC2(wcnf, adapt=True, exhaust=True, minz=True) as rc2:
             finished, model = run_stoppably(
                 lambda: rc2.compute(expect_interrupt=True), rc2.interrupt, run.should_stop
             )
-            run.stats.add(cnf.solver_stats(rc2.oracle))  # the SAT oracle's search effort
+            run.stats.add(sat.solver_stats(rc2.oracle))  # the SAT oracle's search effort
         if not finished:
             return OptimizeResult(Status.LIMIT)
         if model is None:
             return OptimizeResult(Status.INFEASIBLE)
-        cols = formula.decode(n, model)
+        cols = cnf.decode(n, model)
         objective = sum(int(weights[r, c]) for r, c in enumerate(cols))
         return OptimizeResult(Status.OPTIMAL, objective, Placement(cols))

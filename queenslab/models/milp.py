@@ -12,16 +12,17 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from queenslab.backend import Backend, Capability, Family, Option
 from queenslab.boards import VARIANTS
-from queenslab.errors import LimitReached
-from queenslab.models import cubes, forked
+from queenslab.core.backend import Backend, Capability, Family, Option
+from queenslab.core.errors import LimitReached
+from queenslab.core.placement import Placement
+from queenslab.core.problem import Problem
+from queenslab.core.result import CountResult, OptimizeResult, SolveResult, Status
+from queenslab.core.run import Run, never
+from queenslab.models import cubes
 from queenslab.models.pyomo_solvers import Outcome, PyomoSolver, known_name, open_solver
-from queenslab.placement import Placement
-from queenslab.problem import Problem
-from queenslab.result import CountResult, OptimizeResult, SolveResult, Status
-from queenslab.run import Run, never
-from queenslab.stoppable import run_stoppably
+from queenslab.runtime import forked
+from queenslab.runtime.stop import run_stoppably
 
 if TYPE_CHECKING:
     import numpy as np

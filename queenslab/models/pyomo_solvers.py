@@ -17,7 +17,7 @@ from contextlib import contextmanager
 from enum import Enum
 from typing import Any, ClassVar
 
-from queenslab.errors import UsageError
+from queenslab.core.errors import UsageError
 
 #: User-facing solver name -> (interface, name in that interface's factory), best first.
 CANDIDATES: dict[str, tuple[tuple[str, str], ...]] = {
@@ -132,7 +132,7 @@ class PyomoSolver:
         self.solver = solver
         self.persistent = persistent
         self.model: Any = None
-        #: The last solve's search effort under the shared names (``queenslab.stats``),
+        #: The last solve's search effort under the shared names (``queenslab.core.stats``),
         #: where the interface reports it.
         self.effort: dict[str, int] = {}
 

@@ -15,12 +15,13 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from typing import ClassVar
 
-from queenslab.backend import Backend, Capability, Family
 from queenslab.boards import VARIANTS
-from queenslab.models import forked, formula
-from queenslab.problem import Problem
-from queenslab.result import CountResult, Status
-from queenslab.run import Run
+from queenslab.core.backend import Backend, Capability, Family
+from queenslab.core.problem import Problem
+from queenslab.core.result import CountResult, Status
+from queenslab.core.run import Run
+from queenslab.models import cnf
+from queenslab.runtime import forked
 
 
 @contextmanager
@@ -44,7 +45,7 @@ class SharpSatBackend(Backend):
     variants = frozenset(VARIANTS)
     summary = "Ganak #SAT counter on the CNF, projected on the board (cross-validation)"
     requires: ClassVar[Mapping[str, str]] = {"pyganak": "pyganak", "pysat": "python-sat"}
-    options = (formula.ENCODING_OPTION,)
+    options = (cnf.ENCODING_OPTION,)
 
     def load(self) -> None:
         import pyganak  # noqa: F401
@@ -59,7 +60,7 @@ class SharpSatBackend(Backend):
 
         n = problem.n
         with run.phase("build"):
-            body, top = formula.clauses(problem, self.settings["encoding"])
+            body, top = cnf.clauses(problem, self.settings["encoding"])
             counter = Counter()
             counter.new_vars(top)
             counter.add_clauses(body)
@@ -78,7 +79,7 @@ def _satisfiable(clauses: list[tuple[int, ...]]) -> bool:
     zero models: that proof is exact too."""
     from pysat.solvers import Solver
 
-    from queenslab.models.cnf import DEFAULT_SOLVER
+    from queenslab.models.sat import DEFAULT_SOLVER
 
     with Solver(name=DEFAULT_SOLVER, bootstrap_with=clauses) as solver:
         return bool(solver.solve())

@@ -12,9 +12,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from queenslab.backend import Capability
-from queenslab.errors import UsageError
-from queenslab.problem import Problem
+from queenslab.core.backend import Capability
+from queenslab.core.errors import UsageError
+from queenslab.core.problem import Problem
 from queenslab.trace import local, rows
 from queenslab.trace.tracer import DEFAULT_STEPS, LIMIT, MAX_STEPS, TraceFull, Tracer
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import BinaryIO
 
-from queenslab.draw import STYLE
-from queenslab.errors import UsageError
+from queenslab.core.errors import UsageError
+from queenslab.io.pictures import STYLE
 from queenslab.trace.svg import FRAME_SECONDS, frames
 from queenslab.trace.tracer import Tracer
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 
-from queenslab.problem import Problem
+from queenslab.core.problem import Problem
 from queenslab.trace.tracer import Tracer
 
 

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import random
 
-from queenslab.errors import UsageError
-from queenslab.problem import Problem
+from queenslab.core.errors import UsageError
+from queenslab.core.problem import Problem
 from queenslab.trace.tracer import Tracer
 
 

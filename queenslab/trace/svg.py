@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import Any
 
-from queenslab.draw import STYLE, squares_svg
+from queenslab.io.pictures import STYLE, squares_svg
 from queenslab.trace.tracer import Tracer
 
 #: Frames in an animation at most; a longer trace shows every k-th state.

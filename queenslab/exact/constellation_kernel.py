@@ -32,9 +32,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from queenslab._numba import intrinsic, njit, types
+from queenslab.compiled.jit import intrinsic, njit, types
 from queenslab.exact import board_search
-from queenslab.exact.constellations import WORK_PER_ROW
+from queenslab.exact.kernel_layout import WORK_PER_ROW
 
 Array = np.ndarray
 #: Nodes between two looks at the stop flag (a few milliseconds).

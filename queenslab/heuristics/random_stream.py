@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from queenslab._numba import njit
+from queenslab.compiled.jit import njit
 
 #: Draws visible in advance (a power of two).
 AHEAD = 16

@@ -1,5 +1,5 @@
 """Ways to show a placement: text and unicode boards, LeetCode 51 rows, JSON, NumPy (pictures:
-``queenslab.draw``, re-exported here for the output formats).
+``queenslab.io.pictures``, re-exported here for the output formats).
 
 Boards wider than a screen are summarised in text; JSON for huge boards is written in
 chunks, so 10^8 queens never become one Python list, and ``.npy`` is the held array
@@ -12,8 +12,8 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, BinaryIO, TextIO
 
-from queenslab.draw import to_svg, write_png
-from queenslab.placement import Placement
+from queenslab.core.placement import Placement
+from queenslab.io.pictures import to_svg, write_png
 
 __all__ = [
     "board_rows",

@@ -25,8 +25,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from queenslab.boards import DEFAULT_VARIANT, Cell
-from queenslab.errors import UsageError
-from queenslab.problem import Problem
+from queenslab.core.errors import UsageError
+from queenslab.core.problem import Problem
 
 FORMAT = "queenslab-instance"
 VERSION = 1
@@ -115,7 +115,7 @@ def read(path: str) -> Instance:
 
 def write(instance: Instance, path: str) -> None:
     """Write ``instance`` to ``path``, whole or not at all."""
-    from queenslab.output import atomic_output
+    from queenslab.io.output import atomic_output
 
     with atomic_output(path) as out:
         out.write(instance.dumps())

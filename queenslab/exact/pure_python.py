@@ -26,13 +26,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
-from queenslab.backend import Backend, Capability, Family
 from queenslab.boards import symmetry
-from queenslab.errors import LimitReached, UsageError
-from queenslab.placement import Placement
-from queenslab.problem import Problem
-from queenslab.result import CountResult, SolveResult, Status
-from queenslab.run import Run
+from queenslab.core.backend import Backend, Capability, Family
+from queenslab.core.errors import LimitReached, UsageError
+from queenslab.core.placement import Placement
+from queenslab.core.problem import Problem
+from queenslab.core.result import CountResult, SolveResult, Status
+from queenslab.core.run import Run
 
 #: Largest n taken: beyond it the search takes minutes where the compiled one takes seconds.
 MAX_N = 24

@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO, Any
 
-from queenslab.errors import UsageError
+from queenslab.core.errors import UsageError
 
 
 @contextmanager

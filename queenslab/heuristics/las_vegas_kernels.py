@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from queenslab._numba import njit
-from queenslab.heuristics.stream import below, draw
+from queenslab.compiled.jit import njit
+from queenslab.heuristics.random_stream import below, draw
 
 
 @njit(cache=True, nogil=True)

@@ -17,8 +17,8 @@ import statistics
 from dataclasses import dataclass, field
 from typing import Any
 
-from queenslab.problem import Problem
-from queenslab.run import Run
+from queenslab.core.problem import Problem
+from queenslab.core.run import Run
 from queenslab.trace.rows import RowMasks
 
 #: z for a two-sided 95% normal interval.
@@ -116,7 +116,7 @@ def estimate(problem: Problem, probes: int = 1000, run: Run | None = None) -> Es
 def exact_size(problem: Problem, time_limit: float | None = None) -> int | None:
     """The tree's node count, from the backtrack backend walking it all (None at a limit)."""
     from queenslab import api
-    from queenslab.result import Status
+    from queenslab.core.result import Status
 
     result = api.count(problem, "backtrack", time_limit=time_limit)
     return None if result.status is Status.LIMIT else int(result.stats["nodes"])

@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from pathlib import PurePath
 from typing import Any, BinaryIO, TextIO
 
-from queenslab import render
-from queenslab.errors import UsageError
-from queenslab.placement import Placement
+from queenslab.core.errors import UsageError
+from queenslab.core.placement import Placement
+from queenslab.io import writers
 
 #: Pictures (SVG, PNG) grow with n²; past this size they are refused before any search.
 MAX_PICTURE_N = 1000
@@ -44,7 +44,7 @@ def _board_text(style: str) -> AnswerWriter:
         objective = getattr(result, "objective", None)
         if objective is not None:
             out.write(f"objective {objective}\n")
-        out.write(render.to_text(result.placement, style) + "\n")
+        out.write(writers.to_text(result.placement, style) + "\n")
 
     return write
 
@@ -57,11 +57,11 @@ def _marks(result: Any) -> dict[str, Any]:
 
 def _json(result: Any, out: TextIO) -> None:
     placement = result.placement
-    render.write_json(result.to_json(with_cols=False), out, placement and placement.cols)
+    writers.write_json(result.to_json(with_cols=False), out, placement and placement.cols)
 
 
 def _npy(result: Any, out: BinaryIO) -> None:
-    render.write_npy(result.placement.as_array(), out)
+    writers.write_npy(result.placement.as_array(), out)
 
 
 def _jsonl(placement: Placement) -> str:
@@ -78,28 +78,28 @@ FORMATS: dict[str, Format] = {
             "a board of Q and . (large boards summarised)",
             (".txt",),
             _board_text("text"),
-            lambda p: render.to_text(p) + "\n\n",
+            lambda p: writers.to_text(p) + "\n\n",
         ),
         Format(
             "unicode",
             "a board of ♛ and ·",
             (),
             _board_text("unicode"),
-            lambda p: render.to_text(p, "unicode") + "\n\n",
+            lambda p: writers.to_text(p, "unicode") + "\n\n",
         ),
         Format(
             "matrix",
             "a 0/1 matrix",
             (),
             _board_text("matrix"),
-            lambda p: render.to_text(p, "matrix") + "\n\n",
+            lambda p: writers.to_text(p, "matrix") + "\n\n",
         ),
         Format(
             "leetcode",
             'LeetCode 51 rows, e.g. [".Q..", ...]',
             (),
-            lambda result, out: out.write(render.to_leetcode(result.placement) + "\n"),
-            lambda p: render.to_leetcode(p) + "\n",
+            lambda result, out: out.write(writers.to_leetcode(result.placement) + "\n"),
+            lambda p: writers.to_leetcode(p) + "\n",
         ),
         Format("json", "one JSON record (streamed for huge boards)", (".json",), _json),
         Format(
@@ -114,14 +114,16 @@ FORMATS: dict[str, Format] = {
             "svg",
             "an SVG picture of the board",
             (".svg",),
-            lambda result, out: out.write(render.to_svg(result.placement, **_marks(result)) + "\n"),
+            lambda result, out: out.write(
+                writers.to_svg(result.placement, **_marks(result)) + "\n"
+            ),
             picture=True,
         ),
         Format(
             "png",
             "a PNG picture of the board (needs --output)",
             (".png",),
-            lambda result, out: render.write_png(result.placement, out, **_marks(result)),
+            lambda result, out: writers.write_png(result.placement, out, **_marks(result)),
             binary=True,
             picture=True,
         ),

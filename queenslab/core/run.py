@@ -16,8 +16,8 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
-from queenslab.errors import UsageError
-from queenslab.stats import Stats
+from queenslab.core.errors import UsageError
+from queenslab.core.stats import Stats
 
 if TYPE_CHECKING:
     import numpy as np

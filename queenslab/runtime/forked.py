@@ -14,18 +14,23 @@ runs only this call's code. Where fork is missing the work runs in this process.
 
 from __future__ import annotations
 
+import signal
 import sys
 import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from queenslab.models.cubes import leave_sigint_to_parent
-from queenslab.run import Run
+from queenslab.core.run import Run
 
 T = TypeVar("T")
 _POLL_SECONDS = 0.05  # how often the parent looks at the clock and for Ctrl-C
 #: How long a child may take past the deadline to report what its own limit left it with.
 GRACE_SECONDS = 0.5
+
+
+def leave_sigint_to_parent() -> None:
+    """Worker processes ignore Ctrl-C: the parent stops them, so no child prints a traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _work_and_send(work: Callable[[], Any], run: Run, sender: Any) -> None:

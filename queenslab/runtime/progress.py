@@ -6,7 +6,7 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from queenslab.run import ProgressCallback
+from queenslab.core.run import ProgressCallback
 
 _enabled = True
 

@@ -16,8 +16,8 @@ from typing import Any
 
 import numpy as np
 
-from queenslab.errors import UsageError
-from queenslab.textfiles import read_text
+from queenslab.core.errors import UsageError
+from queenslab.io.textfiles import read_text
 
 #: Weights are summed over n rows in int64 by every backend; this keeps any sum exact.
 MAX_WEIGHT = 10**12

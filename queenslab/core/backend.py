@@ -16,11 +16,11 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from queenslab.boards import DEFAULT_VARIANT
-from queenslab.errors import CapabilityError, UsageError
-from queenslab.placement import Placement
-from queenslab.problem import Problem
-from queenslab.result import CountResult, OptimizeResult, SolveResult
-from queenslab.run import Run
+from queenslab.core.errors import CapabilityError, UsageError
+from queenslab.core.placement import Placement
+from queenslab.core.problem import Problem
+from queenslab.core.result import CountResult, OptimizeResult, SolveResult
+from queenslab.core.run import Run
 
 if TYPE_CHECKING:
     import numpy as np

@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from queenslab.backend import Capability
-from queenslab.problem import Problem
+from queenslab.core.backend import Capability
+from queenslab.core.problem import Problem
 
 if TYPE_CHECKING:
     import numpy as np

@@ -1,7 +1,7 @@
 """What a backend answers: a status kept apart from the placement, counts, optima.
 
 Every result carries the statistics of its run (``stats``, in the shared vocabulary of
-``queenslab.stats``) and ``seconds``, the time of building plus searching; imports and
+``queenslab.core.stats``) and ``seconds``, the time of building plus searching; imports and
 compiled-kernel loading are reported apart as ``stats["startup_seconds"]``.
 """
 
@@ -11,10 +11,10 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
-from queenslab.placement import Placement
+from queenslab.core.placement import Placement
 
 if TYPE_CHECKING:
-    from queenslab.problem import Problem
+    from queenslab.core.problem import Problem
 
 
 class Status(StrEnum):
@@ -54,12 +54,6 @@ class _Answer:
             "seconds": round(self.seconds, 6),
             "stats": {k: round(v, 6) if isinstance(v, float) else v for k, v in self.stats.items()},
         }
-
-    def _repr_html_(self) -> str:
-        """Jupyter shows a result as a card: status, answer, statistics, a small board."""
-        from queenslab.display import result_html
-
-        return result_html(self)
 
 
 @dataclass

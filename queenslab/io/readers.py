@@ -22,9 +22,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from queenslab import render
-from queenslab.errors import UsageError
-from queenslab.textfiles import opened, read_text
+from queenslab.core.errors import UsageError
+from queenslab.io import writers
+from queenslab.io.textfiles import opened, read_text
 
 if TYPE_CHECKING:
     import numpy as np
@@ -187,8 +187,8 @@ def read_leetcode(path: Path) -> Iterator[Found]:
 
 
 def board_reader(style: str) -> Reader:
-    """Boards drawn in a render.TEXT_STYLES style, separated by blank lines."""
-    queen, empty, separator = render.TEXT_STYLES[style]
+    """Boards drawn in a writers.TEXT_STYLES style, separated by blank lines."""
+    queen, empty, separator = writers.TEXT_STYLES[style]
 
     def read(path: Path) -> Iterator[Found]:
         text = _text(path)
@@ -248,7 +248,7 @@ def detect(path: Path) -> str:
     if text.startswith("["):
         return "leetcode" if text[1:].lstrip().startswith('"') else "json"
     for style in ("unicode", "matrix"):
-        if render.TEXT_STYLES[style][0] in text:
+        if writers.TEXT_STYLES[style][0] in text:
             return style
     return "text"
 

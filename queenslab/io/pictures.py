@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     import numpy as np
 
     from queenslab.boards import Board
-    from queenslab.placement import Placement
+    from queenslab.core.placement import Placement
 
 Cell = tuple[int, int]
 #: Largest board ``preview_svg`` draws square by square (with its attacks checked).

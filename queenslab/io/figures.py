@@ -40,7 +40,7 @@ def pyplot() -> Any:
 
 def save(figure: Any, path: str) -> None:
     """Write ``figure`` at ``path`` in the format its suffix names, whole or not at all."""
-    from queenslab.output import atomic_path
+    from queenslab.io.output import atomic_path
 
     with atomic_path(path) as temp:
         figure.tight_layout()

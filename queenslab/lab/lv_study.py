@@ -25,7 +25,7 @@ from typing import Any, TextIO
 
 import numpy as np
 
-from queenslab.errors import UsageError
+from queenslab.core.errors import UsageError
 
 Z_999 = 3.2905267314919255  # two-sided 99.9 % normal quantile
 EXACT_MAX_N = 13
@@ -202,13 +202,13 @@ def monte_carlo_row(step: int, solved: np.ndarray, nodes: np.ndarray) -> StudyRo
 
 
 def monte_carlo_rows(n: int, repeat: int, seed: int | None) -> list[StudyRow]:
-    from queenslab.heuristics import kernels, stream
+    from queenslab.heuristics import las_vegas_kernels, random_stream
 
-    state = stream.new_stream(seed)
+    state = random_stream.new_stream(seed)
     given = np.full(n, -1, dtype=np.int64)
     rows = []
     for step in range(n + 1):
-        solved, nodes = kernels.lv_trials(n, step, given, state, repeat)
+        solved, nodes = las_vegas_kernels.lv_trials(n, step, given, state, repeat)
         rows.append(monte_carlo_row(step, solved, nodes))
     return rows
 

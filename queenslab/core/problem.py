@@ -11,8 +11,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
-from queenslab.boards import DEFAULT_VARIANT, Board, Cell, board, variant
-from queenslab.errors import UsageError
+from queenslab.boards import DEFAULT_VARIANT, Board, Cell, UnknownVariant, board, variant
+from queenslab.core.errors import UsageError
 
 MAX_N = 10**9
 
@@ -35,7 +35,10 @@ class Problem:
             raise UsageError(f"n must be an integer, got {self.n!r}")
         if not 1 <= self.n <= MAX_N:
             raise UsageError(f"n must be between 1 and {MAX_N}, got {self.n}")
-        variant(self.variant)  # a UsageError naming the variants when unknown
+        try:
+            variant(self.variant)
+        except UnknownVariant as exc:
+            raise UsageError(str(exc)) from None
         object.__setattr__(self, "blocked", _cells(self.n, self.blocked, "blocked cell"))
         object.__setattr__(self, "givens", _cells(self.n, self.givens, "given queen"))
         _check_givens(self.board, self.givens)

@@ -14,15 +14,16 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from queenslab import api, boards, reference
-from queenslab.backend import Capability, Family
+from queenslab import api, boards
 from queenslab.boards import DEFAULT_VARIANT, Cell
-from queenslab.errors import UsageError
-from queenslab.problem import Problem
+from queenslab.core.backend import Capability, Family
+from queenslab.core.errors import UsageError
+from queenslab.core.problem import Problem
+from queenslab.core.result import Status
+from queenslab.core.run import ProgressCallback
+from queenslab.core.stats import primary_effort
+from queenslab.lab import reference
 from queenslab.registry import backend_class, info, names
-from queenslab.result import Status
-from queenslab.run import ProgressCallback
-from queenslab.stats import primary_effort
 
 #: Largest n each counter is asked to count here (it would take minutes beyond).
 MAX_COUNT_N: dict[str, int] = {
@@ -119,10 +120,28 @@ class CrosscheckReport:
         }
 
     def _repr_html_(self) -> str:
-        """Jupyter shows the report as a table, disagreements in red."""
-        from queenslab.display import crosscheck_html
+        """Jupyter shows the report as a table: one row per n, one column per backend,
+        disagreements in red."""
+        from html import escape
 
-        return crosscheck_html(self)
+        names = [*self.counters, *self.heuristics]
+        head = "".join(f"<th>{escape(h)}</th>" for h in ["n", "OEIS", *names, ""])
+        rows = []
+        for row in self.rows:
+            cells = [str(row.n), "?" if row.oeis is None else str(row.oeis)]
+            cells += [row.counts[name].text() for name in self.counters]
+            cells += [
+                row.heuristics[h].text() if h in row.heuristics else "-" for h in self.heuristics
+            ]
+            verdict = "" if row.ok else "disagree" if row.disagrees else "failed"
+            style = "" if row.ok else ' style="color:#d32f2f;font-weight:bold"'
+            body = "".join(f"<td>{escape(cell)}</td>" for cell in [*cells, verdict])
+            rows.append(f"<tr{style}>{body}</tr>")
+        summary = "all agree" if self.ok else "DISAGREEMENT: see the rows in red"
+        return (
+            f"<table><caption>cross-check, {escape(self.variant)}: {summary}</caption>"
+            f"<thead><tr>{head}</tr></thead><tbody>{''.join(rows)}</tbody></table>"
+        )
 
     def to_text(self, stats: bool = False) -> str:
         """A plain table (pipe-friendly); ``!!`` marks a row where something disagrees.

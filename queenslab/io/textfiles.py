@@ -6,7 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import IO
 
-from queenslab.errors import UsageError
+from queenslab.core.errors import UsageError
 
 
 def opened(path: str | Path, what: str = "file") -> IO[bytes]:

@@ -100,13 +100,6 @@ class Placement:
         head = ", ".join(str(c) for c in self.as_array()[:8].tolist())
         return f"Placement(n={self.n}, cols=[{head}, ...])"
 
-    def _repr_svg_(self) -> str:
-        """Jupyter shows a placement as a board, attacks marked; past
-        ``draw.PREVIEW_MAX_N`` queens, as a density image of a few kB."""
-        from queenslab.draw import preview_svg
-
-        return preview_svg(self)
-
     # -- validation (the rules live in queenslab.boards) ------------------------------
     def _on(self, board: Board | None) -> Board:
         if board is None:

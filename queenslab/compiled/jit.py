@@ -17,7 +17,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from queenslab.native import numba_user_cache
+from queenslab.compiled.native import numba_user_cache
 
 if "NUMBA_CACHE_DIR" not in os.environ and not os.access(Path(__file__).parent, os.W_OK):
     os.environ["NUMBA_CACHE_DIR"] = str(numba_user_cache())

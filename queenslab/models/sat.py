@@ -1,0 +1,247 @@
+"""The ``sat`` backend: the CNF of ``formula.py`` solved by python-sat's SAT solvers.
+
+Counting and enumerating split the board on its border queens (``cubes.border_split``,
+the board's symmetries) and solve the cubes in worker processes, each with one solver
+taking its cubes as assumptions: a count weighs each cube by its orbit, an enumeration
+maps each solution found onto the other cubes of its orbit (``cubes.enumerate_cubes``,
+which sets the order).
+Models are blocked on the board variables only: blocking a whole model would also block
+the auxiliary variables and count one board several times. Because every row has exactly
+one queen, the clause "not all of these n queens" blocks exactly one board.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from typing import Any, ClassVar
+
+from queenslab.boards import VARIANTS
+from queenslab.core.backend import Backend, Capability, Family, Option, workers_option
+from queenslab.core.errors import LimitReached
+from queenslab.core.placement import Placement
+from queenslab.core.problem import Problem
+from queenslab.core.result import CountResult, SolveResult, Status
+from queenslab.core.run import Run
+from queenslab.models import cubes, external
+from queenslab.models.cnf import ENCODING_OPTION, board_clauses, cell, clauses, decode
+from queenslab.runtime import forked
+
+#: pysat solvers that construct in this build, solve incrementally and take conflict
+#: budgets. Left out: lingeling (no limited solve), kissat404 (aborts the process when
+#: called again after a budget ran out), cryptosat and minisatgh (not built).
+SOLVERS = (
+    "cadical195",
+    "cadical153",
+    "cadical103",
+    "cadical300",
+    "glucose3",
+    "glucose4",
+    "glucose42",
+    "gluecard3",
+    "gluecard4",
+    "maplechrono",
+    "maplecm",
+    "maplesat",
+    "mergesat3",
+    "minicard",
+    "minisat22",
+    "minisatep",
+    "ergo",
+)
+
+#: The solver used unless the user names another.
+DEFAULT_SOLVER = "cadical195"
+
+#: Solvers whose solve calls grow slower in one solver object (maplecm: 1.4 ms for its
+#: first cube at n = 11, 10 ms by the 110th, with no clause added between). Measured at
+#: n = 12 over 730 cubes, one solver for all against a fresh one per cube: maplecm 108 s
+#: against 10.6 s, mergesat3 21.5 s against 2.1 s, maplechrono 11.8 s against 3.2 s;
+#: every other listed solver is 1.3-5.7x faster with one solver for all.
+SLOWER_WITH_EACH_CALL = frozenset({"maplechrono", "maplecm", "mergesat3"})
+
+#: Conflicts between two looks at the clock (and for Ctrl-C).
+_CONFLICTS_PER_SLICE = 1000
+
+
+def _blocking_clause(n: int, model: list[int]) -> list[int]:
+    return [-lit for lit in model[: n * n] if lit > 0]
+
+
+def _solve_until(
+    solver: Any, should_stop: Callable[[], bool], assumptions: Sequence[int] = ()
+) -> bool | None:
+    """Solve in slices of conflicts, asking ``should_stop`` between them; None when told to.
+
+    Conflict budgets rather than an interrupt from a timer: CaDiCaL in pysat has no
+    interrupt, and every listed solver has budgets. Slices also let Ctrl-C through.
+    """
+    while not should_stop():
+        solver.conf_budget(_CONFLICTS_PER_SLICE)
+        found = solver.solve_limited(assumptions=assumptions)
+        if found is not None:
+            return found
+    return None
+
+
+def _model_stats(top: int, body: Sequence[Sequence[int]], n: int) -> dict[str, int]:
+    return {"variables": top, "constraints": len(body), "auxiliary_variables": top - n * n}
+
+
+def solver_stats(solver: Any) -> dict[str, int]:
+    """python-sat's search counters under the shared names."""
+    counters = solver.accum_stats() or {}
+    return {key: int(counters.get(key, 0)) for key in _SEARCH_COUNTERS}
+
+
+_SEARCH_COUNTERS = ("conflicts", "decisions", "propagations", "restarts")
+
+
+def _cube_models(
+    solver: Any, n: int, cube: cubes.Cube, should_stop: Callable[[], bool]
+) -> Iterator[list[int]]:
+    """Every model of one cube (its queens as assumptions), each blocked once found.
+
+    The blocking clauses may stay for the next cube: each blocks one solution of this cube
+    only. Raises LimitReached when ``should_stop`` says stop first.
+    """
+    assumptions = [cell(n, r, c) for r, c in cube.problem.givens]
+    while satisfiable := _solve_until(solver, should_stop, assumptions):
+        model = solver.get_model()
+        yield model
+        solver.add_clause(_blocking_clause(n, model))
+    if satisfiable is None:
+        raise LimitReached
+
+
+def _solve_cubes(
+    problem: Problem,
+    claimed: Iterable[cubes.Cube],
+    settings: Mapping[str, Any],
+    should_stop: Callable[[], bool],
+    per_cube: Callable[[int, Iterator[list[int]]], Iterable[Any]],
+) -> Iterator[tuple[cubes.Cube | None, Any]]:
+    """The items ``per_cube(n, models)`` of each cube, then the summed search statistics.
+
+    One solver takes all the cubes, keeping what it learnt, except the solvers in
+    ``SLOWER_WITH_EACH_CALL``, which get a fresh solver per cube.
+    """
+    from pysat.solvers import Solver
+
+    n = problem.n
+    hard, _ = board_clauses(problem.board, settings["encoding"], should_stop)  # a fork has them
+    fresh = settings["solver"] in SLOWER_WITH_EACH_CALL
+    batches = ([cube] for cube in claimed) if fresh else [claimed]
+    totals = dict.fromkeys(_SEARCH_COUNTERS, 0)
+    for batch in batches:
+        with Solver(name=settings["solver"], bootstrap_with=hard) as solver:
+            for cube in batch:
+                for result in per_cube(n, _cube_models(solver, n, cube, should_stop)):
+                    yield cube, result
+            for key, value in solver_stats(solver).items():
+                totals[key] += value
+    yield None, totals
+
+
+def cube_counts(
+    problem: Problem,
+    claimed: Iterable[cubes.Cube],
+    settings: Mapping[str, Any],
+    should_stop: Callable[[], bool],
+) -> Iterator[tuple[cubes.Cube | None, Any]]:
+    """The number of models of each cube (module-level, so processes can run it)."""
+    return _solve_cubes(
+        problem, claimed, settings, should_stop, lambda _, models: [sum(1 for _ in models)]
+    )
+
+
+def cube_solutions(
+    problem: Problem,
+    claimed: Iterable[cubes.Cube],
+    settings: Mapping[str, Any],
+    should_stop: Callable[[], bool],
+) -> Iterator[tuple[cubes.Cube | None, Any]]:
+    """The boards (columns) of each cube's models in chunks, decoded in the worker."""
+    return _solve_cubes(
+        problem,
+        claimed,
+        settings,
+        should_stop,
+        lambda n, models: cubes.chunks(decode(n, m) for m in models),
+    )
+
+
+class SatBackend(Backend):
+    name = "sat"
+    family = Family.MODEL
+    capabilities = frozenset(
+        {
+            Capability.SOLVE,
+            Capability.ENUMERATE,
+            Capability.COUNT,
+            Capability.GIVENS,
+            Capability.BLOCKED,
+        }
+    )
+    variants = frozenset(VARIANTS)
+    summary = "CNF with pysat cardinality encodings; counts cube by cube in processes"
+    requires: ClassVar[Mapping[str, str]] = {"pysat": "python-sat"}
+    options = (
+        ENCODING_OPTION,
+        Option("solver", "SAT solver inside python-sat", DEFAULT_SOLVER, choices=SOLVERS),
+        workers_option(help="counting processes"),
+        external.COMMAND_OPTION,
+    )
+
+    def load(self) -> None:
+        import pysat.card
+        import pysat.solvers  # noqa: F401
+
+    def solve(self, problem: Problem, run: Run) -> SolveResult:
+        if self.settings["solver_cmd"]:
+            return external.solve(problem, self.settings, run)
+        return forked.in_child(lambda: self._solve(problem, run), run, SolveResult(Status.LIMIT))
+
+    def _solve(self, problem: Problem, run: Run) -> SolveResult:
+        from pysat.solvers import Solver
+
+        with run.phase("build"):
+            body, top = clauses(problem, self.settings["encoding"])
+            solver = Solver(name=self.settings["solver"], bootstrap_with=body)
+        run.stats.add(_model_stats(top, body, problem.n))
+        with solver:
+            found = _solve_until(solver, run.should_stop)
+            run.stats.add(solver_stats(solver))
+            if found is None:
+                return SolveResult(Status.LIMIT)
+            if not found:
+                return SolveResult(Status.INFEASIBLE)
+            return SolveResult(Status.SOLVED, Placement(decode(problem.n, solver.get_model())))
+
+    def enumerate(self, problem: Problem, run: Run) -> Iterator[Placement]:
+        if self.settings["solver_cmd"]:
+            yield from external.enumerate_boards(problem, self.settings, run)
+            return
+        self._record_model(problem, run)
+        for cols in cubes.enumerate_cubes(
+            cube_solutions, cubes.border_split, problem, self.settings, run, pool="process"
+        ):
+            yield Placement(cols)
+
+    def count(self, problem: Problem, run: Run, unique: bool = False) -> CountResult:
+        if self.settings["solver_cmd"]:
+            return external.count(problem, self.settings, run)
+        try:
+            self._record_model(problem, run)
+        except LimitReached:
+            return CountResult(None, status=Status.LIMIT)
+        total = cubes.count_cubes(
+            cube_counts, cubes.border_split, problem, self.settings, run, pool="process"
+        )
+        return CountResult(total, status=Status.SOLVED if total is not None else Status.LIMIT)
+
+    def _record_model(self, problem: Problem, run: Run) -> None:
+        """The whole model's size in the record; its clauses, built here, are inherited by
+        the forked workers. LimitReached when the run stops first."""
+        with run.phase("build"):
+            body, top = clauses(problem, self.settings["encoding"], run.should_stop)
+        run.stats.add(_model_stats(top, body, problem.n))
