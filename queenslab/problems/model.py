@@ -1,0 +1,142 @@
+"""A 0-1 model of a question about the board: stated once, solved by every paradigm.
+
+Why: four questions on four paradigms would be sixteen hand-written models, each with its
+own mistakes. A problem kind states its model here instead, over Boolean variables with
+clauses, linear constraints and a linear objective; each paradigm (CP-SAT, MILP, MaxSAT,
+SAT with an incremental bound) translates this form once. A formulation the literature
+compares (the line-variable model of peaceable armies, Bosch's MILP) is another
+``BoolModel`` of the same question, so the gap between a naive and a good model shows on
+every solver alike.
+
+Variables are numbered from 0. A literal is ``v + 1`` (true) or ``-(v + 1)`` (false), as
+in DIMACS. ``answer`` lists the variables that make up the answer: solutions are counted,
+enumerated and compared on them (the other variables are auxiliary and determined by
+them, or projected away).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+Var = int
+Literal = int
+Term = tuple[int, Var]  # (coefficient, variable)
+
+
+class Sense(StrEnum):
+    MIN = "min"
+    MAX = "max"
+
+
+@dataclass(frozen=True)
+class Linear:
+    """``lower <= sum(coefficient * variable) <= upper``; a missing bound is open."""
+
+    terms: tuple[Term, ...]
+    lower: int | None = None
+    upper: int | None = None
+
+    def holds(self, values: Sequence[bool]) -> bool:
+        total = sum(a * values[v] for a, v in self.terms)
+        return (self.lower is None or total >= self.lower) and (
+            self.upper is None or total <= self.upper
+        )
+
+    @property
+    def is_cardinality(self) -> bool:
+        """Every coefficient is +1 or -1: SAT encodings take it without pseudo-Booleans."""
+        return all(a in (1, -1) for a, _ in self.terms)
+
+
+@dataclass
+class BoolModel:
+    """Boolean variables, clauses, linear constraints and an objective to optimise."""
+
+    name: str
+    names: list[str] = field(default_factory=list)
+    clauses: list[tuple[Literal, ...]] = field(default_factory=list)
+    linear: list[Linear] = field(default_factory=list)
+    objective: tuple[Term, ...] = ()
+    sense: Sense = Sense.MIN
+    answer: list[Var] = field(default_factory=list)
+
+    # -- building -----------------------------------------------------------------------
+    def var(self, name: str, *, answer: bool = False) -> Var:
+        """A new variable; ``answer``: it is part of the answer (counted, compared)."""
+        self.names.append(name)
+        index = len(self.names) - 1
+        if answer:
+            self.answer.append(index)
+        return index
+
+    def clause(self, *literals: Literal) -> None:
+        """At least one of ``literals`` holds."""
+        self.clauses.append(tuple(literals))
+
+    def add_linear(
+        self, terms: Iterable[Term], lower: int | None = None, upper: int | None = None
+    ) -> None:
+        self.linear.append(Linear(tuple(terms), lower, upper))
+
+    def at_most_one(self, variables: Sequence[Var]) -> None:
+        if len(variables) > 1:
+            self.add_linear(((1, v) for v in variables), upper=1)
+
+    def exactly_one(self, variables: Sequence[Var]) -> None:
+        self.add_linear(((1, v) for v in variables), lower=1, upper=1)
+
+    def minimise(self, terms: Iterable[Term]) -> None:
+        self.objective, self.sense = tuple(terms), Sense.MIN
+
+    def maximise(self, terms: Iterable[Term]) -> None:
+        self.objective, self.sense = tuple(terms), Sense.MAX
+
+    def lex_leq(self, xs: Sequence[Var], ys: Sequence[Var]) -> None:
+        """The vector ``xs`` is lexicographically at most ``ys`` (false < true).
+
+        Decomposed into clauses over one auxiliary variable per position, ``equal[i]``:
+        the vectors agree before position i. It is defined both ways (no free auxiliary
+        variable multiplies the models a SAT counter sees); positions where both vectors
+        hold the same variable are skipped.
+        """
+        equal: Literal | None = None  # None: the empty prefix, which always agrees
+        for x, y in zip(xs, ys, strict=True):
+            if x == y:
+                continue
+            X, Y = x + 1, y + 1
+            guard = () if equal is None else (-equal,)
+            self.clause(*guard, -X, Y)  # agreeing so far, x <= y here
+            after = self.var(f"{self.name}_lex_{len(self.names)}") + 1
+            # after <-> (agreeing so far) and x == y
+            if equal is not None:
+                self.clause(-after, equal)
+            self.clause(-after, -X, Y)
+            self.clause(-after, X, -Y)
+            self.clause(*guard, X, Y, after)
+            self.clause(*guard, -X, -Y, after)
+            equal = after
+
+    # -- reading ------------------------------------------------------------------------
+    @property
+    def size(self) -> int:
+        return len(self.names)
+
+    def value(self, values: Sequence[bool]) -> int:
+        """The objective of a full assignment."""
+        return sum(a * int(values[v]) for a, v in self.objective)
+
+    def satisfied_by(self, values: Sequence[bool]) -> bool:
+        """Every clause and linear constraint holds (for tests of the translators)."""
+        return all(
+            any(values[abs(lit) - 1] == (lit > 0) for lit in clause) for clause in self.clauses
+        ) and all(constraint.holds(values) for constraint in self.linear)
+
+    def stats(self) -> dict[str, int]:
+        """The model's size, reported beside the solver's statistics."""
+        return {
+            "variables": self.size,
+            "clauses": len(self.clauses),
+            "linear_constraints": len(self.linear),
+        }
