@@ -15,7 +15,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 import queenslab as ql
-from queenslab.core.backend import Capability, Family
+from queenslab.core.backend import Family, Feature, Task
 from queenslab.core.errors import UsageError
 from queenslab.lab import reference
 from queenslab.registry import backend_class, info, names
@@ -33,12 +33,12 @@ MAX_COUNT_N = {"milp": 7, "hill-climbing": 0}
 SLOW = {("sharpsat", "toroidal"): {11}, ("sharpsat", "superqueens"): {11}}
 
 
-def _cases(capability: Capability, *, needs: tuple[Capability, ...] = ()) -> list:
+def _cases(task: Task, *, needs: tuple[Feature, ...] = ()) -> list:
     """(backend, variant) pairs; unavailable backends are shown as skipped, never dropped."""
     cases = []
     for name in ALL:
         cls = backend_class(name)
-        if capability not in cls.capabilities or not set(needs) <= cls.capabilities:
+        if task not in cls.tasks or not set(needs) <= cls.features:
             continue
         missing = info(name).missing
         for variant in sorted(cls.variants):
@@ -57,11 +57,11 @@ def _complete(name: str) -> bool:
     return backend_class(name).family != Family.HEURISTIC
 
 
-def _blocked_capable(capability: Capability, complete: bool = False) -> list:
-    """Backends that take blocked cells (and givens) for ``capability``."""
+def _blocked_capable(task: Task, complete: bool = False) -> list:
+    """Backends that take blocked cells (and givens) for ``task``."""
     return [
         p.values[0]
-        for p in _cases(capability, needs=(Capability.BLOCKED,))
+        for p in _cases(task, needs=(Feature.BLOCKED,))
         if p.values[1] == "standard" and (_complete(p.values[0]) or not complete)
     ]
 
@@ -71,17 +71,17 @@ def _count_range(name: str, top: int) -> list[int]:
 
 
 def test_every_backend_and_variant_is_covered_by_the_harness():
-    tested = {Capability.SOLVE, Capability.ENUMERATE, Capability.COUNT, Capability.OPTIMIZE}
-    covered = {(p.values[0], p.values[1]) for capability in tested for p in _cases(capability)}
+    tested = {Task.SOLVE, Task.ENUMERATE, Task.COUNT, Task.OPTIMIZE}
+    covered = {(p.values[0], p.values[1]) for task in tested for p in _cases(task)}
     for name in ALL:
         cls = backend_class(name)
-        assert cls.capabilities & tested, f"{name} offers nothing to test"
+        assert cls.tasks & tested, f"{name} offers nothing to test"
         for variant in cls.variants:
             assert variant in ql.VARIANTS, f"{name} declares an unknown variant {variant}"
             assert (name, variant) in covered, f"{name} on {variant} is not covered"
 
 
-@pytest.mark.parametrize(("name", "variant"), _cases(Capability.SOLVE))
+@pytest.mark.parametrize(("name", "variant"), _cases(Task.SOLVE))
 def test_solve_returns_a_valid_placement(name, variant):
     for n in SOLVABLE[variant]:
         try:
@@ -94,7 +94,7 @@ def test_solve_returns_a_valid_placement(name, variant):
         assert oracle.is_solution(list(result.placement), n, variant)
 
 
-@pytest.mark.parametrize(("name", "variant"), _cases(Capability.SOLVE))
+@pytest.mark.parametrize(("name", "variant"), _cases(Task.SOLVE))
 def test_unsolvable_boards(name, variant):
     """Complete methods prove it; heuristics never claim it."""
     for n in UNSOLVABLE[variant]:
@@ -112,7 +112,7 @@ def test_unsolvable_boards(name, variant):
         assert result.placement is None
 
 
-@pytest.mark.parametrize(("name", "variant"), _cases(Capability.SOLVE))
+@pytest.mark.parametrize(("name", "variant"), _cases(Task.SOLVE))
 def test_same_seed_same_answer(name, variant):
     n = SOLVABLE[variant][-1]
     try:
@@ -156,13 +156,11 @@ def boards_with_blocks(draw, max_n: int = 7, feasible: bool = False):
 
 def _takes(name: str, variant: str, blocked, givens) -> bool:
     cls = backend_class(name)
-    needs = ({Capability.BLOCKED} if blocked else set()) | (
-        {Capability.GIVENS} if givens else set()
-    )
-    return variant in cls.variants and needs <= cls.capabilities
+    needs = ({Feature.BLOCKED} if blocked else set()) | ({Feature.GIVENS} if givens else set())
+    return variant in cls.variants and needs <= cls.features
 
 
-@pytest.mark.parametrize("name", _blocked_capable(Capability.SOLVE))
+@pytest.mark.parametrize("name", _blocked_capable(Task.SOLVE))
 @given(case=boards_with_blocks(feasible=True))
 def test_blocked_cells_and_givens_are_kept(name, case):
     variant, n, blocked, givens = case
@@ -175,7 +173,7 @@ def test_blocked_cells_and_givens_are_kept(name, case):
     assert all(result.placement[r] == c for r, c in givens)
 
 
-@pytest.mark.parametrize("name", _blocked_capable(Capability.SOLVE, complete=True))
+@pytest.mark.parametrize("name", _blocked_capable(Task.SOLVE, complete=True))
 @given(case=boards_with_blocks())
 def test_completion_agrees_with_brute_force(name, case):
     variant, n, blocked, givens = case
@@ -186,7 +184,7 @@ def test_completion_agrees_with_brute_force(name, case):
     assert result.status == (ql.Status.SOLVED if expected else ql.Status.INFEASIBLE)
 
 
-@pytest.mark.parametrize(("name", "variant"), _cases(Capability.SOLVE, needs=(Capability.GIVENS,)))
+@pytest.mark.parametrize(("name", "variant"), _cases(Task.SOLVE, needs=(Feature.GIVENS,)))
 @given(data=st.data())
 def test_given_queens_are_kept(name, variant, data):
     n = data.draw(st.sampled_from([m for m in SOLVABLE[variant] if 4 <= m <= 8] or [4]))
@@ -202,7 +200,7 @@ def test_given_queens_are_kept(name, variant, data):
     assert all(result.placement[r] == c for r, c in givens)
 
 
-@pytest.mark.parametrize(("name", "variant"), _cases(Capability.ENUMERATE))
+@pytest.mark.parametrize(("name", "variant"), _cases(Task.ENUMERATE))
 def test_enumeration_is_complete_distinct_and_valid(name, variant):
     for n in _count_range(name, 8):
         found = [tuple(p) for p in ql.enumerate_solutions(n, name, variant=variant)]
@@ -210,7 +208,7 @@ def test_enumeration_is_complete_distinct_and_valid(name, variant):
         assert sorted(found) == oracle.all_solutions(n, (), variant)
 
 
-@pytest.mark.parametrize("name", _blocked_capable(Capability.ENUMERATE))
+@pytest.mark.parametrize("name", _blocked_capable(Task.ENUMERATE))
 @given(case=boards_with_blocks(max_n=6))
 def test_enumeration_with_blocks_and_givens_matches_brute_force(name, case):
     variant, n, blocked, givens = case
@@ -221,14 +219,14 @@ def test_enumeration_with_blocks_and_givens_matches_brute_force(name, case):
     assert found == oracle.all_solutions(n, givens, variant, blocked)
 
 
-@pytest.mark.parametrize(("name", "variant"), _cases(Capability.COUNT))
+@pytest.mark.parametrize(("name", "variant"), _cases(Task.COUNT))
 def test_counts_match_oeis(name, variant):
     top = {"standard": 9, "toroidal": 11, "superqueens": 11}[variant]
     for n in set(_count_range(name, top)) - SLOW.get((name, variant), set()):
         assert ql.count(n, name, variant=variant).total == reference.total(n, variant), n
 
 
-@pytest.mark.parametrize(("name", "variant"), _cases(Capability.UNIQUE))
+@pytest.mark.parametrize(("name", "variant"), _cases(Task.COUNT, needs=(Feature.UNIQUE,)))
 def test_unique_counts_match_oeis_or_brute_force(name, variant):
     for n in _count_range(name, 9 if variant == "standard" else 8):
         result = ql.count(n, name, variant=variant, unique=True)
@@ -238,7 +236,7 @@ def test_unique_counts_match_oeis_or_brute_force(name, variant):
         assert (result.total, result.unique) == (reference.total(n, variant), expected), n
 
 
-@pytest.mark.parametrize("name", _blocked_capable(Capability.COUNT))
+@pytest.mark.parametrize("name", _blocked_capable(Task.COUNT))
 @given(case=boards_with_blocks(max_n=6))
 def test_counts_with_blocks_and_givens_match_brute_force(name, case):
     variant, n, blocked, givens = case
@@ -246,12 +244,12 @@ def test_counts_with_blocks_and_givens_match_brute_force(name, case):
         return
     result = ql.count(n, name, variant=variant, blocked=blocked, givens=givens)
     assert result.total == len(oracle.all_solutions(n, givens, variant, blocked))
-    if Capability.UNIQUE in backend_class(name).capabilities and not givens:
+    if Feature.UNIQUE in backend_class(name).features and not givens:
         classes = ql.count(n, name, variant=variant, blocked=blocked, unique=True).unique
         assert classes == oracle.unique_count(n, variant, blocked)
 
 
-@pytest.mark.parametrize(("name", "variant"), _cases(Capability.ENUMERATE))
+@pytest.mark.parametrize(("name", "variant"), _cases(Task.ENUMERATE))
 def test_orbits_add_up_to_the_count(name, variant):
     n = min(8, MAX_COUNT_N.get(name, 8))
     classes: dict[tuple[int, ...], int] = {}
@@ -264,7 +262,7 @@ def test_orbits_add_up_to_the_count(name, variant):
     assert sum(classes.values()) == len(oracle.all_solutions(n, (), variant))
 
 
-@pytest.mark.parametrize(("name", "variant"), _cases(Capability.OPTIMIZE))
+@pytest.mark.parametrize(("name", "variant"), _cases(Task.OPTIMIZE))
 @pytest.mark.parametrize("seed", [0, 1])
 def test_optimize_reaches_the_brute_force_optimum(name, variant, seed):
     rng = random.Random(seed)
@@ -272,9 +270,7 @@ def test_optimize_reaches_the_brute_force_optimum(name, variant, seed):
     for n in sizes:
         weights = np.array([[rng.randint(-9, 20) for _ in range(n)] for _ in range(n)])
         blocked = (
-            ((0, rng.randrange(n)),)
-            if Capability.BLOCKED in backend_class(name).capabilities
-            else ()
+            ((0, rng.randrange(n)),) if Feature.BLOCKED in backend_class(name).features else ()
         )
         best = oracle.best_weight(n, weights, variant, blocked)
         result = ql.optimize(n, weights, name, variant=variant, blocked=blocked, time_limit=60)

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from queenslab import cli, registry
-from queenslab.core.backend import Backend, Capability, Family
+from queenslab.core.backend import Backend, Family, Task
 from queenslab.core.errors import UsageError
 from queenslab.core.placement import Placement
 from queenslab.core.result import CountResult, SolveResult, Status
@@ -31,7 +31,7 @@ class DiagonalHeuristic(Backend):
 
     name = "diagonal"
     family = Family.HEURISTIC
-    capabilities = frozenset({Capability.SOLVE})
+    tasks = frozenset({Task.SOLVE})
 
     def solve(self, problem, run):
         return SolveResult(Status.SOLVED, Placement(range(problem.n)))
@@ -40,8 +40,8 @@ class DiagonalHeuristic(Backend):
 @pytest.fixture
 def broken(monkeypatch):
     monkeypatch.setattr(registry, "_registered", dict(registry._registered))
-    registry.register_backend("off-by-one", OffByOneCounter)
-    registry.register_backend("diagonal", DiagonalHeuristic)
+    registry.register_backend(OffByOneCounter)
+    registry.register_backend(DiagonalHeuristic)
 
 
 def test_cli_crosscheck_small_range_agrees(queens):
@@ -49,7 +49,7 @@ def test_cli_crosscheck_small_range_agrees(queens):
     assert run.returncode == 0, run.stdout + run.stderr
     report = json.loads(run.stdout)
     assert report["ok"] is True
-    counting = [b for b in registry.names() if Capability.COUNT in registry.info(b).capabilities]
+    counting = [b for b in registry.names() if Task.COUNT in registry.info(b).tasks]
     assert report["counters"] == counting  # every counting backend is shown
     for row in report["rows"]:
         assert row["oeis"] == reference.total(row["n"])

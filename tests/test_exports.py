@@ -440,9 +440,9 @@ def test_every_format_writes_every_variant_with_blocks_and_givens():
     problem = Problem(5, givens=((0, 0),), blocked=((4, 4),), variant="superqueens")
     weights = weights_for(problem)
     for export in exports.FORMATS.values():
-        if ql.Capability.SOLVE in export.tasks:
+        if ql.Task.SOLVE in export.tasks:
             assert "n=5, variant superqueens" in text(problem, export.name)
-        if ql.Capability.OPTIMIZE in export.tasks:
+        if ql.Task.OPTIMIZE in export.tasks:
             assert "given queens: 0:0; blocked cells: 4:4" in text(problem, export.name, weights)
 
 
@@ -467,7 +467,7 @@ def test_export_writes_the_output_file_of_its_suffix(queens, tmp_path):
     (tmp_path / "w.json").write_text(str(weights.tolist()))
     for export in exports.FORMATS.values():
         target = tmp_path / f"five{export.suffix}"
-        weighted = ql.Capability.OPTIMIZE in export.tasks
+        weighted = ql.Task.OPTIMIZE in export.tasks
         flags = ["--weights", str(tmp_path / "w.json")] if weighted else []
         run = queens("export", "5", "--output", str(target), *flags)
         assert run.returncode == 0 and run.stdout == "", run.stderr

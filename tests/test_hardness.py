@@ -11,7 +11,7 @@ import sys
 import pytest
 
 from queenslab import cli, registry
-from queenslab.core.backend import Backend, Capability, Family
+from queenslab.core.backend import Backend, Family, Feature, Task
 from queenslab.core.errors import UsageError
 from queenslab.core.result import SolveResult, Status
 from queenslab.lab.generators import generate
@@ -73,7 +73,8 @@ class Pessimist(Backend):
 
     name = "pessimist"
     family = Family.EXACT
-    capabilities = frozenset({Capability.SOLVE, Capability.BLOCKED, Capability.GIVENS})
+    tasks = frozenset({Task.SOLVE})
+    features = frozenset({Feature.BLOCKED, Feature.GIVENS})
 
     def solve(self, problem, run):
         return SolveResult(Status.INFEASIBLE)
@@ -83,7 +84,7 @@ def test_a_proof_of_infeasibility_beside_a_found_board_stops_the_study(
     monkeypatch, capsys, tmp_path
 ):
     monkeypatch.setattr(registry, "_registered", dict(registry._registered))
-    registry.register_backend("pessimist", Pessimist)
+    registry.register_backend(Pessimist)
     output = tmp_path / "never.md"
     argv = ["hardness-study", "--kind", "blocked", "--n", "8", "--densities", "0.1"]
     argv += ["--samples", "1", "-b", "backtrack", "-b", "pessimist", "--output", str(output)]

@@ -9,18 +9,19 @@ import numpy as np
 import pytest
 
 import queenslab as ql
-from queenslab.core.backend import Capability
+from queenslab.core.backend import Feature, Task
 from queenslab.core.errors import LimitReached
 from queenslab.core.problem import Problem
 from queenslab.core.run import Run
 from queenslab.exact.branch_bound import maximize_weight
 from queenslab.io.weights import load_weights
-from queenslab.registry import backend_class, info, names_with
+from queenslab.registry import backend_class, info, names
 from tests import oracle
 
 OPTIMIZERS = [
     pytest.param(name, marks=pytest.mark.skipif(not info(name).available, reason="missing"))
-    for name in names_with(Capability.OPTIMIZE, available_only=False)
+    for name in names()
+    if Task.OPTIMIZE in backend_class(name).tasks
 ]
 SIZES = [5, 6, 7, 8]
 
@@ -57,7 +58,7 @@ def test_backend_reaches_the_brute_force_optimum(name, n):
 
 @pytest.mark.parametrize("name", OPTIMIZERS)
 def test_backend_optimum_keeps_given_queens(name):
-    if Capability.GIVENS not in backend_class(name).capabilities:
+    if Feature.GIVENS not in backend_class(name).features:
         pytest.skip(f"{name} does not take given queens")
     weights, givens = random_weights(7, 9), {2: 4, 5: 0}
     result = ql.optimize(7, weights, name, givens=givens.items())

@@ -11,7 +11,7 @@ from __future__ import annotations
 import pytest
 
 import queenslab as ql
-from queenslab.core.backend import Capability, Family
+from queenslab.core.backend import Family, Task
 from queenslab.registry import backend_class, info, names
 
 #: The effort figures each non-model backend reports (constructions search nothing).
@@ -29,8 +29,8 @@ NATIVE = [name for name in names() if backend_class(name).family is not Family.M
 CASES = [
     (name, task)
     for name in names()
-    for task in (Capability.SOLVE, Capability.COUNT)
-    if task in backend_class(name).capabilities
+    for task in (Task.SOLVE, Task.COUNT)
+    if task in backend_class(name).tasks
 ]
 
 
@@ -38,10 +38,10 @@ def test_every_native_backend_has_its_effort_figures_listed():
     assert set(NATIVE) <= set(EFFORT)
 
 
-def _run(name: str, task: Capability) -> ql.SolveResult | ql.CountResult:
+def _run(name: str, task: Task) -> ql.SolveResult | ql.CountResult:
     if not info(name).available:
         pytest.skip(f"{name} is not installed: {', '.join(info(name).missing)}")
-    if task is Capability.SOLVE:
+    if task is Task.SOLVE:
         return ql.solve(12, name, seed=1)
     return ql.count(7, name)
 
@@ -62,7 +62,7 @@ def test_effort_figures_are_integral_and_plausible(name, task):
         value = result.stats[key]
         assert isinstance(value, int) and value >= 0, (key, value)
     if "nodes" in EFFORT[name]:
-        found = result.total if task is Capability.COUNT else 1
+        found = result.total if task is Task.COUNT else 1
         assert result.stats["nodes"] >= found  # every solution is a leaf of the tree
-        if task is Capability.SOLVE:
+        if task is Task.SOLVE:
             assert result.stats["nodes"] >= 12  # a queen placed per row at least

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 import queenslab as ql
-from queenslab.core.backend import Capability, Family
+from queenslab.core.backend import Family, Task
 from queenslab.core.stats import FIELDS
 from queenslab.registry import backend_class, info, names
 
@@ -23,21 +23,21 @@ EFFORT = {
     "milp": ("mip_nodes", "lp_iterations"),
     "sharpsat": (),
 }
-TASKS = (Capability.SOLVE, Capability.COUNT, Capability.OPTIMIZE)
+TASKS = (Task.SOLVE, Task.COUNT, Task.OPTIMIZE)
 CASES = [
     (name, task)
     for name in names()
     if backend_class(name).family is Family.MODEL
     for task in TASKS
-    if task in backend_class(name).capabilities
+    if task in backend_class(name).tasks
 ]
 
 
-def _run(name: str, task: Capability) -> dict:
+def _run(name: str, task: Task) -> dict:
     n = 8
-    if task is Capability.SOLVE:
+    if task is Task.SOLVE:
         return ql.solve(n, name).stats
-    if task is Capability.COUNT:
+    if task is Task.COUNT:
         return ql.count(n, name).stats
     weights = np.arange(n * n).reshape(n, n) % 7
     return ql.optimize(n, weights, name).stats

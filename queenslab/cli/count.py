@@ -8,8 +8,8 @@ import sys
 
 from queenslab import api
 from queenslab.cli import arguments as a
-from queenslab.core.backend import Capability
-from queenslab.core.errors import UsageError
+from queenslab.core.backend import Task
+from queenslab.core.errors import ExitCode, UsageError
 from queenslab.core.result import Status
 from queenslab.io.figures import plot_path
 from queenslab.runtime import progress
@@ -39,7 +39,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--plot", metavar="FILE", type=plot_path, help="draw the tree profile (.png, .svg, .pdf)"
     )
     parser.add_argument("--format", choices=["text", "json"], default="text")
-    a.add_backend_options(parser, Capability.COUNT)
+    a.add_backend_options(parser, Task.COUNT)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -61,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(result.to_json()))
     if result.status is Status.LIMIT:
         print(f"time limit reached before the count finished ({result.backend})", file=sys.stderr)
-        return a.EXIT_LIMIT
+        return ExitCode.LIMIT
     if args.format == "text":
         print(f"total  {result.total}\nunique {result.unique}" if args.unique else result.total)
     if args.profile:
@@ -74,4 +74,4 @@ def run(args: argparse.Namespace) -> int:
 
             title = f"search tree of {problem.describe()} ({result.backend})"
             tree_profile(profile, title, args.plot)
-    return a.EXIT_OK
+    return ExitCode.OK

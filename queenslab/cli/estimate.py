@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 from queenslab.cli import arguments as a
-from queenslab.core.errors import UsageError
+from queenslab.core.errors import ExitCode, UsageError
 from queenslab.core.problem import Problem
 from queenslab.core.run import Run
 from queenslab.io.figures import plot_path
@@ -66,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
         _say(result, args.format)
     if args.plot:
         write_plot(results, args.plot)
-    return a.EXIT_OK
+    return ExitCode.OK
 
 
 def _say(result: Estimate, fmt: str) -> None:

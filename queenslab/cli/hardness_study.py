@@ -8,7 +8,7 @@ import sys
 from queenslab.cli import arguments as a
 from queenslab.cli.generate import add_instance_arguments
 from queenslab.core.backend import default_workers
-from queenslab.core.errors import UsageError
+from queenslab.core.errors import ExitCode, UsageError
 from queenslab.io.figures import plot_path
 from queenslab.io.output import atomic_output
 from queenslab.lab.table import FORMAT_NAMES, choose_format
@@ -107,10 +107,10 @@ def run(args: argparse.Namespace) -> int:
     except _Stopped:
         for problem in report.problems:
             print(f"queens: hardness-study: {problem}", file=sys.stderr)
-        return a.EXIT_NO_SOLUTION
+        return ExitCode.NO_SOLUTION
     if args.plot:
         write_plot(report, args.plot)
-    return a.EXIT_OK
+    return ExitCode.OK
 
 
 class _Stopped(Exception):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from queenslab.cli import arguments as a
+from queenslab.core.errors import ExitCode
 from queenslab.io.output import atomic_path
 from queenslab.runtime import progress
 
@@ -54,4 +55,4 @@ def run(args: argparse.Namespace) -> int:
     if args.plot:
         with atomic_path(args.plot) as path:
             write_plot(results, path)
-    return a.EXIT_OK
+    return ExitCode.OK

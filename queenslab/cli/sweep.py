@@ -6,7 +6,7 @@ import argparse
 import sys
 
 from queenslab.cli import arguments as a
-from queenslab.core.errors import UsageError
+from queenslab.core.errors import ExitCode, UsageError
 from queenslab.io.figures import plot_path
 from queenslab.io.output import atomic_output
 from queenslab.lab.table import FORMAT_NAMES, choose_format
@@ -118,4 +118,4 @@ def run(args: argparse.Namespace) -> int:
         write_plot(report, args.plot)
     for problem in report.problems:
         print(f"queens: sweep: {problem}", file=sys.stderr)
-    return a.EXIT_OK if report.ok else a.EXIT_NO_SOLUTION
+    return ExitCode.OK if report.ok else ExitCode.NO_SOLUTION

@@ -11,7 +11,7 @@ from pathlib import PurePath
 from typing import IO, Any
 
 from queenslab.cli import arguments as a
-from queenslab.core.errors import UsageError
+from queenslab.core.errors import ExitCode, UsageError
 from queenslab.core.problem import Problem
 from queenslab.io.output import atomic_output
 from queenslab.trace import DEFAULT_STEPS, MAX_STEPS, TRACED, Tracer, trace
@@ -125,7 +125,7 @@ def run(args: argparse.Namespace) -> int:
     status = tracer.steps[-1]["status"]
     if tracer.truncated:
         print(f"trace cut after {args.max_steps} steps (--max-steps)", file=sys.stderr)
-        return a.EXIT_LIMIT
+        return ExitCode.LIMIT
     if status == "no solution":
-        return a.EXIT_NO_SOLUTION
-    return a.EXIT_OK if status in ("solved", "exhausted") else a.EXIT_LIMIT
+        return ExitCode.NO_SOLUTION
+    return ExitCode.OK if status in ("solved", "exhausted") else ExitCode.LIMIT

@@ -22,7 +22,7 @@ from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, ClassVar
 
 from queenslab.boards import VARIANTS
-from queenslab.core.backend import Backend, Capability, Family, Option, workers_option
+from queenslab.core.backend import Backend, Family, Feature, Option, Task, workers_option
 from queenslab.core.errors import LimitReached, UsageError
 from queenslab.core.placement import Placement
 from queenslab.core.problem import Problem
@@ -42,7 +42,8 @@ BUFFER = 1024  # solutions handed over per kernel call when enumerating
 class BitmaskBackend(Backend):
     name = "bitmask"
     family = Family.EXACT
-    capabilities = frozenset(Capability)
+    tasks = frozenset({Task.COUNT, Task.ENUMERATE, Task.OPTIMIZE, Task.SOLVE})
+    features = frozenset({Feature.BLOCKED, Feature.GIVENS, Feature.PROFILE, Feature.UNIQUE})
     variants = frozenset(VARIANTS)
     summary = "Numba bitmask search, border constellations, threads or Dask, resumable; exact B&B"
     requires: ClassVar[Mapping[str, str]] = {"numba": "numba"}
@@ -67,15 +68,15 @@ class BitmaskBackend(Backend):
         warm.count(Problem(4, blocked=((0, 0),)), Run(None, None), unique=True)  # general
         warm.optimize(tiny, Run(None, None), np.zeros((4, 4), dtype=np.int64))
 
-    def load_for(self, task: Capability, problem: Problem) -> None:
+    def load_for(self, task: Task, problem: Problem, unique: bool = False) -> None:
         """A count of the classic board loads only the constellation kernels it will run:
         from n = 8 on, a count of solutions runs their machine code without Numba
         (native.py); a count of classes or of a smaller board loads Numba's kernels. A
         profiled count loads its own at its first call; any other run loads every kernel."""
         from queenslab.exact.constellations import SPECIALISED_FROM
 
-        if task in (Capability.COUNT, Capability.UNIQUE) and _by_constellations(problem):
-            with_numba = task is Capability.UNIQUE or problem.n < SPECIALISED_FROM
+        if task is Task.COUNT and _by_constellations(problem):
+            with_numba = unique or problem.n < SPECIALISED_FROM
             size = 6 if with_numba else SPECIALISED_FROM  # classes of 6 run both Numba kernels
             BitmaskBackend(workers=1).count(Problem(size), Run(None, None), unique=with_numba)
         else:

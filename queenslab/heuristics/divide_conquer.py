@@ -35,7 +35,7 @@ from functools import cache
 from math import gcd
 from typing import TYPE_CHECKING
 
-from queenslab.core.backend import Backend, Capability, Family
+from queenslab.core.backend import Backend, Family, Task
 from queenslab.core.errors import UsageError
 from queenslab.core.placement import Placement
 from queenslab.core.problem import Problem
@@ -189,7 +189,7 @@ def build(recipe: Recipe) -> np.ndarray:
 class DivideConquerBackend(Backend):
     name = "divide-conquer"
     family = Family.HEURISTIC
-    capabilities = frozenset({Capability.SOLVE})
+    tasks = frozenset({Task.SOLVE})
     summary = "construction from toroidal tiles, block products and corner moves"
 
     def solve(self, problem: Problem, run: Run) -> SolveResult:

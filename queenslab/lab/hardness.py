@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from queenslab.core.backend import Capability
+from queenslab.core.backend import Feature, Task
 from queenslab.core.errors import UsageError
 from queenslab.core.result import Status
 from queenslab.core.run import ProgressCallback
@@ -29,7 +29,7 @@ from queenslab.lab.generators import DEFAULT_MIN_OPEN, generate
 from queenslab.lab.runners import Job, on_dask, on_threads
 from queenslab.lab.summary import Quartiles, quartiles, spread
 from queenslab.lab.table import Table
-from queenslab.registry import backend_class, get_backend, info
+from queenslab.registry import backend_class, info
 
 #: What each kind's density means on the paper's own axes, for the table's second column.
 PAPER_AXIS: dict[str, tuple[str, Callable[[int, float], float]]] = {
@@ -293,13 +293,12 @@ def _check_backend(name: str) -> None:
     or deadlock inside a native extension's initialisation.
     """
     cls = backend_class(name)
-    needs = {Capability.SOLVE, Capability.BLOCKED, Capability.GIVENS}
-    if not needs <= cls.capabilities:
+    if Task.SOLVE not in cls.tasks or not {Feature.BLOCKED, Feature.GIVENS} <= cls.features:
         raise UsageError(f"backend {name!r} cannot solve boards with blocked cells and givens")
     missing = info(name).missing
     if missing:
         raise UsageError(f"backend {name!r} needs {', '.join(missing)}")
-    get_backend(name, Capability.SOLVE).load()
+    cls().load()
 
 
 def _describe(outcome: dict[str, Any]) -> str:

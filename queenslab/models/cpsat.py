@@ -25,9 +25,10 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from queenslab.boards import VARIANTS
 from queenslab.core.backend import (
     Backend,
-    Capability,
     Family,
+    Feature,
     Option,
+    Task,
     default_workers,
     workers_option,
 )
@@ -313,16 +314,8 @@ def _split(problem: Problem, should_stop: Callable[[], bool]) -> Iterator[cubes.
 class CpSatBackend(Backend):
     name = "cpsat"
     family = Family.MODEL
-    capabilities = frozenset(
-        {
-            Capability.SOLVE,
-            Capability.ENUMERATE,
-            Capability.COUNT,
-            Capability.GIVENS,
-            Capability.BLOCKED,
-            Capability.OPTIMIZE,
-        }
-    )
+    tasks = frozenset({Task.SOLVE, Task.ENUMERATE, Task.COUNT, Task.OPTIMIZE})
+    features = frozenset({Feature.GIVENS, Feature.BLOCKED})
     variants = frozenset(VARIANTS)
     summary = "OR-Tools CP-SAT, integer or Boolean model; counts cube by cube on threads"
     requires: ClassVar[Mapping[str, str]] = {"ortools": "ortools"}

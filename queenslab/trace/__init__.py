@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from queenslab.core.backend import Capability
+from queenslab.core.backend import Feature
 from queenslab.core.errors import UsageError
 from queenslab.core.problem import Problem
 from queenslab.trace import local, rows
@@ -86,8 +86,8 @@ def _check_board(problem: Problem, method: str) -> None:
     cls = backend_class(method)
     needs = [
         (problem.variant not in cls.variants, f"the {problem.variant} variant"),
-        (bool(problem.blocked) and Capability.BLOCKED not in cls.capabilities, "blocked cells"),
-        (bool(problem.givens) and Capability.GIVENS not in cls.capabilities, "given queens"),
+        (bool(problem.blocked) and Feature.BLOCKED not in cls.features, "blocked cells"),
+        (bool(problem.givens) and Feature.GIVENS not in cls.features, "given queens"),
     ]
     for missing, what in needs:
         if missing:

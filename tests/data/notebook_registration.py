@@ -11,4 +11,4 @@ class NotebookPermutations(PermutationsBackend):
     name = "notebook-permutations"
 
 
-ql.register_backend(NotebookPermutations.name, NotebookPermutations)
+ql.register_backend(NotebookPermutations)
