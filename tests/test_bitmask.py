@@ -10,9 +10,12 @@ import pytest
 import queenslab as ql
 from queenslab.core.errors import UsageError
 from queenslab.core.problem import Problem
+from queenslab.core.run import Run
 from queenslab.exact import constellations, parallel, subproblems
 from queenslab.exact.board_search import Rules
 from queenslab.lab import reference
+from queenslab.runtime import pool
+from queenslab.runtime.pool import Threads
 from tests import oracle
 
 #: Queens placed by Somers' mirror method (benchmarks/c/mirror.c prints them).
@@ -143,22 +146,22 @@ def test_dask_cluster_gives_the_same_counts():
 
 @pytest.mark.parametrize("address", ["tcp://127.0.0.1:9", "bogus::addr"])
 def test_unreachable_or_malformed_scheduler_is_a_usage_error(monkeypatch, address, tmp_path):
-    monkeypatch.setattr(parallel, "CONNECT_TIMEOUT", 1.0)
+    monkeypatch.setattr(pool, "CONNECT_TIMEOUT", 1.0)
     path = tmp_path / "count.sqlite"
     with pytest.raises(UsageError, match="Dask scheduler"):
         ql.count(6, "bitmask", scheduler=address, checkpoint=str(path))
     assert not path.exists()  # no empty checkpoint left behind
 
 
-def test_plan_parts_run_on_threads_each_once():
+def test_plan_parts_run_on_the_pools_threads_each_once():
     plan = constellations.plan(11)
-    stop = np.zeros(1, dtype=np.uint8)
+    run = Run()
     seen = np.zeros(len(plan), dtype=np.int64)
     rows = np.zeros((len(plan), 3), dtype=np.int64)
-    for ids, part in parallel.run_threads(plan, np.arange(len(plan)), 2, stop):
+    for ids, part in parallel.run_plan(plan, np.arange(len(plan)), Threads(2), 2, run):
         seen[ids] += 1
         rows[ids] = part
-    assert (seen == 1).all() and not stop[0]
+    assert (seen == 1).all() and not run.stop_flag[0]
     assert rows[:, 0].sum() == reference.total(11)
 
 

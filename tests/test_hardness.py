@@ -154,7 +154,7 @@ def test_a_dask_cluster_gives_the_same_verdicts_as_threads():
     assert nodes[0] == nodes[1]
 
 
-def test_ctrl_c_stops_running_solves_on_threads(tmp_path):
+def test_ctrl_c_stops_running_solves_in_the_pools_processes(tmp_path):
     output = tmp_path / "never.md"
     argv = ["hardness-study", "--kind", "blocked", "--n", "28", "--densities", "0.45"]
     argv += ["--samples", "4", "-b", "backtrack", "--time-limit", "600", "--output", str(output)]

@@ -61,7 +61,8 @@ def test_bitmask_profile_is_a_pruned_tree_with_the_same_leaves(variant):
 
 
 def test_profile_needs_a_backend_that_records_it():
-    with pytest.raises(QueensError, match="does not support tree profiles; backends that do: backtrack"):
+    refusal = "does not support tree profiles; backends that do: backtrack"
+    with pytest.raises(QueensError, match=refusal):
         ql.count(6, "sat", profile=True)
     assert ql.count(6, profile=True).stats["profile"][0] == 1  # the default can
 

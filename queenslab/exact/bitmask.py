@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Iterator, Mapping
+from contextlib import closing
 from typing import TYPE_CHECKING, ClassVar
 
 from queenslab.boards import VARIANTS
@@ -100,22 +101,23 @@ class BitmaskBackend(Backend):
         import numpy as np
 
         from queenslab.exact import parallel
+        from queenslab.runtime.pool import Cluster, Pool, Threads, connect
+        from queenslab.runtime.stop import watch
 
         if run.profile:
             return _profiled(problem, run, unique)
         with contextlib.ExitStack() as stack:
-            stack.enter_context(run.watch())
+            stack.enter_context(watch(run))
             try:
                 plan = _plan(problem, unique, run.stop_flag)
             except LimitReached:  # building the plan of a huge board took the time
                 return CountResult(None, status=Status.LIMIT)
             results = np.zeros((len(plan), 3), dtype=np.int64)
             pending = np.ones(len(plan), dtype=bool)
-            client = None
+            pool: Pool = Threads(self.settings["workers"])
             if self.settings["scheduler"]:  # before the checkpoint: no file from a failure
-                client = stack.enter_context(
-                    contextlib.closing(parallel.connect(self.settings["scheduler"]))
-                )
+                client = stack.enter_context(closing(connect(self.settings["scheduler"])))
+                pool = Cluster(client)
             if self.settings["checkpoint"]:
                 from queenslab.exact.checkpoint import Checkpoint
 
@@ -131,20 +133,14 @@ class BitmaskBackend(Backend):
                 ids, rows = checkpoint.finished()
                 results[ids], pending[ids] = rows, False
             todo = np.flatnonzero(pending)
-            if client is not None:
-                runner = parallel.run_dask(client, plan, todo, run.stop_flag)
-            else:
-                runner = parallel.run_threads(plan, todo, self.settings["workers"], run.stop_flag)
-            runner = stack.enter_context(contextlib.closing(runner))
             run.report(len(plan) - len(todo), len(plan))
-            for ids, rows in runner:
-                if len(ids):
+            finished = parallel.run_plan(plan, todo, pool, self.settings["workers"], run)
+            with contextlib.suppress(LimitReached), closing(finished):
+                for ids, rows in finished:
                     results[ids], pending[ids] = rows, False
                     if self.settings["checkpoint"]:
                         checkpoint.record(ids, rows)
                     run.report(len(plan) - int(pending.sum()), len(plan))
-                if pending.any() and run.should_stop():
-                    break
         total, classes, nodes = (int(x) for x in results.sum(axis=0))
         stats = {"method": plan.method, "subproblems": len(plan), "nodes": nodes}
         if pending.any():
