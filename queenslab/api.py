@@ -169,6 +169,12 @@ class Solutions(Iterator[Placement]):
             self.stats["solve_seconds"] = self.seconds - self.stats.get("build_seconds", 0.0)
         return _checked(self.problem, placement, self.backend)
 
+    def __enter__(self) -> Solutions:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
     def close(self) -> None:
         """Stop the search and release what it holds (threads, solvers)."""
         self.run.stop()

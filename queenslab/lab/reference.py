@@ -34,9 +34,3 @@ def total(n: int, variant: str = boards.DEFAULT_VARIANT) -> int | None:
 def unique(n: int, variant: str = boards.DEFAULT_VARIANT) -> int | None:
     """Solutions up to rotation and reflection, or None where nothing is published."""
     return _lookup(boards.variant(variant).unique_sequence, n)
-
-
-def largest_n(variant: str = boards.DEFAULT_VARIANT) -> int:
-    """The largest n with a published total for ``variant``."""
-    table = _tables()[boards.variant(variant).total_sequence or ""]
-    return table["offset"] + len(table["values"]) - 1
