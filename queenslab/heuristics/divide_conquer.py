@@ -1,6 +1,6 @@
 """Divide and conquer: a board of size n from boards of smaller sizes.
 
-Three facts, each checked by the tests (tests/test_heuristics.py):
+Three facts, each checked by the tests (tests/unit/test_heuristics.py):
 
 1. Toroidal boards (no two queens share a diagonal even when the board wraps around)
    exist for every n with gcd(n, 6) = 1: ``c[i] = 2i mod n``. The product of toroidal A

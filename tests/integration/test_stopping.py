@@ -1,4 +1,8 @@
-"""Model backends end on time and on Ctrl-C, however big the model: the real command.
+"""Every run ends on time and on Ctrl-C, however big the model: the real command.
+
+Ctrl-C ends a long count cleanly: exit 130, one line on stderr, no traceback. The command
+runs in its own session with SIGINT at its default (as from a terminal), and the signal
+goes to the whole process group, pool processes included.
 
 A time limit covers building the model and loading it into the solver (n = 2000 takes
 minutes to build); Ctrl-C ends optimisation and counting runs with exit 130 and one line
@@ -20,7 +24,7 @@ import time
 import pytest
 
 from queenslab.registry import info
-from tests.conftest import ROOT, start_queens
+from tests.conftest import ROOT, ctrl_c_after, start_queens
 
 #: Far longer than a run that honours its limit or Ctrl-C needs; far shorter than the runs.
 TIMEOUT = 60
@@ -155,3 +159,13 @@ def test_a_killed_scheduler_is_one_line(scheduler, tmp_path):
         worker.wait()
     assert process.returncode not in (0, None), err
     assert len(err.splitlines()) == 1 and "lost the Dask scheduler" in err, err
+
+
+#: Counts that take well over the few seconds before the interrupt.
+LONG_COUNTS = {"bitmask": "18", "cpsat": "16", "sat": "16", "milp": "14"}
+
+
+@pytest.mark.parametrize(("backend", "n"), LONG_COUNTS.items())
+def test_ctrl_c_stops_a_count_cleanly(backend, n):
+    process = start_queens("count", n, "--backend", backend)
+    assert ctrl_c_after(process, 3) == (130, "", "queens: interrupted\n")

@@ -1,6 +1,6 @@
 """The docs hold together, every command teaches by example, and the benchmark report renders.
 
-(The examples inside the docs are executed by tests/test_project.py.)
+(The examples inside the docs are executed by tests/integration/test_project.py.)
 """
 
 from __future__ import annotations

@@ -60,9 +60,9 @@ def test_an_installed_backend_is_listed_and_runs(site):
 
 
 def _harness(selection: str, *paths, plugin: list[str] = ()) -> str:
-    """Run tests/test_backends.py on the backends ``selection`` names; its summary line."""
+    """Run tests/harness/test_backends.py on the backends ``selection`` names; its summary line."""
     argv = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *plugin,
-            "tests/test_backends.py", "-k", selection]  # fmt: skip
+            "tests/harness/test_backends.py", "-k", selection]  # fmt: skip
     run = _run(argv, *paths)
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
     return run.stdout.strip().splitlines()[-1]
