@@ -23,6 +23,7 @@ from queenslab.core.errors import BackendUnavailable, UsageError
 BUILTIN: dict[str, str] = {
     "backtrack": "queenslab.exact.backtracking:BacktrackingBackend",
     "bitmask": "queenslab.exact.bitmask:BitmaskBackend",
+    "csp": "queenslab.exact.csp:CspBackend",
     "milp": "queenslab.models.milp:MilpBackend",
     "cpsat": "queenslab.models.cpsat:CpSatBackend",
     "sat": "queenslab.models.sat:SatBackend",
@@ -30,6 +31,7 @@ BUILTIN: dict[str, str] = {
     "sharpsat": "queenslab.models.sharpsat:SharpSatBackend",
     "min-conflicts": "queenslab.heuristics.min_conflicts:MinConflictsBackend",
     "hill-climbing": "queenslab.heuristics.hill_climbing:HillClimbingBackend",
+    "minton": "queenslab.heuristics.minton:MintonBackend",
     "las-vegas": "queenslab.heuristics.las_vegas:LasVegasBackend",
     "divide-conquer": "queenslab.heuristics.divide_conquer:DivideConquerBackend",
     "explicit": "queenslab.heuristics.explicit:ExplicitBackend",

@@ -40,6 +40,13 @@ class Style:
     given: str = "#1565c0"
     attacked: str = "#d32f2f"
     blocked: str = "#555555"
+    #: trace players: a solution's queens, the rows a move changed, the columns a domain
+    #: still holds, and the search tree's open path and explored nodes
+    solution: str = "#2e7d32"
+    moved: str = "#ffca28"
+    domain: str = "#66bb6a"
+    path: str = "#1565c0"
+    explored: str = "#9e9e9e"
 
 
 STYLE = Style()
