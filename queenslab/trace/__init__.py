@@ -88,7 +88,8 @@ def trace(
 
     Example:
         >>> last = trace(Problem(4), "forward-checking").steps.pop()
-        >>> last["status"], last["stats"]["nodes"]
+        >>> stats = last["stats"]
+        >>> last["status"], stats["nodes"]
         ('solved', 9)
     """
     traced, orders = method(spec)

@@ -133,7 +133,8 @@ class Tree {
     this.leaves = Math.max(leaves, 1);
   }
   colour(v, k) {
-    if (this.solved[v] && this.solved[v] <= k) return style.solution;
+    // green: a solution, or an explored node a solution was found below
+    if (this.firstSolution[v] <= k && (this.solved[v] || (this.end[v] && this.end[v] <= k))) return style.solution;
     if (this.failed[v] && this.failed[v] <= k) return style.attacked;
     if (this.end[v] && this.end[v] <= k) return style.explored;
     return style.path;
@@ -489,7 +490,7 @@ function legend() {
   }
   if (any((t) => t.tree)) {
     items.push(["tree: current path", style.path, "circle"], ["explored", style.explored, "circle"],
-      ["failure", style.attacked, "circle"], ["solution", style.solution, "circle"], ["folded subtree", style.explored, "triangle"]);
+      ["failure", style.attacked, "circle"], ["solution, and the nodes above it", style.solution, "circle"], ["folded subtree", style.explored, "triangle"]);
   }
   $("legend").innerHTML = items.map(([text, colour, shape]) =>
     `<span class="item"><span class="swatch ${shape}" style="--c:${colour}"></span>${text}</span>`).join("");
