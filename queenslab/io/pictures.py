@@ -78,15 +78,19 @@ class Marks:
 
 
 def squares_svg(n: int, cell: int) -> str:
-    """The empty checkerboard as one pattern (a few hundred bytes for any n)."""
+    """The empty checkerboard as one pattern (a few hundred bytes for any n).
+
+    The pattern's id names its cell size: boards of several sizes on one page (a
+    notebook, the site) would otherwise all use the first board's squares.
+    """
     size = n * cell
     return (
-        f'<defs><pattern id="squares" width="{2 * cell}" height="{2 * cell}" '
+        f'<defs><pattern id="squares{cell}" width="{2 * cell}" height="{2 * cell}" '
         f'patternUnits="userSpaceOnUse"><rect width="{2 * cell}" height="{2 * cell}" '
         f'fill="{STYLE.light}"/><rect x="{cell}" width="{cell}" height="{cell}" '
         f'fill="{STYLE.dark}"/><rect y="{cell}" width="{cell}" height="{cell}" '
         f'fill="{STYLE.dark}"/></pattern></defs>'
-        f'<rect width="{size}" height="{size}" fill="url(#squares)"/>'
+        f'<rect width="{size}" height="{size}" fill="url(#squares{cell})"/>'
     )
 
 
