@@ -92,7 +92,7 @@ def test_captions_name_the_cell_the_attacker_and_the_line():
     assert caption(diagonal).endswith("along a diagonal")
     given = trace(Problem(8, givens=((1, 3),)), "backtrack")
     assert caption(_kinds(given, "place")[1]) == "row 1: the given queen on col 3"
-    assert caption(given.steps[-1]) == "the search ends: solved, 1 solutions found"
+    assert caption(given.steps[-1]) == "the search ends: solved; solutions found: 1"
 
 
 def test_replay_reaches_each_solution_and_a_dead_end_empties_the_board():

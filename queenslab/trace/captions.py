@@ -24,7 +24,7 @@ CAPTIONS: dict[str, str] = {
     "{conflicts} attacking pairs",
     "restart": "a fresh start[: {conflicts} attacking pairs]",
     "solution": "a solution: every row has a queen and none is attacked",
-    "end": "the search ends: {status}[, {solutions} solutions found]",
+    "end": "the search ends: {status}[; solutions found: {solutions}]",
 }
 #: How a line of attack (``Board.attack_line``) reads in a caption.
 LINE_WORDS: dict[str, str] = {

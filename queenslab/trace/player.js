@@ -198,13 +198,13 @@ class Panel {
     const t = this.trace, s = this.state(k), last = s ? t.steps[s - 1] : null;
     this.drawBoard(s, last);
     if (t.tree) this.drawTree(s); else this.drawChart(s);
-    const counts = t.tree ? `nodes ${t.nodes[s]}, solutions ${t.solutions[s]}` :
-      t.conflicts[s - 1] !== null && s ? `attacking pairs ${t.conflicts[s - 1]}` : "";
-    this.captionEl.textContent = (last ? `step ${s}: ${caption(last)}` : "step 0: the board before the search") +
-      (counts ? `  ·  ${counts}` : "");
+    const counts = t.tree ? `nodes ${t.nodes[s]}, solutions ${t.solutions[s]}` : "";  // local: in the caption
+    // at the end, the search's own statistics (the same numbers as the backend's)
     const stats = Object.entries(t.stats).filter(([, v]) => typeof v === "number");
-    this.el.querySelector("h2").textContent = t.label + (s === t.length && stats.length ?
-      ` (${stats.map(([key, v]) => `${key} ${v}`).join(", ")})` : "");
+    const summary = s === t.length && stats.length ? stats.map(([key, v]) => `${key} ${v}`).join(", ") : "";
+    this.captionEl.textContent = (last ? `step ${s}: ${caption(last)}` : "step 0: the board before the search") +
+      (counts ? `  ·  ${counts}` : "") + (summary && !player.compare ? `  ·  ${summary}` : "");
+    this.el.querySelector("h2").textContent = t.label + (summary ? ` (${summary})` : "");
   }
   drawBoard(s, last) {
     const t = this.trace, canvas = this.boardCanvas, ctx = canvas.getContext("2d");
@@ -224,7 +224,10 @@ class Panel {
     }
     for (let r = 0; r < n; r++) for (let c = 0; c < n; c++) {
       const [x, y] = at(r, c);
-      ctx.fillStyle = blocked.has(r * n + c) ? style.blocked : (r + c) % 2 ? style.dark : style.light;
+      // big boards: softer squares, so that the queens stand out
+      const dark = n > 24 ? hexAlpha(style.dark, 0.45) : style.dark;
+      if ((r + c) % 2 && n > 24) { ctx.fillStyle = style.light; ctx.fillRect(x, y, cell + 0.5, cell + 0.5); }
+      ctx.fillStyle = blocked.has(r * n + c) ? style.blocked : (r + c) % 2 ? dark : style.light;
       ctx.fillRect(x, y, cell + 0.5, cell + 0.5);
       if (blocked.has(r * n + c)) cross(ctx, x, y, cell, "#ddd");
     }
@@ -437,6 +440,7 @@ const player = {
   traces: data.traces.map((raw) => new Trace(raw)),
   panels: [],
   get length() { return Math.max(...this.traces.map((t) => t.length)); },
+  get compare() { return this.traces.length > 1; },
   go(k) {
     this.k = Math.max(0, Math.min(this.length, k));
     this.draw();
