@@ -31,6 +31,7 @@ from queenslab.core.problem import MAX_N, Problem
 BUILTIN: tuple[str, ...] = (
     "queenslab.exact.backtracking:BacktrackingBackend",
     "queenslab.exact.bitmask:BitmaskBackend",
+    "queenslab.exact.csp:CspBackend",
     "queenslab.models.milp:MilpBackend",
     "queenslab.models.cpsat:CpSatBackend",
     "queenslab.models.sat:SatBackend",
@@ -38,6 +39,7 @@ BUILTIN: tuple[str, ...] = (
     "queenslab.models.sharpsat:SharpSatBackend",
     "queenslab.heuristics.min_conflicts:MinConflictsBackend",
     "queenslab.heuristics.hill_climbing:HillClimbingBackend",
+    "queenslab.heuristics.minton:MintonBackend",
     "queenslab.heuristics.las_vegas:LasVegasBackend",
     "queenslab.heuristics.divide_conquer:DivideConquerBackend",
     "queenslab.heuristics.explicit:ExplicitBackend",

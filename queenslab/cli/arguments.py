@@ -173,6 +173,22 @@ def add_run(parser: argparse.ArgumentParser, *, seed: bool = False) -> None:
         )
 
 
+def add_plot(parser: argparse.ArgumentParser, what: str, default: str) -> None:
+    """``--plot [FILE]``: the figure's file, checked before the run (``--plot`` alone writes
+    ``default`` here); ``wrote_plot`` says where it went."""
+    from queenslab.io.figures import plot_path
+
+    parser.add_argument(
+        "--plot", nargs="?", const=default, type=plot_path, metavar="FILE",
+        help=f"draw {what} (.png, .svg or .pdf; --plot alone: {default})",
+    )  # fmt: skip
+
+
+def wrote_plot(path: str) -> None:
+    """One line on stderr naming the figure just written (stdout stays the answer)."""
+    print(f"queens: plot written to {path}", file=sys.stderr)
+
+
 def add_backend_options(parser: argparse.ArgumentParser, task: Task) -> None:
     """A flag for every option declared by a backend that does ``task``."""
     from queenslab.core.backend import options_table

@@ -9,7 +9,6 @@ from queenslab.cli import arguments as a
 from queenslab.cli.generate import add_instance_arguments
 from queenslab.core.backend import default_workers
 from queenslab.core.errors import ExitCode, UsageError
-from queenslab.io.figures import plot_path
 from queenslab.io.output import atomic_output
 from queenslab.lab.table import FORMAT_NAMES, choose_format
 from queenslab.runtime import progress
@@ -80,12 +79,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--format", choices=FORMAT_NAMES, help="table format (default markdown, or from --output)"
     )
     parser.add_argument("--output", "-o", metavar="FILE", help="write the table here")
-    parser.add_argument(
-        "--plot",
-        type=plot_path,
-        metavar="FILE",
-        help="cost and fraction solvable (.png, .svg or .pdf)",
-    )
+    a.add_plot(parser, "cost and fraction solvable", "hardness.png")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -110,6 +104,7 @@ def run(args: argparse.Namespace) -> int:
         return ExitCode.NO_SOLUTION
     if args.plot:
         write_plot(report, args.plot)
+        a.wrote_plot(args.plot)
     return ExitCode.OK
 
 

@@ -8,6 +8,7 @@ lies below it at every depth and agrees on the leaves (the solutions).
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -16,6 +17,7 @@ import pytest
 import queenslab as ql
 from queenslab.core.errors import QueensError
 from tests import oracle
+from tests.conftest import ROOT
 
 
 @pytest.mark.parametrize(
@@ -78,6 +80,18 @@ def test_cli_prints_and_plots_the_profile(tmp_path):
     assert lines[0] == "4" and lines[1].split() == ["depth", "nodes"]
     assert [int(line.split()[1]) for line in lines[2:]] == oracle.tree_profile(6)
     assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_profile_defaults_to_the_textbook_tree_and_plot_alone_names_its_file(tmp_path):
+    done = subprocess.run(
+        [sys.executable, "-m", "queenslab", "count", "8", "--profile", "--plot"],
+        capture_output=True, text=True, check=True, cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )  # fmt: skip
+    nodes = [int(line.split()[1]) for line in done.stdout.splitlines()[2:]]
+    assert sum(nodes) == 2057  # backtrack's tree, as estimate --exact reports it
+    assert done.stderr == "queens: plot written to tree-profile.png\n"
+    assert (tmp_path / "tree-profile.png").read_bytes()[:4] == b"\x89PNG"
 
 
 def test_plot_without_profile_is_refused(tmp_path):

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import shutil
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -11,8 +10,9 @@ import pytest
 from queenslab import api
 from queenslab.core.problem import Problem
 from queenslab.trace import TRACED, trace
-from queenslab.trace.svg import replay
-from queenslab.trace.tree import layout
+from queenslab.trace.captions import caption
+from queenslab.trace.replay import replay
+from queenslab.trace.tree import nodes
 from tests import oracle
 
 ROW_SEARCHES = ["backtrack", "bitmask"]
@@ -53,6 +53,48 @@ def test_bitmask_places_as_backtracking_does_without_failed_tests():
     assert _kinds(slow, "reject") and not _kinds(fast, "reject")
 
 
+def test_tree_nodes_one_per_place_solutions_and_failures_marked():
+    tracer = trace(Problem(6), "backtrack", every=True)
+    tree = nodes(tracer.steps)
+    count = len(tree["parent"])
+    assert count == len(_kinds(tracer, "place")) + 1
+    assert all(0 <= tree["parent"][v] < v for v in range(1, count))
+    assert sum(1 for f in tree["solved"] if f) == 4
+    leaves = set(range(count)) - set(tree["parent"])
+    failed = {v for v, f in enumerate(tree["failed"]) if f}
+    assert {v for v in leaves if not tree["solved"][v]} == failed
+    assert all(tree["end"][v] > tree["born"][v] for v in range(1, count))
+
+
+def test_forward_checking_fails_at_the_wipeout_and_shows_domains():
+    tracer = trace(Problem(8), "forward-checking")
+    wipeouts = _kinds(tracer, "wipeout")
+    assert wipeouts
+    assert {s["step"] for s in wipeouts} <= set(nodes(tracer.steps)["failed"])
+    for step in _kinds(tracer, "place"):
+        assert step["domains"][step["row"]] == 1 << step["col"]
+
+
+def test_mac_keeps_subsets_of_forward_checkings_domains_and_prunes_more():
+    fc, mac = (_kinds(trace(Problem(8), m), "place") for m in ("forward-checking", "mac"))
+    shared = 0
+    while (fc[shared]["row"], fc[shared]["col"]) == (mac[shared]["row"], mac[shared]["col"]):
+        shared += 1
+    pairs = [(f["domains"], m["domains"]) for f, m in zip(fc[:shared], mac[:shared], strict=True)]
+    assert all(m & ~f == 0 for f_rows, m_rows in pairs for f, m in zip(f_rows, m_rows, strict=True))
+    assert any(sum(map(int.bit_count, m)) < sum(map(int.bit_count, f)) for f, m in pairs)
+
+
+def test_captions_name_the_cell_the_attacker_and_the_line():
+    tracer = trace(Problem(8), "backtrack")
+    assert caption(_kinds(tracer, "reject")[0]) == "row 1 col 0 attacked by row 0 along the column"
+    diagonal = next(s for s in _kinds(tracer, "reject") if s["line"].startswith("diag"))
+    assert caption(diagonal).endswith("along a diagonal")
+    given = trace(Problem(8, givens=((1, 3),)), "backtrack")
+    assert caption(_kinds(given, "place")[1]) == "row 1: the given queen on col 3"
+    assert caption(given.steps[-1]) == "the search ends: solved; solutions found: 1"
+
+
 def test_replay_reaches_each_solution_and_a_dead_end_empties_the_board():
     tracer = trace(Problem(3), "backtrack")
     states = list(replay(3, tracer.steps))
@@ -64,54 +106,39 @@ def test_replay_reaches_each_solution_and_a_dead_end_empties_the_board():
             assert Problem(8, variant="toroidal").board.is_valid(state)
 
 
-@pytest.mark.parametrize("method", ["min-conflicts", "hill-climbing"])
-@pytest.mark.parametrize("seed", [0, 7])
-def test_local_search_conflicts_are_the_boards_attacking_pairs(method, seed):
-    problem = Problem(20)
-    tracer = trace(problem, method, seed=seed)
-    assert tracer.steps[-1]["status"] == "solved"
-    for step, state in zip(tracer.steps, replay(20, tracer.steps), strict=True):
-        if "conflicts" in step:
-            assert len(problem.board.check(state).attacking) == step["conflicts"]
-    assert problem.board.is_valid(_kinds(tracer, "solution")[-1]["cols"])
-
-
-def test_las_vegas_restarts_and_finishes_with_a_valid_board():
-    problem = Problem(12)
-    tracer = trace(problem, "las-vegas", seed=3, step=8)
-    assert _kinds(tracer, "restart")
-    assert problem.board.is_valid(_kinds(tracer, "solution")[0]["cols"])
-
-
-def test_tree_layout_one_node_per_place_children_below_parents():
+def test_an_exhausted_search_ends_on_its_last_solution():
     tracer = trace(Problem(6), "backtrack", every=True)
-    tree = layout(tracer.steps)
-    assert len(tree["x"]) == len(_kinds(tracer, "place")) + 1
-    for node in range(1, len(tree["x"])):
-        assert tree["depth"][node] == tree["depth"][tree["parent"][node]] + 1
-    leaves = sorted(tree["x"][i] for i in range(len(tree["x"])) if i not in tree["parent"])
-    assert leaves == list(range(len(leaves)))
+    states = list(replay(6, tracer.steps))
+    assert states[-1] == _kinds(tracer, "solution")[-1]["cols"]
+    assert states[-2] == [-1] * 6  # the search itself has emptied the board
 
 
-def test_a_cut_trace_says_so():
+def test_the_whole_n10_tree_fits_in_the_default_step_limit():
+    tracer = trace(Problem(10), "backtrack", every=True)
+    assert tracer.steps[-1]["status"] == "exhausted"
+    assert tracer.steps[-1]["stats"]["nodes"] == 35539
+
+
+def test_a_cut_trace_says_so_and_steps_count_from_one():
     tracer = trace(Problem(12), "backtrack", max_steps=50)
     assert len(tracer.steps) == 51 and tracer.truncated
+    assert [s["step"] for s in tracer.steps] == list(range(1, 52))
 
 
 def test_cli_formats_and_bounds(queens, tmp_path):
     run = queens("trace", "5", "--backend", "bitmask", "--format", "jsonl")
     assert run.returncode == 0
     steps = [json.loads(line) for line in run.stdout.splitlines()]
-    assert steps[-1] == {"step": len(steps) - 1, "kind": "end", "status": "solved"}
+    assert steps[-1] == {"step": len(steps), "kind": "end", "status": "solved", "solutions": 1}
     page = tmp_path / "bt.html"
     assert queens("trace", "6", "--all", "--output", str(page)).returncode == 0
     text = page.read_text()
     assert '"tree"' in text and "http" not in text.split("<script", 1)[1]
     picture = tmp_path / "hc.svg"
-    assert (
-        queens("trace", "8", "-b", "hill-climbing", "--seed", "1", "-o", str(picture)).returncode
-        == 0
+    hill = queens(
+        "trace", "8", "-b", "hill-climbing", "--seed", "1", "--fps", "2", "-o", str(picture)
     )
+    assert hill.returncode == 0
     assert ET.parse(picture).getroot().tag.endswith("svg")
     too_big = queens("trace", str(TRACED["backtrack"].max_n + 1))
     assert too_big.returncode == 2 and too_big.stderr.count("\n") == 1
@@ -119,9 +146,42 @@ def test_cli_formats_and_bounds(queens, tmp_path):
     assert cut.returncode == 3 and json.loads(cut.stdout.splitlines()[-1])["status"] == "step limit"
     assert queens("trace", "10", "-b", "min-conflicts", "--variant", "superqueens").returncode == 2
     assert queens("trace", "8", "-b", "las-vegas", "--step", "9").returncode == 2
+    for bad in (["-b", "bitmask+mrv"], ["-b", "mac+fast"], ["--fps", "0"]):
+        refused = queens("trace", "8", *bad)
+        assert refused.returncode == 2 and refused.stderr.count("\n") == 1, bad
+    target = tmp_path / "x.svg"
+    refused = queens("trace", "8", "--compare", "backtrack", "mac", "-o", str(target))
+    assert refused.returncode == 2 and not target.exists()
     gif = tmp_path / "lv.gif"
     assert queens("trace", "8", "-b", "las-vegas", "--seed", "1", "-o", str(gif)).returncode == 0
     assert gif.read_bytes().startswith(b"GIF89a")
+
+
+def test_compare_writes_both_traces(queens, tmp_path):
+    page = tmp_path / "cmp.html"
+    run = queens("trace", "8", "--compare", "backtrack", "forward-checking", "-o", str(page))
+    assert run.returncode == 0
+    text = page.read_text()
+    assert '"label":"backtrack"' in text and '"label":"forward-checking"' in text
+    log = queens("trace", "6", "--compare", "backtrack", "mac")
+    assert {json.loads(line)["method"] for line in log.stdout.splitlines()} == {"backtrack", "mac"}
+
+
+def test_animations_show_refusals_captions_and_hold_solutions():
+    from queenslab.trace.replay import FINAL_SECONDS, SOLUTION_SECONDS, frames
+    from queenslab.trace.svg import animation
+
+    problem = Problem(6, blocked=((0, 0),), givens=((1, 3),))
+    tracer = trace(problem, "backtrack", every=True)
+    shown = frames(tracer, problem.board, fps=2)
+    assert shown[-1].seconds == FINAL_SECONDS and shown[-1].solution
+    assert any(f.rejected and f.attacker is not None for f in shown)
+    held = [f for f in shown if f.caption.startswith("a solution")]
+    assert len(held) == len(_kinds(tracer, "solution"))
+    assert all(f.seconds == SOLUTION_SECONDS and f.solution for f in held)
+    texts = [t.text for t in ET.fromstring(animation(tracer, problem, fps=2)).iter()]
+    assert "row 1: the given queen on col 3" in texts
+    assert any(t and "attacked by row" in t for t in texts)
 
 
 def test_the_player_marks_attacked_queens_of_local_search():
@@ -129,53 +189,11 @@ def test_the_player_marks_attacked_queens_of_local_search():
 
     problem = Problem(12)
     tracer = trace(problem, "min-conflicts", seed=2)
-    marked = attacked_rows(tracer, problem.board)
+    marked = attacked_rows(tracer, problem)
     for step, rows in zip(tracer.steps, marked, strict=True):
         if "conflicts" in step:
             assert bool(rows) == (step["conflicts"] > 0)
     assert marked[-1] == []
-
-
-def _browser():
-    """A headless Chromium through Selenium, or a skip saying what is missing."""
-    webdriver = pytest.importorskip("selenium.webdriver", reason="selenium not installed")
-    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-    driver = shutil.which("chromedriver")
-    if not (chromium and driver):
-        pytest.skip("chromium and chromedriver not installed (Debian: chromium chromium-driver)")
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = chromium
-    for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"):
-        options.add_argument(flag)
-    options.set_capability("goog:loggingPrefs", {"browser": "ALL"})
-    return webdriver.Chrome(options=options, service=Service(driver))
-
-
-@pytest.mark.parametrize(("method", "n"), [("backtrack", 6), ("min-conflicts", 30)])
-def test_page_plays_in_a_headless_browser(tmp_path, method, n):
-    from queenslab.trace.html import page
-
-    path = tmp_path / "trace.html"
-    path.write_text(page(trace(Problem(n), method, seed=1), "trace"), encoding="utf-8")
-    browser = _browser()
-    try:
-        browser.get(path.as_uri())
-        board = browser.find_element("id", "board")
-        pixels = browser.execute_script("return arguments[0].toDataURL()", board)
-        before = board.get_attribute("data-cols")
-        browser.find_element("id", "step").click()
-        assert board.get_attribute("data-cols") != before
-        assert browser.execute_script("return arguments[0].toDataURL()", board) != pixels
-        assert browser.find_element("id", "status").text.startswith("step 1 of")
-        browser.find_element("id", "step").click()
-        browser.find_element("id", "back").click()
-        assert browser.find_element("id", "status").text.startswith("step 1 of")
-        errors = [e for e in browser.get_log("browser") if e["level"] == "SEVERE"]
-        assert errors == []
-    finally:
-        browser.quit()
 
 
 def test_min_conflicts_trace_avoids_blocked_cells():

@@ -111,3 +111,25 @@ def test_cli_pictures_mark_the_problems_givens_and_blocked_cells(tmp_path):
         check=True,
     )
     assert png.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_result_cards_show_seconds_in_units_a_reader_takes_in():
+    from queenslab.io.notebook import seconds_text
+
+    assert [seconds_text(s) for s in (8.81e-07, 0.0123, 0.35, 12.0, 0)] == [
+        "0.881 µs", "12.3 ms", "350 ms", "12 s", "0 s"
+    ]  # fmt: skip
+    card = result_html(api.solve(8, "backtrack"))
+    assert "e-0" not in card and "startup_seconds" in card
+
+
+def test_a_gallery_draws_every_image_and_a_comparison_shows_the_statistics():
+    from queenslab.core.placement import SYMMETRY_NAMES
+    from queenslab.io.notebook import comparison, gallery
+
+    solution = api.solve(8, "backtrack").placement
+    shown = gallery(solution.symmetries(), SYMMETRY_NAMES)._repr_html_()
+    assert shown.count("<svg") == 8 and all(name in shown for name in SYMMETRY_NAMES)
+    table = comparison({b: api.solve(8, b) for b in ("backtrack", "csp")})
+    assert "<th>nodes</th>" in table._repr_html_().replace(' style="text-align:left"', "")
+    assert "114" in str(table) and "pruned" in str(table)

@@ -60,6 +60,37 @@ def test_cli_json_plot_and_bounds(queens, tmp_path):
     profile = tmp_path / "profile.png"
     assert queens("estimate", "8", "--seed", "1", "--plot", str(profile)).returncode == 0
     assert profile.read_bytes().startswith(b"\x89PNG")
-    for argv in (("20", "--exact"), ("8", "--probes", "0"), ("8", "--blocked", "9:9")):
+    for argv in (("20", "--exact"), ("8-16", "--exact"), ("8", "--probes", "0"),
+                 ("8", "--blocked", "9:9"), ("8", "--plot", "x.txt")):  # fmt: skip
         bad = queens("estimate", *argv)
         assert bad.returncode == 2 and bad.stderr.count("\n") == 1, argv
+
+
+def test_a_profile_carries_intervals_and_the_exact_counts_per_depth(queens):
+    run = queens("estimate", "8", "--seed", "1", "--exact", "--format", "json")
+    record = json.loads(run.stdout)
+    assert record["exact_levels"] == [1, 8, 42, 140, 344, 568, 550, 312, 92]
+    assert sum(record["exact_levels"]) == record["exact"] == 2057
+    assert len(record["levels_ci95"]) == 9 and record["levels_ci95"][0] == [1.0, 1.0]
+    inside = [lo <= exact <= hi for (lo, hi), exact in zip(record["levels_ci95"],
+              record["exact_levels"], strict=True)]  # fmt: skip
+    assert sum(inside) >= 7  # 95% intervals: one miss in nine depths is to be expected
+
+
+def test_the_profile_plot_is_on_a_log_scale_with_the_exact_counts(monkeypatch, tmp_path):
+    from queenslab.cli import estimate as command
+    from queenslab.io import figures
+    from queenslab.lab.estimate import exact_profile
+
+    result = estimate(Problem(12), 300, Run(seed=1))
+    result.exact_levels = exact_profile(Problem(12))
+    drawn = {}
+    monkeypatch.setattr(figures, "save", lambda fig, path: drawn.setdefault("axes", fig.axes[0]))
+    command.write_plot([result], str(tmp_path / "p.png"))
+    axes = drawn["axes"]
+    assert axes.get_yscale() == "log"
+    assert [t.get_text() for t in axes.get_legend().get_texts()] == [
+        "exact",
+        "Knuth estimate",
+        "95% interval",
+    ]

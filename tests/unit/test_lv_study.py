@@ -136,3 +136,24 @@ def test_cli_prints_the_exact_table(capsys):
     assert main(["lv-study", "--n", "8", "--exact", "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert (data["mode"], data["best_step"], data["rows"][0]["t"]) == ("exact", 2, 114.0)
+
+
+def test_progress_moves_per_batch_of_trials_and_batches_change_nothing(monkeypatch):
+    import queenslab.lab.lv_study as study
+
+    told = []
+    whole = run_study(9, repeat=250, seed=2)
+    batched = run_study(9, repeat=250, seed=2, done=told.append)
+    assert batched.to_json() == whole.to_json()
+    assert sum(told) == 10 * 250 and max(told) == study.BATCH
+
+
+def test_thirteen_boards_get_thirteen_colours(monkeypatch, tmp_path):
+    from queenslab.io import figures
+
+    drawn = {}
+    monkeypatch.setattr(figures, "save", lambda fig, path: drawn.setdefault("axes", fig.axes[0]))
+    write_plot([run_study(n, repeat=4, seed=1) for n in range(4, 17)], str(tmp_path / "lv.png"))
+    lines = [container.lines[0] for container in drawn["axes"].containers]
+    colours = {tuple(line.get_color()) for line in lines}
+    assert len(colours) == 13

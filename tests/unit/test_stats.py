@@ -19,6 +19,8 @@ EFFORT = {
     "backtrack": ("nodes",),
     "bitmask": ("nodes",),
     "small": ("nodes",),
+    "csp": ("nodes", "pruned"),
+    "minton": ("moves", "plateau_moves", "restarts"),
     "min-conflicts": ("moves", "restarts"),
     "hill-climbing": ("moves", "restarts"),
     "las-vegas": ("trials", "nodes"),
