@@ -17,9 +17,7 @@ imported only when a method runs.
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Iterator, Mapping
-from contextlib import closing
 from typing import TYPE_CHECKING, ClassVar
 
 from queenslab.boards import VARIANTS
@@ -98,61 +96,18 @@ class BitmaskBackend(Backend):
                 yield Placement(cols)
 
     def count(self, problem: Problem, run: Run, unique: bool = False) -> CountResult:
-        import numpy as np
-
-        from queenslab.exact import parallel
-        from queenslab.runtime.pool import Cluster, Pool, Threads, connect
-        from queenslab.runtime.stop import watch
+        from queenslab.exact import counting
 
         if run.profile:
             return _profiled(problem, run, unique)
-        with contextlib.ExitStack() as stack:
-            stack.enter_context(watch(run))
-            try:
-                plan = _plan(problem, unique, run.stop_flag)
-            except LimitReached:  # building the plan of a huge board took the time
-                return CountResult(None, status=Status.LIMIT)
-            results = np.zeros((len(plan), 3), dtype=np.int64)
-            pending = np.ones(len(plan), dtype=bool)
-            pool: Pool = Threads(self.settings["workers"])
-            if self.settings["scheduler"]:  # before the checkpoint: no file from a failure
-                client = stack.enter_context(closing(connect(self.settings["scheduler"])))
-                pool = Cluster(client)
-            if self.settings["checkpoint"]:
-                from queenslab.exact.checkpoint import Checkpoint
-
-                checkpoint = stack.enter_context(
-                    Checkpoint(
-                        self.settings["checkpoint"],
-                        plan.n,
-                        f"{plan.method} with classes" if unique else plan.method,
-                        len(plan),
-                        plan.fingerprint(),
-                    )
-                )
-                ids, rows = checkpoint.finished()
-                results[ids], pending[ids] = rows, False
-            todo = np.flatnonzero(pending)
-            run.report(len(plan) - len(todo), len(plan))
-            finished = parallel.run_plan(plan, todo, pool, self.settings["workers"], run)
-            with contextlib.suppress(LimitReached), closing(finished):
-                for ids, rows in finished:
-                    results[ids], pending[ids] = rows, False
-                    if self.settings["checkpoint"]:
-                        checkpoint.record(ids, rows)
-                    run.report(len(plan) - int(pending.sum()), len(plan))
-        total, classes, nodes = (int(x) for x in results.sum(axis=0))
-        stats = {"method": plan.method, "subproblems": len(plan), "nodes": nodes}
-        if pending.any():
-            run.stats.add(
-                stats,
-                subproblems_finished=len(plan) - int(pending.sum()),
-                partial_total=total,
-                **({"partial_unique": classes} if unique else {}),
-            )
-            return CountResult(None, status=Status.LIMIT)
-        run.stats.add(stats)
-        return CountResult(total, classes if unique else None)
+        return counting.count(
+            lambda: _plan(problem, unique, run.stop_flag),
+            run,
+            unique,
+            self.settings["workers"],
+            self.settings["scheduler"],
+            self.settings["checkpoint"],
+        )
 
     def optimize(self, problem: Problem, run: Run, weights: np.ndarray) -> OptimizeResult:
         """Exact branch and bound over the same row-by-row bitmask search."""
