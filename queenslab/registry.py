@@ -32,6 +32,7 @@ BUILTIN: tuple[str, ...] = (
     "queenslab.exact.backtracking:BacktrackingBackend",
     "queenslab.exact.bitmask:BitmaskBackend",
     "queenslab.exact.csp:CspBackend",
+    "queenslab.exact.gpu:GpuBackend",
     "queenslab.models.milp:MilpBackend",
     "queenslab.models.cpsat:CpSatBackend",
     "queenslab.models.sat:SatBackend",
@@ -171,10 +172,18 @@ class BackendInfo:
     options: tuple[Option, ...]
     summary: str
     missing: tuple[str, ...]  # pip packages to install before it can run
+    reason: str | None = None  # why it cannot run though its packages are installed
 
     @property
     def available(self) -> bool:
-        return not self.missing
+        return not self.missing and self.reason is None
+
+    @property
+    def why_unavailable(self) -> str:
+        """What stands in the way, in a few words ("pip install cupy-cuda12x")."""
+        if self.missing:
+            return f"pip install {' '.join(self.missing)}"
+        return self.reason or ""
 
     @property
     def capabilities(self) -> list[str]:
@@ -191,9 +200,10 @@ def info(name: str) -> BackendInfo:
         for module, package in cls.requires.items()
         if importlib.util.find_spec(module) is None
     )
+    reason = None if missing else cls.unavailable()
     return BackendInfo(
         name, cls.family, cls.tasks, cls.features, cls.kinds, cls.variants, cls.options,
-        cls.summary, missing,
+        cls.summary, missing, reason,
     )  # fmt: skip
 
 
@@ -254,11 +264,14 @@ def resolve(
     if refusal:
         could = able(task, problem, wanted)
         raise UsageError(f"backend {chosen!r} {refusal}; backends that do: {_list(could)}")
-    missing = info(chosen).missing
-    if missing:
+    details = info(chosen)
+    if details.missing:
+        missing = details.missing
         raise BackendUnavailable(
             f"backend {chosen!r} needs {', '.join(missing)}: pip install {' '.join(missing)}"
         )
+    if details.reason is not None:
+        raise BackendUnavailable(f"backend {chosen!r} cannot run here: {details.reason}")
     return cls(**options)
 
 

@@ -33,7 +33,7 @@ def run(args: argparse.Namespace) -> int:
             ",".join(t for t in Task if t in b.tasks),
             ",".join(f for f in Feature if f in b.features) or "-",
             ",".join(sorted(b.variants)),
-            "yes" if b.available else f"no (pip install {' '.join(b.missing)})",
+            "yes" if b.available else f"no ({b.why_unavailable})",
         )
         for b in rows
     ]
@@ -65,5 +65,6 @@ def _record(b):  # type: ignore[no-untyped-def]
         ],
         "available": b.available,
         "missing": list(b.missing),
+        "reason": b.reason,
         "summary": b.summary,
     }

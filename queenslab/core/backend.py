@@ -122,6 +122,12 @@ class Backend:
                 raise UsageError(f"backend {self.name!r} has no option {key!r} (options: {known})")
             self.settings[key] = declared[key].parse(self.name, value)
 
+    @classmethod
+    def unavailable(cls) -> str | None:
+        """Why the backend cannot run here although its packages are installed (no device,
+        say), or None when it can. Asked only once ``requires`` is satisfied."""
+        return None
+
     def load(self) -> None:
         """Import solver packages and compiled kernels before the clock of the search starts."""
 

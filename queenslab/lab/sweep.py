@@ -80,7 +80,7 @@ def configurations(
         if missing:
             raise UsageError(f"backend {name!r} cannot {missing[0]}")
         if not info(name).available:
-            raise UsageError(f"backend {name!r} needs {', '.join(info(name).missing)}")
+            raise UsageError(f"backend {name!r} is unavailable: {info(name).why_unavailable}")
         axes = []
         for option in cls.options:
             choices = option_choices(name, option)

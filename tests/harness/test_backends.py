@@ -40,14 +40,16 @@ def _cases(task: Task, *, needs: tuple[Feature, ...] = ()) -> list:
         cls = backend_class(name)
         if task not in cls.tasks or not set(needs) <= cls.features:
             continue
-        missing = info(name).missing
+        details = info(name)
         for variant in sorted(cls.variants):
             cases.append(
                 pytest.param(
                     name,
                     variant,
                     id=f"{name}-{variant}",
-                    marks=pytest.mark.skipif(bool(missing), reason=f"{name} needs {missing}"),
+                    marks=pytest.mark.skipif(
+                        not details.available, reason=f"{name}: {details.why_unavailable}"
+                    ),
                 )
             )
     return cases

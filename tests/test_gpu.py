@@ -1,0 +1,334 @@
+"""The gpu backend: the host side and the kernel's search everywhere, the device where one is.
+
+Without a GPU (CI), the kernel's CPU build (tests/gpu_host.py) runs every thread's search
+and stands in for the device; tests marked ``gpu`` need CuPy and a CUDA device and skip,
+saying why, without them (``python -m pytest -m gpu`` on a GPU machine).
+"""
+
+from __future__ import annotations
+
+import importlib.machinery
+import sqlite3
+import sys
+import types
+
+import numpy as np
+import pytest
+
+import queenslab as ql
+from queenslab.cli import main
+from queenslab.core.problem import Problem
+from queenslab.core.result import Status
+from queenslab.core.run import Run
+from queenslab.exact import constellations, gpu, gpu_plan
+from queenslab.lab import reference
+from queenslab.registry import info
+from tests import gpu_host, oracle
+from tests.conftest import ctrl_c_after, start_queens
+
+STOP_NEVER = np.zeros(1, dtype=np.uint8)
+
+
+@pytest.fixture(scope="session")
+def host_build(tmp_path_factory):
+    """The kernel's CPU build, a Device; skips where there is no gcc."""
+    if gpu_host.gcc_missing():
+        pytest.skip("gcc is missing: the kernel's CPU build cannot be compiled")
+    return gpu_host.HostBuild(gpu_host.build(tmp_path_factory.mktemp("gpu-kernel")))
+
+
+def _backend(device, **settings) -> gpu.GpuBackend:
+    backend = gpu.GpuBackend(**settings)
+    backend.device = device
+    return backend
+
+
+def _count(backend, n: int, unique: bool = False, **run_args):
+    run = Run(**run_args)
+    return backend.count(Problem(n), run, unique=unique), run
+
+
+class Counted:
+    """A device that counts its calls and can set the stop flag after some of them."""
+
+    def __init__(self, device, stop_after: int | None = None) -> None:
+        self.device, self.stop_after, self.calls = device, stop_after, 0
+
+    def count(self, states, stop):
+        if self.stop_after is not None and self.calls >= self.stop_after:
+            stop[0] = 1
+        self.calls += 1
+        return self.device.count(states, stop)
+
+
+# -- the kernel's search, on the CPU ---------------------------------------------------------
+@pytest.mark.parametrize("n", range(1, 13))
+@pytest.mark.parametrize("unique", [False, True], ids=["total", "unique"])
+def test_every_state_searched_as_a_thread_gives_the_cpu_counters_counts(host_build, n, unique):
+    rows = gpu_plan.batches(constellations.plan(n, unique=unique), host_build).count(STOP_NEVER)
+    total, classes, _ = rows.sum(axis=0)
+    expected = ql.count(n, "bitmask", unique=unique)
+    assert total == expected.total
+    if unique:
+        assert classes == expected.unique
+
+
+@pytest.mark.parametrize("n", range(1, 9))
+def test_counts_equal_brute_force(host_build, n):
+    result, _ = _count(_backend(host_build), n, unique=True)
+    assert (result.total, result.unique) == (len(oracle.all_solutions(n)), oracle.unique_count(n))
+
+
+def _extends(n: int, states: gpu_plan.States, i: int, cols: tuple[int, ...]) -> bool:
+    """Whether solution ``cols`` completes state ``i``: its queens on the state's filled
+    rows make exactly the state's columns and diagonals."""
+    placed = [r for r in range(n) if not int(states.rows[i]) >> r & 1]
+    return (
+        sum(1 << cols[r] for r in placed) == int(states.down[i])
+        and sum(1 << (r + cols[r]) for r in placed) == int(states.d1[i])
+        and sum(1 << (cols[r] - r + n - 1) for r in placed) == int(states.d2[i])
+    )
+
+
+@pytest.mark.parametrize("n", [6, 8])
+def test_every_solution_lies_in_exactly_one_state_of_its_constellation(monkeypatch, n):
+    """Expanded as deep as the host goes, each solution with a kept border is in one state,
+    and the weights make up the total."""
+    monkeypatch.setattr(gpu_plan, "MIN_STATES", 1 << 30)
+    plan = constellations.plan(n)
+    states, _ = gpu_plan.expand(gpu_plan.start(plan))
+    assert gpu_plan.popcount(states.rows).max() <= 3
+    kept = {tuple(row) for row in plan.border.tolist()}
+    weighted = 0
+    for cols in oracle.all_solutions(n):
+        border = (cols[0], cols[n - 1], cols.index(0), cols.index(n - 1))
+        homes = [i for i in range(len(states)) if _extends(n, states, i, cols)]
+        assert len(homes) == (border in kept)
+        weighted += sum(int(states.weight[i]) for i in homes)
+    assert weighted == len(oracle.all_solutions(n)) == reference.total(n)
+
+
+def test_nodes_do_not_depend_on_how_deep_the_host_expands(monkeypatch, host_build):
+    seen = set()
+    for states in (1, 1 << 10, 1 << 30):
+        monkeypatch.setattr(gpu_plan, "MIN_STATES", states)
+        rows = gpu_plan.batches(constellations.plan(11), host_build).count(STOP_NEVER)
+        seen.add(tuple(rows.sum(axis=0)))
+    assert len(seen) == 1 and next(iter(seen))[0] == reference.total(11)
+
+
+# -- batches, reduction, the stop flag -------------------------------------------------------
+def test_batches_cut_the_plan_and_send_fixed_constellations_to_the_host(host_build):
+    plan = constellations.plan(10, unique=True)
+    cut = gpu_plan.batches(plan, host_build, batch=7)
+    sizes = np.diff(cut.bounds)
+    fixed = int((plan.stabilizer != 1).sum())
+    assert cut.on_host.tolist() == [True] * fixed + [False] * (len(cut) - fixed)
+    assert (sizes[:fixed] == 1).all() and (sizes[fixed:-1] == 7).all() and sizes[-1] <= 7
+    assert (cut.constellations.stabilizer[:fixed] != 1).all()
+    assert sorted(map(tuple, cut.constellations.border.tolist())) == sorted(
+        map(tuple, plan.border.tolist())
+    )
+    plain = gpu_plan.batches(constellations.plan(10), host_build, batch=7)
+    assert not plain.on_host.any()
+    assert cut.fingerprint() != plain.fingerprint()
+    assert (
+        plain.fingerprint() != gpu_plan.batches(plain.constellations, host_build, 8).fingerprint()
+    )
+
+
+def test_default_batches_grow_with_n():
+    assert gpu_plan.default_batch(12, 730) == 92  # 8 batches up to n = 20
+    assert gpu_plan.default_batch(22, 14960) == 117  # 4 times more per size past it
+    assert gpu_plan.default_batch(27, 100) == 1
+
+
+def test_a_part_counts_what_it_holds_and_a_set_flag_stops_it(host_build):
+    cut = gpu_plan.batches(constellations.plan(11, unique=True), host_build, batch=20)
+    rows = cut.count(STOP_NEVER)
+    ids = np.array([0, 3, len(cut) - 1])
+    assert (cut.take(ids).count(STOP_NEVER) == rows[ids]).all()
+    assert (rows[:, 2] > 0).all()
+    assert (cut.count(np.ones(1, dtype=np.uint8))[:, 2] == -1).all()
+    stopping = gpu_plan.batches(constellations.plan(11), Counted(host_build, 2), batch=20)
+    partial = stopping.count(np.zeros(1, dtype=np.uint8))
+    assert (partial[:2, 2] > 0).all() and (partial[2:, 2] == -1).all()
+
+
+def test_weights_and_classes_are_reduced_per_batch(host_build):
+    """A device batch's total is the weighted sum of its constellations' solutions, and
+    its unique column their plain sum (classes: no symmetry fixes them)."""
+    plan = constellations.plan(10, unique=True)
+    cut = gpu_plan.batches(plan, host_build, batch=5)
+    cpu = cut.constellations.count(STOP_NEVER)
+    rows = cut.count(STOP_NEVER)
+    for b in range(len(cut)):
+        members = cpu[cut.bounds[b] : cut.bounds[b + 1]]
+        assert rows[b, 0] == members[:, 0].sum()
+        assert rows[b, 1] == members[:, 1].sum()
+
+
+# -- the backend: limit, progress, checkpoint, Dask ------------------------------------------
+def test_backend_reports_progress_per_batch(host_build):
+    seen = []
+    result, run = _count(
+        _backend(host_build, batch=50), 11, progress=lambda d, t: seen.append((d, t))
+    )
+    assert result.total == reference.total(11)
+    assert seen[0][0] == 0 and seen[-1][0] == seen[-1][1] == run.stats["subproblems"]
+
+
+def test_time_limit_ends_with_status_limit_and_the_finished_part(host_build):
+    class Slow:
+        def count(self, states, stop):
+            stop[0] = 1  # the deadline passed during this batch
+            return None
+
+    result, run = _count(_backend(Slow(), batch=10), 11, time_limit=60)
+    assert result.status is Status.LIMIT and result.total is None
+    assert run.stats["subproblems_finished"] == 0
+
+
+def test_checkpoint_records_batches_and_a_resumed_count_runs_only_the_rest(host_build, tmp_path):
+    path = tmp_path / "n11.sqlite"
+    result, run = _count(
+        _backend(Counted(host_build, stop_after=3), batch=40, checkpoint=str(path)), 11, True
+    )
+    assert result.status is Status.LIMIT
+    with sqlite3.connect(path) as db:
+        meta = dict(db.execute("SELECT key, value FROM meta"))
+        recorded = [row[0] for row in db.execute("SELECT id FROM done")]
+    assert meta["method"] == "constellation batches with classes"
+    assert int(meta["subproblems"]) == run.stats["subproblems"] > len(recorded) > 0
+    on_host = gpu_plan.batches(constellations.plan(11, unique=True), host_build, 40).on_host
+    resumed = Counted(host_build)
+    result, _ = _count(_backend(resumed, batch=40, checkpoint=str(path)), 11, unique=True)
+    assert (result.total, result.unique) == (reference.total(11), reference.unique(11))
+    assert resumed.calls == (~on_host).sum() - (~on_host[recorded]).sum()  # the rest only
+    with pytest.raises(ql.UsageError, match="another count"):
+        _count(_backend(host_build, batch=41, checkpoint=str(path)), 11, unique=True)
+
+
+def test_dask_workers_run_the_batches(host_build):
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(
+        n_workers=2,
+        threads_per_worker=1,
+        processes=False,
+        protocol="tcp",
+        host="127.0.0.1",
+        dashboard_address=None,
+    ) as cluster:
+        backend = _backend(host_build, scheduler=cluster.scheduler_address, batch=30)
+        result, run = _count(backend, 12, unique=True)
+    assert (result.total, result.unique) == (reference.total(12), reference.unique(12))
+    _, local_run = _count(_backend(host_build, batch=30), 12, unique=True)
+    assert run.stats["nodes"] == local_run.stats["nodes"]
+
+
+def test_n_past_32_is_refused_in_one_line(host_build):
+    with pytest.raises(ql.UsageError, match="n <= 32"):
+        _count(_backend(host_build), 33)
+
+
+# -- without a GPU ---------------------------------------------------------------------------
+@pytest.fixture
+def cupy_without_device(monkeypatch):
+    """A CuPy that imports but finds no CUDA device, as on a machine without a GPU."""
+
+    def no_device() -> int:
+        raise RuntimeError("cudaErrorNoDevice: no CUDA-capable device is detected")
+
+    fake = types.ModuleType("cupy")
+    fake.__spec__ = importlib.machinery.ModuleSpec("cupy", None)
+    fake.cuda = types.SimpleNamespace(runtime=types.SimpleNamespace(getDeviceCount=no_device))
+    monkeypatch.setitem(sys.modules, "cupy", fake)
+
+
+def test_without_a_device_backends_says_why(cupy_without_device, capsys):
+    details = info("gpu")
+    assert not details.available and "no CUDA device" in details.reason
+    assert main(["backends"]) == 0
+    line = next(row for row in capsys.readouterr().out.splitlines() if row.startswith("gpu "))
+    assert line.endswith(
+        "no (no CUDA device (cudaErrorNoDevice: no CUDA-capable device is detected))"
+    )
+
+
+def test_without_a_device_count_exits_2_in_one_line(cupy_without_device, capsys):
+    assert main(["count", "12", "--backend", "gpu"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "cannot run here: no CUDA device" in err
+
+
+@pytest.mark.skipif(info("gpu").missing == (), reason="CuPy is installed here")
+def test_without_cupy_the_command_says_what_to_install(queens):
+    listing = queens("backends")
+    assert "no (pip install cupy-cuda12x)" in listing.stdout
+    run = queens("count", "12", "--backend", "gpu")
+    assert run.returncode == 2 and run.stdout == ""
+    assert (
+        run.stderr == "queens: error: backend 'gpu' needs cupy-cuda12x: pip install cupy-cuda12x\n"
+    )
+
+
+# -- on a GPU --------------------------------------------------------------------------------
+def _why_no_gpu() -> str:
+    details = info("gpu")
+    return "" if details.available else f"no GPU to count on: {details.why_unavailable}"
+
+
+needs_gpu = pytest.mark.skipif(bool(_why_no_gpu()), reason=_why_no_gpu())
+
+
+@pytest.mark.gpu
+@needs_gpu
+@pytest.mark.parametrize("n", range(4, 22))
+@pytest.mark.parametrize("unique", [False, True], ids=["total", "unique"])
+def test_gpu_counts_equal_oeis(n, unique):
+    result = ql.count(n, "gpu", unique=unique)
+    assert result.total == reference.total(n)
+    if unique:
+        assert result.unique == reference.unique(n)
+
+
+@pytest.mark.gpu
+@pytest.mark.slow
+@needs_gpu
+def test_gpu_counts_22_once():
+    result = ql.count(22, "gpu", unique=True)
+    assert (result.total, result.unique) == (reference.total(22), reference.unique(22))
+
+
+@pytest.mark.gpu
+@needs_gpu
+def test_gpu_time_limit_ends_with_status_limit(queens):
+    run = queens("count", "23", "--backend", "gpu", "--time-limit", "5", "--format", "json")
+    assert run.returncode == 3, run.stderr
+    assert '"status": "limit"' in run.stdout
+
+
+@pytest.mark.gpu
+@needs_gpu
+def test_gpu_count_interrupted_and_resumed_from_its_checkpoint(tmp_path):
+    path = str(tmp_path / "n19.sqlite")
+    argv = ("count", "19", "--backend", "gpu", "--checkpoint", path)
+    code, _, err = ctrl_c_after(start_queens(*argv), 4.0)
+    assert code == 130, err
+    with sqlite3.connect(path) as db:
+        assert db.execute("SELECT COUNT(*) FROM done").fetchone()[0] > 0
+    resumed = start_queens(*argv)
+    out, err = resumed.communicate(timeout=600)
+    assert resumed.returncode == 0, err
+    assert int(out) == reference.total(19)
+
+
+@pytest.mark.gpu
+@needs_gpu
+def test_gpu_dask_two_workers_share_one_gpu():
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(
+        n_workers=2, threads_per_worker=1, host="127.0.0.1", dashboard_address=None
+    ) as cluster:
+        result = ql.count(18, "gpu", unique=True, scheduler=cluster.scheduler_address, batch=50)
+    assert (result.total, result.unique) == (reference.total(18), reference.unique(18))
