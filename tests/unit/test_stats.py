@@ -18,6 +18,7 @@ from queenslab.registry import backend_class, info, names
 EFFORT = {
     "backtrack": ("nodes",),
     "bitmask": ("nodes",),
+    "gpu": ("nodes",),
     "small": ("nodes",),
     "csp": ("nodes", "pruned"),
     "minton": ("moves", "plateau_moves", "restarts"),
