@@ -1,13 +1,16 @@
-"""The GPU kernel's CPU build: gpu_kernel.cu compiled as C by gcc, run through ctypes.
+"""The GPU kernel without a GPU: its CPU build (gcc, ctypes), and NVRTC's compile of it.
 
-CI has no GPU; this build runs the kernel's own search (every thread of a launch in turn),
-so the tests check what each GPU thread computes, and it stands in for the device in the
-tests of batching, checkpoints and Dask (``HostBuild`` is a ``gpu_plan.Device``).
+CI has no GPU; the CPU build runs the kernel's own search (every thread of a launch in
+turn), so the tests check what each GPU thread computes, and it stands in for the device
+in the tests of batching, checkpoints and Dask (``HostBuild`` is a ``gpu_plan.Device``).
+NVRTC (the library CuPy compiles the kernel with, from the nvidia-cuda-nvrtc-cu12 wheel)
+needs no GPU either, so the tests also check that the CUDA side of the source compiles.
 """
 
 from __future__ import annotations
 
 import ctypes
+import importlib.util
 import shutil
 import subprocess
 from functools import cache
@@ -66,3 +69,37 @@ class HostBuild:
         assert failed == 0, "the host build could not allocate its stack"
         total, solutions, nodes = (int(x) for x in sums)
         return total, solutions, nodes
+
+
+def nvrtc_library() -> Path | None:
+    """libnvrtc from the nvidia-cuda-nvrtc-cu12 wheel, or None where it is not installed."""
+    try:
+        spec = importlib.util.find_spec("nvidia.cuda_nvrtc")
+    except ModuleNotFoundError:
+        return None
+    folders = list(spec.submodule_search_locations or []) if spec else []
+    found = [p for f in folders for p in sorted(Path(f, "lib").glob("libnvrtc.so.*"))]
+    return found[0] if found else None
+
+
+def nvrtc_compile(library: Path, architecture: str) -> tuple[int, str, bytes]:
+    """NVRTC's status, log and PTX for the kernel source, as CuPy compiles it."""
+    nvrtc = ctypes.CDLL(str(library))
+    program, size = ctypes.c_void_p(), ctypes.c_size_t()
+    status = nvrtc.nvrtcCreateProgram(
+        ctypes.byref(program), SOURCE.read_bytes(), SOURCE.name.encode(), 0, None, None
+    )
+    assert status == 0, f"nvrtcCreateProgram: {status}"
+    options = (ctypes.c_char_p * 1)(f"--gpu-architecture={architecture}".encode())
+    status = nvrtc.nvrtcCompileProgram(program, 1, options)
+    nvrtc.nvrtcGetProgramLogSize(program, ctypes.byref(size))
+    log = ctypes.create_string_buffer(size.value)
+    nvrtc.nvrtcGetProgramLog(program, log)
+    ptx = b""
+    if status == 0:
+        nvrtc.nvrtcGetPTXSize(program, ctypes.byref(size))
+        buffer = ctypes.create_string_buffer(size.value)
+        nvrtc.nvrtcGetPTX(program, buffer)
+        ptx = buffer.value
+    nvrtc.nvrtcDestroyProgram(ctypes.byref(program))
+    return status, log.value.decode(errors="replace"), ptx

@@ -117,6 +117,16 @@ def test_nodes_do_not_depend_on_how_deep_the_host_expands(monkeypatch, host_buil
     assert len(seen) == 1 and next(iter(seen))[0] == reference.total(11)
 
 
+@pytest.mark.parametrize("architecture", ["compute_90", "compute_80"], ids=["H100", "A100"])
+def test_the_kernel_compiles_with_nvrtc(architecture):
+    library = gpu_host.nvrtc_library()
+    if library is None:
+        pytest.skip("NVRTC is missing: pip install nvidia-cuda-nvrtc-cu12 (in the test extra)")
+    status, log, ptx = gpu_host.nvrtc_compile(library, architecture)
+    assert status == 0 and not log.strip(), log
+    assert b".entry count_states(" in ptx and b"ld.shared" in ptx  # the stacks: shared memory
+
+
 # -- batches, reduction, the stop flag -------------------------------------------------------
 def test_batches_cut_the_plan_and_send_fixed_constellations_to_the_host(host_build):
     plan = constellations.plan(10, unique=True)
