@@ -265,10 +265,12 @@ def test_without_a_device_backends_says_why(cupy_without_device, capsys):
     )
 
 
-def test_without_a_device_count_exits_2_in_one_line(cupy_without_device, capsys):
-    assert main(["count", "12", "--backend", "gpu"]) == 2
+def test_without_a_device_count_exits_2_in_one_line(cupy_without_device, capsys, tmp_path):
+    checkpoint = tmp_path / "n12.sqlite"
+    assert main(["count", "12", "--backend", "gpu", "--checkpoint", str(checkpoint)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "cannot run here: no CUDA device" in err
+    assert not checkpoint.exists()
 
 
 @pytest.mark.skipif(info("gpu").missing == (), reason="CuPy is installed here")

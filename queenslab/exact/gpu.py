@@ -79,6 +79,17 @@ class GpuBackend(Backend):
         if isinstance(self.device, CudaDevice):
             _kernel()
 
+    def load_for(self, task: Task, problem: Problem, unique: bool = False) -> None:
+        """``load``; a count of classes also loads the CPU kernels that count the
+        constellations fixed by a symmetry, here, before threads would import them at once."""
+        self.load()
+        if unique:
+            import numpy as np
+
+            from queenslab.exact import constellations
+
+            constellations.plan(6, unique=True).count(np.zeros(1, dtype=np.uint8))
+
     def count(self, problem: Problem, run: Run, unique: bool = False) -> CountResult:
         from queenslab.exact import constellations, counting, gpu_plan
 
