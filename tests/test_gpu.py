@@ -108,6 +108,38 @@ def test_every_solution_lies_in_exactly_one_state_of_its_constellation(monkeypat
     assert weighted == len(oracle.all_solutions(n)) == reference.total(n)
 
 
+def _completions(n: int, rows: int, down: int, d1: int, d2: int) -> int:
+    """Solutions of a state by plain recursion over its open rows (the reference)."""
+    if not rows:
+        return 1
+    r = (rows & -rows).bit_length() - 1
+    return sum(
+        _completions(
+            n, rows & ~(1 << r), down | 1 << c, d1 | 1 << (r + c), d2 | 1 << (c - r + n - 1)
+        )
+        for c in range(n)
+        if not (down >> c & 1 or d1 >> (r + c) & 1 or d2 >> (c - r + n - 1) & 1)
+    )
+
+
+@pytest.mark.parametrize("n", [24, 31, 32])
+def test_wide_boards_search_right_at_the_mask_edges(host_build, n):
+    """Deep states of big boards (the diagonals reach bit 2n - 2, the columns bit 31)."""
+    plan = constellations.plan(n)
+    states = gpu_plan.start(plan.take(np.array([0, len(plan) // 2, len(plan) - 1])))
+    while gpu_plan.popcount(states.rows).max() > 13:  # a sample of states, 13 rows left
+        states, _ = gpu_plan.step(states)
+        states = states._pick(np.arange(0, len(states), max(1, len(states) // 8)))
+    found = 0
+    for i in range(len(states)):
+        one = states._pick(np.array([i]))
+        expected = _completions(n, *(int(a[0]) for a in (one.rows, one.down, one.d1, one.d2)))
+        total, solutions, _ = host_build.count(one, STOP_NEVER)
+        assert (solutions, total) == (expected, expected * int(one.weight[0]))
+        found += expected
+    assert found > 100  # the sample is not all dead ends
+
+
 def test_nodes_do_not_depend_on_how_deep_the_host_expands(monkeypatch, host_build):
     seen = set()
     for states in (1, 1 << 10, 1 << 30):
