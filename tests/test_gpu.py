@@ -231,6 +231,14 @@ def test_time_limit_ends_with_status_limit_and_the_finished_part(host_build):
     assert run.stats["subproblems_finished"] == 0
 
 
+def test_a_deadline_stops_the_count_between_batches(host_build):
+    """n = 18 takes the CPU build minutes; with one constellation a batch, the deadline
+    ends it after the batches then running."""
+    result, run = _count(_backend(host_build, batch=1), 18, time_limit=0.5)
+    assert result.status is Status.LIMIT and result.total is None
+    assert run.stats["subproblems_finished"] < run.stats["subproblems"]
+
+
 def test_checkpoint_records_batches_and_a_resumed_count_runs_only_the_rest(host_build, tmp_path):
     path = tmp_path / "n11.sqlite"
     result, run = _count(
