@@ -129,10 +129,10 @@ def test_wide_boards_search_right_at_the_mask_edges(host_build, n):
     states = gpu_plan.start(plan.take(np.array([0, len(plan) // 2, len(plan) - 1])))
     while gpu_plan.popcount(states.rows).max() > 13:  # a sample of states, 13 rows left
         states, _ = gpu_plan.step(states)
-        states = states._pick(np.arange(0, len(states), max(1, len(states) // 8)))
+        states = states.pick(np.arange(0, len(states), max(1, len(states) // 8)))
     found = 0
     for i in range(len(states)):
-        one = states._pick(np.array([i]))
+        one = states.pick(np.array([i]))
         expected = _completions(n, *(int(a[0]) for a in (one.rows, one.down, one.d1, one.d2)))
         total, solutions, _ = host_build.count(one, STOP_NEVER)
         assert (solutions, total) == (expected, expected * int(one.weight[0]))

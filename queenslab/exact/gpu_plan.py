@@ -67,7 +67,8 @@ class States:
     def __len__(self) -> int:
         return len(self.rows)
 
-    def _pick(self, ids: Array) -> States:
+    def pick(self, ids: Array) -> States:
+        """The states ``ids`` (indices or a mask), in that order."""
         return States(
             self.n, self.rows[ids], self.down[ids], self.d1[ids], self.d2[ids], self.weight[ids]
         )
@@ -119,7 +120,7 @@ def step(s: States) -> tuple[States, int]:
     states that follow (those whose next and last rows keep a free cell), then the others
     unchanged, and the queens placed."""
     deep = popcount(s.rows) >= 4
-    keep, go = s._pick(~deep), s._pick(deep)
+    keep, go = s.pick(~deep), s.pick(deep)
     r = _lowest(go.rows)
     rows = go.rows & ~(np.uint32(1) << r.astype(np.uint32))
     nxt, last = _lowest(rows), _highest(rows)
@@ -137,7 +138,7 @@ def step(s: States) -> tuple[States, int]:
             go.d2[ids] | ((bit << np.uint64(s.n - 1)) >> rr), go.weight[ids],
         )  # fmt: skip
         alive = (_free(child, nxt[ids]) != 0) & (_free(child, last[ids]) != 0)
-        parts.append(child._pick(alive))
+        parts.append(child.pick(alive))
     return _concat(s.n, parts), placed
 
 
