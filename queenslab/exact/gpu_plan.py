@@ -33,10 +33,11 @@ Array = np.ndarray
 MAX_N = 32
 #: A batch's states: expanded until there are this many (an H100 holds about 2^18 threads
 #: at once) and none has more than ``MAX_ROWS_LEFT`` rows to fill, so one state is a small
-#: part of a launch; never expanded past ``MAX_STATES`` (memory: 25 bytes a state).
+#: part of a launch; never past ``MAX_STATES`` (25 bytes a state), which a step, at most n
+#: new states for one, cannot overshoot.
 MIN_STATES = 1 << 18
 MAX_ROWS_LEFT = 16
-MAX_STATES = 1 << 25
+MAX_STATES = 1 << 26
 #: Batches of a count up to n = 20; each size past it has 4 times more (its work grows
 #: about 8 times), so a batch stays a second or so of an H100's time.
 BATCHES_UP_TO_20 = 8
@@ -116,9 +117,9 @@ def _free(s: States, r: Array) -> Array:
 
 
 def step(s: States) -> tuple[States, int]:
-    """Place the queen of the first row of every state with four rows or more to fill: the
-    states that follow (those whose next and last rows keep a free cell), then the others
-    unchanged, and the queens placed."""
+    """Place the queen of the first open row of every state with four rows or more to fill:
+    the states with fewer, unchanged, then the new ones (those whose next and last rows keep
+    a free cell); and the queens placed."""
     deep = popcount(s.rows) >= 4
     keep, go = s.pick(~deep), s.pick(deep)
     r = _lowest(go.rows)
@@ -145,7 +146,7 @@ def step(s: States) -> tuple[States, int]:
 def expand(s: States) -> tuple[States, int]:
     """Step until the states are many and small enough (see MIN_STATES); the queens placed."""
     placed = 0
-    while len(s) < MAX_STATES:
+    while len(s) * s.n <= MAX_STATES:
         left = popcount(s.rows)
         if not (left >= 4).any() or (len(s) >= MIN_STATES and left.max() <= MAX_ROWS_LEFT):
             break
