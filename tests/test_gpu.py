@@ -163,11 +163,15 @@ def test_the_kernel_compiles_with_nvrtc(architecture):
 def test_batches_cut_the_plan_and_send_fixed_constellations_to_the_host(host_build):
     plan = constellations.plan(10, unique=True)
     cut = gpu_plan.batches(plan, host_build, batch=7)
-    sizes = np.diff(cut.bounds)
-    fixed = int((plan.stabilizer != 1).sum())
-    assert cut.on_host.tolist() == [True] * fixed + [False] * (len(cut) - fixed)
-    assert (sizes[:fixed] == 1).all() and (sizes[fixed:-1] == 7).all() and sizes[-1] <= 7
-    assert (cut.constellations.stabilizer[:fixed] != 1).all()
+    sizes, host = np.diff(cut.bounds), cut.on_host
+    fixed = plan.stabilizer != 1
+    assert host.sum() == fixed.sum() and (sizes[host] == 1).all()
+    assert (sizes[~host][:-1] == 7).all() and sizes[~host][-1] <= 7
+    starts = cut.bounds[:-1]
+    assert (cut.constellations.stabilizer[starts[host]] != 1).all()
+    assert (np.delete(cut.constellations.stabilizer, starts[host]) == 1).all()
+    positions = np.flatnonzero(host)  # spread among the device's batches, not bunched
+    assert positions[0] == 0 and positions[-1] > len(cut) / 2 and np.diff(positions).max() <= 4
     assert sorted(map(tuple, cut.constellations.border.tolist())) == sorted(
         map(tuple, plan.border.tolist())
     )

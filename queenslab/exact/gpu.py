@@ -5,16 +5,18 @@ kernel (gpu_kernel.cu, compiled at run time by NVRTC through CuPy, so no CUDA co
 needed) searches one state per thread. A batch is searched in launches whose size adapts
 so each takes about ``LAUNCH_SECONDS``: between launches the host looks at the stop flag,
 so a time limit or Ctrl-C ends a count within a launch or two. Batches are the unit of
-progress, of the checkpoint and of Dask tasks (one GPU per worker); two local threads
-keep the GPU fed (one expands a batch while the other's kernels run), and when classes
-are counted the CPU kernels take the constellations fixed by a symmetry on every core.
-CuPy is imported only when a count runs.
+progress, of the checkpoint and of Dask tasks (one GPU per worker). A thread per core takes
+batches in turn: each expands its batch on the host and runs its launches on a stream of
+its own, so the host work of many batches overlaps the GPU's; the launch sizes adapt to
+the time a launch takes with the others beside it. When classes are counted, the
+constellations fixed by a symmetry, spread among the GPU's batches, go to the CPU kernels
+on the same threads. CuPy is imported only when a count runs.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from functools import cache
 from importlib import resources
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -37,10 +39,7 @@ if TYPE_CHECKING:
     import numpy as np
 
     from queenslab.exact.gpu_plan import Batches, States
-    from queenslab.exact.parallel import Finished
 
-#: Threads feeding the GPU: one batch's kernels run while the next batch is expanded.
-DEVICE_THREADS = 2
 #: Seconds one launch should take (the longest wait for a stop), and the first launch's
 #: size in states per resident thread before any launch was timed.
 LAUNCH_SECONDS = 0.25
@@ -103,29 +102,13 @@ class GpuBackend(Backend):
             return gpu_plan.batches(plan, self.device, self.settings["batch"])
 
         return counting.count(
-            build, run, unique, _local, self.settings["scheduler"], self.settings["checkpoint"]
+            build,
+            run,
+            unique,
+            default_workers(),
+            self.settings["scheduler"],
+            self.settings["checkpoint"],
         )
-
-
-def _local(plan: Batches, ids: np.ndarray, stop: np.ndarray) -> Iterator[Finished]:
-    """Device batches on ``DEVICE_THREADS`` threads, host batches on every core, merged."""
-    from queenslab.exact import parallel
-
-    host = plan.on_host[ids]
-    runners = [parallel.run_threads(plan, ids[~host], DEVICE_THREADS, stop)]
-    if host.any():
-        runners.append(parallel.run_threads(plan, ids[host], default_workers(), stop))
-    try:
-        while runners:  # each runner yields at least every POLL_SECONDS
-            for runner in list(runners):
-                finished = next(runner, None)
-                if finished is None:
-                    runners.remove(runner)
-                else:
-                    yield finished
-    finally:
-        for runner in runners:
-            runner.close()
 
 
 def device_problem() -> str | None:

@@ -231,12 +231,18 @@ def batches(plan: Constellations, device: Device, batch: int | None = None) -> B
     """Cut ``plan`` into batches of ``batch`` constellations (default: ``default_batch``).
 
     When the plan counts classes, each constellation fixed by a symmetry is a batch of its
-    own for the CPU kernels, first, so they run beside the device's batches.
+    own for the CPU kernels, spread evenly among the device's batches, so the threads that
+    take batches in order keep the GPU busy while they count them.
     """
     on_host = plan.stabilizer != 1 if plan.unique else np.zeros(len(plan), dtype=bool)
     host, rest = np.flatnonzero(on_host), np.flatnonzero(~on_host)
     size = batch or default_batch(plan.n, len(rest))
-    sizes = [1] * len(host) + [min(size, len(rest) - s) for s in range(0, len(rest), size)]
-    bounds = np.concatenate([[0], np.cumsum(sizes, dtype=np.int64)]).astype(np.int64)
-    flags = np.arange(len(sizes)) < len(host)
-    return Batches(plan.take(np.concatenate([host, rest])), bounds, flags, device)
+    groups = [rest[s : s + size] for s in range(0, len(rest), size)]
+    devices = len(groups)
+    places = [b + 0.5 for b in range(devices)]  # host batch i goes at i * devices / len(host)
+    places += [i * devices / len(host) for i in range(len(host))]
+    groups += [host[i : i + 1] for i in range(len(host))]
+    order = np.argsort(places, kind="stable")
+    bounds = np.concatenate([[0], np.cumsum([len(groups[g]) for g in order])]).astype(np.int64)
+    members = np.concatenate([groups[g] for g in order]) if len(order) else rest
+    return Batches(plan.take(members), bounds, order >= devices, device)
