@@ -1,8 +1,7 @@
-"""The gpu backend: the host side and the kernel's search everywhere, the device where one is.
+"""The gpu backend without a GPU: the kernel's search, the plan, batches, checkpoints, Dask.
 
-Without a GPU (CI), the kernel's CPU build (tests/gpu_host.py) runs every thread's search
-and stands in for the device; tests marked ``gpu`` need CuPy and a CUDA device and skip,
-saying why, without them (``python -m pytest -m gpu`` on a GPU machine).
+The kernel's CPU build (tests/gpu_host.py) runs every thread's search and stands in for the
+device; tests/integration/test_gpu_device.py holds the tests that need a real GPU.
 """
 
 from __future__ import annotations
@@ -24,7 +23,6 @@ from queenslab.exact import constellations, gpu, gpu_plan
 from queenslab.lab import reference
 from queenslab.registry import info
 from tests import gpu_host, oracle
-from tests.conftest import ctrl_c_after, start_queens
 
 STOP_NEVER = np.zeros(1, dtype=np.uint8)
 
@@ -315,76 +313,3 @@ def test_without_a_device_count_exits_2_in_one_line(cupy_without_device, capsys,
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "cannot run here: no CUDA device" in err
     assert not checkpoint.exists()
-
-
-@pytest.mark.skipif(info("gpu").missing == (), reason="CuPy is installed here")
-def test_without_cupy_the_command_says_what_to_install(queens):
-    listing = queens("backends")
-    assert "no (pip install cupy-cuda12x)" in listing.stdout
-    run = queens("count", "12", "--backend", "gpu")
-    assert run.returncode == 2 and run.stdout == ""
-    assert (
-        run.stderr == "queens: error: backend 'gpu' needs cupy-cuda12x: pip install cupy-cuda12x\n"
-    )
-
-
-# -- on a GPU --------------------------------------------------------------------------------
-def _why_no_gpu() -> str:
-    details = info("gpu")
-    return "" if details.available else f"no GPU to count on: {details.why_unavailable}"
-
-
-needs_gpu = pytest.mark.skipif(bool(_why_no_gpu()), reason=_why_no_gpu())
-
-
-@pytest.mark.gpu
-@needs_gpu
-@pytest.mark.parametrize("n", range(4, 22))
-@pytest.mark.parametrize("unique", [False, True], ids=["total", "unique"])
-def test_gpu_counts_equal_oeis(n, unique):
-    result = ql.count(n, "gpu", unique=unique)
-    assert result.total == reference.total(n)
-    if unique:
-        assert result.unique == reference.unique(n)
-
-
-@pytest.mark.gpu
-@pytest.mark.slow
-@needs_gpu
-def test_gpu_counts_22_once():
-    result = ql.count(22, "gpu", unique=True)
-    assert (result.total, result.unique) == (reference.total(22), reference.unique(22))
-
-
-@pytest.mark.gpu
-@needs_gpu
-def test_gpu_time_limit_ends_with_status_limit(queens):
-    run = queens("count", "23", "--backend", "gpu", "--time-limit", "5", "--format", "json")
-    assert run.returncode == 3, run.stderr
-    assert '"status": "limit"' in run.stdout
-
-
-@pytest.mark.gpu
-@needs_gpu
-def test_gpu_count_interrupted_and_resumed_from_its_checkpoint(tmp_path):
-    path = str(tmp_path / "n19.sqlite")
-    argv = ("count", "19", "--backend", "gpu", "--checkpoint", path)
-    code, _, err = ctrl_c_after(start_queens(*argv), 4.0)
-    assert code == 130, err
-    with sqlite3.connect(path) as db:
-        assert db.execute("SELECT COUNT(*) FROM done").fetchone()[0] > 0
-    resumed = start_queens(*argv)
-    out, err = resumed.communicate(timeout=600)
-    assert resumed.returncode == 0, err
-    assert int(out) == reference.total(19)
-
-
-@pytest.mark.gpu
-@needs_gpu
-def test_gpu_dask_two_workers_share_one_gpu():
-    distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, host="127.0.0.1", dashboard_address=None
-    ) as cluster:
-        result = ql.count(18, "gpu", unique=True, scheduler=cluster.scheduler_address, batch=50)
-    assert (result.total, result.unique) == (reference.total(18), reference.unique(18))
