@@ -19,6 +19,7 @@ from queenslab.core.errors import (
     CapabilityError,
     LimitReached,
     QueensError,
+    Undecided,
     UsageError,
 )
 from queenslab.core.placement import Placement
@@ -50,6 +51,7 @@ __all__ = [
     "QueensError",
     "SolveResult",
     "Status",
+    "Undecided",
     "UsageError",
     "__version__",
     "backends",

@@ -295,6 +295,8 @@ def enumerate_solutions(
         CapabilityError: the backend cannot do this task, or not on this board.
         BackendUnavailable: the backend's solver package is not installed.
         BackendBug: the backend returned an invalid board or a false claim.
+        LimitReached: (while iterating) the time limit passed first.
+        Undecided: (while iterating) the solver failed, in its own words (milp).
 
     Example:
         >>> sum(1 for _ in ql.enumerate_solutions(6))

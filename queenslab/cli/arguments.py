@@ -254,6 +254,12 @@ def say_result(args: argparse.Namespace, result: Any) -> None:
     say(args, f"{line}; {summary(result.stats)}")
 
 
+def by_whom(result: Any) -> str:
+    """Who answered: the backend, and the solver's own words when it failed (milp)."""
+    said = result.stats.get("solver_said")
+    return f"{result.backend}: {said}" if said else result.backend
+
+
 def note_unused_seed(args: argparse.Namespace, backend: str) -> None:
     """A one-line note when --seed is given to a backend whose answer does not depend on it."""
     from queenslab.registry import backend_class

@@ -8,7 +8,7 @@ import sys
 from queenslab import api
 from queenslab.cli import arguments as a
 from queenslab.core.backend import Capability
-from queenslab.core.errors import LimitReached
+from queenslab.core.errors import LimitReached, Undecided
 from queenslab.core.stats import summary
 from queenslab.io import formats
 from queenslab.io.output import atomic_output
@@ -56,6 +56,9 @@ def run(args: argparse.Namespace) -> int:
     except LimitReached:
         # Not an answer: stdout got what was found, a --output file is not written.
         print(f"time limit reached after {found} solutions", file=sys.stderr)
+        return a.EXIT_LIMIT
+    except Undecided as failed:
+        print(f"no answer after {found} solutions ({solutions.backend}: {failed})", file=sys.stderr)
         return a.EXIT_LIMIT
     finally:
         solutions.close()
