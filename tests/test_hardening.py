@@ -99,6 +99,35 @@ def test_sigterm_during_output_leaves_no_hidden_file(tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
+def test_a_second_sigterm_is_ignored_while_the_first_one_cleans_up():
+    """GNU timeout sends SIGTERM to the command and again to its group: the second one
+    killed the command inside its cleanup (temporary files of gigabytes were left)."""
+    from queenslab import cli
+    from queenslab.core.errors import Terminated
+
+    previous = signal.getsignal(signal.SIGTERM)
+    try:
+        with pytest.raises(Terminated):
+            cli._terminate(os.getpid(), signal.SIGTERM, None)
+        assert signal.getsignal(signal.SIGTERM) == signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def test_gnu_timeout_leaves_no_hidden_file(tmp_path):
+    target = tmp_path / "all.jsonl"
+    argv = [*queens_command(), "enumerate", "14", "-b", "backtrack", "--output", str(target)]
+    run = subprocess.run(
+        ["timeout", "2", *argv],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    assert (run.returncode, run.stderr) == (124, "queens: terminated\n")
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_output_to_a_character_device_is_written_through(tmp_path):
     if os.geteuid() == 0:
         device = tmp_path / "null"

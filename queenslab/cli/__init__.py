@@ -136,14 +136,19 @@ def entry() -> NoReturn:
 
 
 def _terminate(main_pid: int, signum: int, _frame: object) -> None:
-    """SIGTERM ends the run like Ctrl-C; a second one kills at once (a cleanup that hangs).
+    """SIGTERM ends the run like Ctrl-C, every cleanup done; later ones are ignored.
 
-    A forked worker inherits this handler: there, SIGTERM is its parent ending it, so it
-    ends at once and quietly, as without a handler.
+    GNU ``timeout`` sends SIGTERM to the process and then to its group: a second signal
+    that killed at once left multi-gigabyte temporary files and unreaped solver processes
+    behind. SIGKILL still ends a cleanup that hangs. A forked worker inherits this
+    handler: there, SIGTERM is its parent ending it, so it ends at once and quietly, as
+    without a handler.
     """
-    signal.signal(signum, signal.SIG_DFL)
     if os.getpid() != main_pid:
+        signal.signal(signum, signal.SIG_DFL)
         os.kill(os.getpid(), signum)
+        return
+    signal.signal(signum, signal.SIG_IGN)
     raise Terminated
 
 
