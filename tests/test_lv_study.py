@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import signal
+import time
 from fractions import Fraction
 
 import pytest
 
 from queenslab.core.errors import UsageError
 from queenslab.lab.lv_study import print_study, run_study, write_plot
+from tests.conftest import start_queens
 
 
 def _safe(cols: list[int], c: int) -> bool:
@@ -136,3 +140,24 @@ def test_cli_prints_the_exact_table(capsys):
     assert main(["lv-study", "--n", "8", "--exact", "--format", "json"]) == 0
     data = json.loads(capsys.readouterr().out)
     assert (data["mode"], data["best_step"], data["rows"][0]["t"]) == ("exact", 2, 114.0)
+
+
+@pytest.mark.parametrize(
+    ("signum", "code", "line"),
+    [(signal.SIGINT, 130, "queens: interrupted\n"), (signal.SIGTERM, 143, "queens: terminated\n")],
+    ids=["SIGINT", "SIGTERM"],
+)
+def test_a_signal_stops_the_trials_inside_the_kernel(signum, code, line):
+    """The main thread ran the trials' kernel: SIGTERM waited for it (minutes), and Ctrl-C
+    ended in "SystemError: CPUDispatcher(<function lv_trials>) returned a result with an
+    exception set"."""
+    process = start_queens("lv-study", "--n", "40", "--repeat", "1000000")
+    time.sleep(3)
+    os.killpg(process.pid, signum)
+    try:
+        out, err = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.communicate()
+    assert (process.returncode, out, err) == (code, "", line)
