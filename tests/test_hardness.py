@@ -15,7 +15,7 @@ from queenslab.core.backend import Backend, Capability, Family
 from queenslab.core.errors import UsageError
 from queenslab.core.result import SolveResult, Status
 from queenslab.lab.generators import generate
-from queenslab.lab.hardness import blocked_kappa, density_range, run_study
+from queenslab.lab.hardness import Sample, StudyReport, blocked_kappa, density_range, run_study
 from tests import oracle
 from tests.conftest import ROOT, ctrl_c_after, start_queens
 
@@ -108,6 +108,19 @@ def test_timeouts_are_shown_as_limit_never_dropped(queens):
     row = next(line for line in table.splitlines() if line.startswith("| 0.3 |"))
     assert row.startswith("| 0.3 | 7 | ") and row.endswith("| 2 |")
     assert "| 0.00 | 2 | limit |" in row
+
+
+def test_no_peak_is_named_where_every_median_run_hit_the_limit():
+    instance = generate("blocked", 8, 0.2, 0)
+    timed_out = {"status": "limit", "seconds": 1.0, "stats": {"nodes": 10}}
+    solved = {"status": "solved", "seconds": 0.1, "stats": {"nodes": 3}, "cols": []}
+    samples = [Sample(d, 0, instance, {"cpsat": timed_out}) for d in (0.2, 0.3)]
+    notes = StudyReport("blocked", 8, [0.2, 0.3], ["cpsat"], samples, 1.0).table().notes
+    assert not any("peak" in note for note in notes), notes
+    samples.append(Sample(0.3, 1, instance, {"cpsat": solved}))
+    samples.append(Sample(0.3, 2, instance, {"cpsat": solved}))
+    notes = StudyReport("blocked", 8, [0.2, 0.3], ["cpsat"], samples, 1.0).table().notes
+    assert "peak median time of cpsat: density 0.3" in notes
 
 
 def test_backends_are_loaded_before_any_worker_thread_starts():

@@ -134,8 +134,13 @@ class StudyReport:
         return sum(s.verdict() == "solvable" for s in found) / len(found) if found else math.nan
 
     def peak(self, backend: str) -> float | None:
-        """The density with the highest median time for ``backend``."""
-        medians = [(q.median, d) for d in self.densities if (q := self.seconds(d, backend))]
+        """The density with the highest median time for ``backend``, among the medians of
+        finished runs (None when the median run of every density hit the limit)."""
+        medians = [
+            (q.median, d)
+            for d in self.densities
+            if (q := self.seconds(d, backend)) and math.isfinite(q.median)
+        ]
         return max(medians)[1] if medians else None
 
     def table(self) -> Table:
