@@ -19,12 +19,22 @@ import pytest
 from tests.conftest import ROOT, queens_command
 
 
-def run_queens(*argv: str, stdout=subprocess.PIPE, limit_file_size: int | None = None, **kw):
-    """The real command; ``limit_file_size`` simulates a full disk (writes fail with EFBIG)."""
+def run_queens(
+    *argv: str,
+    stdout=subprocess.PIPE,
+    limit_file_size: int | None = None,
+    limit_memory: int | None = None,
+    **kw,
+):
+    """The real command; ``limit_file_size`` simulates a full disk (writes fail with EFBIG),
+    ``limit_memory`` bounds its address space."""
 
     def limited() -> None:
-        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a failed write, not a killed process
-        resource.setrlimit(resource.RLIMIT_FSIZE, (limit_file_size, limit_file_size))
+        if limit_file_size is not None:
+            signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a failed write, not a killed one
+            resource.setrlimit(resource.RLIMIT_FSIZE, (limit_file_size, limit_file_size))
+        if limit_memory is not None:
+            resource.setrlimit(resource.RLIMIT_AS, (limit_memory, limit_memory))
 
     return subprocess.run(
         [*queens_command(), *argv],
@@ -33,7 +43,7 @@ def run_queens(*argv: str, stdout=subprocess.PIPE, limit_file_size: int | None =
         text=True,
         timeout=300,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
-        preexec_fn=limited if limit_file_size is not None else None,
+        preexec_fn=limited,
         **kw,
     )
 
@@ -189,6 +199,33 @@ def test_a_huge_enumeration_limit_works():
     run = run_queens("enumerate", "8", "--limit", "99999999999999999999999")
     assert run.returncode == 0, run.stderr
     assert len(run.stdout.splitlines()) == len(set(run.stdout.splitlines())) == 92
+
+
+#: Address space for a run at a huge n: the interpreter and its imports take a few hundred
+#: MB; an n x n table of 5000 or more rows takes several GB.
+HUGE_N_MEMORY = 1536 << 20
+
+
+#: Command -> (exit code, what its one line says).
+HUGE_BOARDS = {
+    "count 100000 --time-limit 1": (3, "time limit reached"),
+    "count 5000 -b backtrack --time-limit 1": (3, "time limit reached"),
+    "solve 100000 -b backtrack --time-limit 1": (3, "no answer: limit"),
+    "count 1000000000": (2, "handles n <= 1000000"),
+    "enumerate 1000000000 --limit 1": (2, "handles n <= 1000000"),
+    "solve 1000000000 --variant superqueens": (2, "handles n <= 1000000"),
+    "solve 1000000000 -b las-vegas": (2, "out of memory"),
+}
+
+
+@pytest.mark.parametrize("command", HUGE_BOARDS)
+def test_huge_boards_end_on_time_in_little_memory(command):
+    """The search built n x n tables before it looked at the clock (count 10^9: 3 GB in
+    8 s); now it looks first, keeps O(n) memory, and states its largest n."""
+    code, message = HUGE_BOARDS[command]
+    run = run_queens(*command.split(), limit_memory=HUGE_N_MEMORY)
+    assert run.returncode == code, run.stderr
+    assert run.stderr.count("\n") == 1 and message in run.stderr, run.stderr
 
 
 def test_output_suffix_chooses_the_format(tmp_path):

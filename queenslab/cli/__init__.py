@@ -107,6 +107,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("queens: interrupted", file=sys.stderr)
         return EXIT_INTERRUPTED
+    except MemoryError:
+        print("queens: error: out of memory", file=sys.stderr)
+        return EXIT_USAGE
     except BrokenPipeError:
         _silence_stdout()  # the reader went away (e.g. `| head`): not an error
         return EXIT_OK
