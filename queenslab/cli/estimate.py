@@ -4,14 +4,22 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from typing import Any
 
 from queenslab.cli import arguments as a
-from queenslab.core.errors import UsageError
+from queenslab.core.errors import LimitReached, UsageError
 from queenslab.core.problem import Problem
-from queenslab.core.run import Run
+from queenslab.core.run import MIN_TIME_LIMIT, Run
 from queenslab.io.figures import plot_path
-from queenslab.lab.estimate import MAX_EXACT_N, MAX_PROBES, Estimate, estimate, exact_size
+from queenslab.lab.estimate import (
+    MAX_EXACT_N,
+    MAX_N,
+    MAX_PROBES,
+    Estimate,
+    estimate,
+    exact_size,
+)
 from queenslab.runtime import progress
 
 HELP = "estimate the backtracking tree size from random probes (Knuth 1975)"
@@ -22,11 +30,13 @@ EXAMPLES = f"""examples:
   queens estimate 8-16 --seed 1 --exact --plot tree-size.png
 
 --exact also walks the whole tree with the backtrack backend (n <= {MAX_EXACT_N}; it takes
-tens of seconds at n = 12 and grows about sixfold per n)."""
+tens of seconds at n = 12 and grows about sixfold per n). Boards up to n = {MAX_N}: beyond,
+a tree's size can exceed a float. With --time-limit, what was estimated before the limit
+is printed, with the probes it used, and the exit code is 3."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("n", type=a.n_range, metavar="N", help="board size, or FIRST-LAST")
+    parser.add_argument("n", type=_board_sizes, metavar="N", help="board size, or FIRST-LAST")
     a.add_board_rules(parser)
     parser.add_argument(
         "--probes",
@@ -36,6 +46,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--seed", type=lambda t: a.whole_number(t, "--seed"), help="random seed (reproducible)"
+    )
+    parser.add_argument(
+        "--time-limit",
+        type=a.seconds,
+        metavar="SEC",
+        help="stop probing (and walking) after SEC seconds in all; exit 3",
     )
     parser.add_argument(
         "--exact",
@@ -51,22 +67,50 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _board_sizes(text: str) -> range:
+    sizes = a.n_range(text)
+    if sizes[-1] > MAX_N:
+        raise argparse.ArgumentTypeError(f"the estimate covers n up to {MAX_N}, got {text!r}")
+    return sizes
+
+
 def run(args: argparse.Namespace) -> int:
     if args.exact and args.n[0] > MAX_EXACT_N:
         raise UsageError(f"--exact walks trees up to n = {MAX_EXACT_N}, got n = {args.n[0]}")
-    results = []
+    clock = Run(None, args.time_limit)  # one deadline for every board
+    results, stopped = [], ""
     for n in args.n:
         problem = Problem(n, variant=args.variant, blocked=tuple(a.blocked_cells(args)))
-        with progress.progress_bar(f"probing {problem.describe()}") as bar:
-            result = estimate(problem, args.probes, Run(seed=args.seed, progress=bar))
-        if args.exact and n <= MAX_EXACT_N:
-            with progress.progress_bar(f"walking the tree of {problem.describe()}"):
-                result.exact = exact_size(problem)
-        results.append(result)
-        _say(result, args.format)
-    if args.plot:
+        try:
+            if not _time_left(clock):
+                raise LimitReached
+            with progress.progress_bar(f"probing {problem.describe()}") as bar:
+                result = estimate(problem, args.probes, Run(args.seed, clock.remaining(), bar))
+        except LimitReached:
+            stopped = "time limit reached before two probes"
+        else:
+            if result.probes < args.probes:
+                stopped = f"time limit reached after {result.probes} of {args.probes} probes"
+            elif args.exact and n <= MAX_EXACT_N:
+                if _time_left(clock):
+                    with progress.progress_bar(f"walking the tree of {problem.describe()}"):
+                        result.exact = exact_size(problem, clock.remaining())
+                if result.exact is None:
+                    stopped = "time limit reached while walking the tree"
+            results.append(result)
+            _say(result, args.format)
+        if stopped:
+            print(f"{stopped} (n={n})", file=sys.stderr)
+            break
+    if args.plot and results:
         write_plot(results, args.plot)
-    return a.EXIT_OK
+    return a.EXIT_LIMIT if stopped else a.EXIT_OK
+
+
+def _time_left(clock: Run) -> bool:
+    """Whether the command's time limit leaves enough for another run (always, without)."""
+    left = clock.remaining()
+    return left is None or left >= MIN_TIME_LIMIT
 
 
 def _say(result: Estimate, fmt: str) -> None:

@@ -17,6 +17,7 @@ import statistics
 from dataclasses import dataclass, field
 from typing import Any
 
+from queenslab.core.errors import LimitReached, UsageError
 from queenslab.core.problem import Problem
 from queenslab.core.run import Run
 from queenslab.trace.rows import RowMasks
@@ -25,6 +26,9 @@ from queenslab.trace.rows import RowMasks
 Z95 = 1.959964
 #: Probes asked for at most (each costs O(n²) work in Python).
 MAX_PROBES = 1_000_000
+#: Largest board estimated: a probe's size is at most 1 + n + n(n-1) + ... < e·n!, which a
+#: float holds up to n = 170 (e·170! is about 2·10^307); sums are kept as exact integers.
+MAX_N = 170
 #: Largest board whose exact tree the backtrack backend walks for comparison here.
 MAX_EXACT_N = 13
 
@@ -76,10 +80,11 @@ def estimate(problem: Problem, probes: int = 1000, run: Run | None = None) -> Es
     """Estimate the backtracking tree of ``problem`` from ``probes`` random paths.
 
     Args:
-        problem: the board (variant, blocked cells, givens).
+        problem: the board (variant, blocked cells, givens), n <= MAX_N.
         probes: number of random paths (1..MAX_PROBES).
-        run: its seed makes the estimate reproducible; its stop signal ends the probes
-            early (the estimate then uses the probes done).
+        run: its seed makes the estimate reproducible; its stop signal or time limit ends
+            the probes early (the estimate then uses the probes done, ``probes`` says how
+            many; LimitReached before two).
 
     Returns:
         The mean, its standard error and the mean number of nodes per depth.
@@ -89,12 +94,18 @@ def estimate(problem: Problem, probes: int = 1000, run: Run | None = None) -> Es
         >>> result.interval[0] < result.mean < result.interval[1]
         True
     """
+    if problem.n > MAX_N:
+        raise UsageError(
+            f"the estimate handles n <= {MAX_N} (a larger tree can exceed a float), got {problem.n}"
+        )
     run = run or Run()
     rng = random.Random(run.seed)
     masks = RowMasks(problem)
-    sizes: list[float] = []
-    levels = [0.0] * (problem.n + 1)
+    sizes: list[int] = []
+    levels = [0] * (problem.n + 1)
     for done in range(probes):
+        if run.should_stop():
+            break
         product, size = 1, 1
         levels[0] += 1
         for depth, children in enumerate(probe(masks, rng), 1):
@@ -104,12 +115,12 @@ def estimate(problem: Problem, probes: int = 1000, run: Run | None = None) -> Es
         sizes.append(size)
         if done % 256 == 255:
             run.report(done + 1, probes)
-            if run.should_stop():
-                break
     count = len(sizes)
+    if count < min(2, probes):
+        raise LimitReached
     stderr = statistics.stdev(sizes) / math.sqrt(count) if count > 1 else math.inf
     return Estimate(
-        problem.n, count, statistics.fmean(sizes), stderr, levels=[v / count for v in levels]
+        problem.n, count, sum(sizes) / count, stderr, levels=[v / count for v in levels]
     )
 
 
