@@ -158,6 +158,13 @@ def test_generate_writes_the_same_files_for_the_same_seed(queens, tmp_path):
         assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes()
 
 
+def test_generate_bounds_its_count(queens, tmp_path):
+    argv = ["generate", "--kind", "blocked", "--n", "8", "--density", "0.1", "--count"]
+    run = queens(*argv, "100001", "--output", str(tmp_path))
+    assert run.returncode == 2 and "--count must be between 1 and 100000" in run.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_commands_read_an_instance_and_agree_with_the_same_board_given_by_hand(queens, tmp_path):
     path = tmp_path / "i.json"
     made = queens("generate", "--kind", "blocked", "--n", "8", "--density", "0.25", "--seed", "3")
