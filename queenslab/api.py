@@ -19,6 +19,7 @@ from typing import Any, TypeVar
 from queenslab.boards import DEFAULT_VARIANT, Cell
 from queenslab.core.backend import Backend, Capability, Family
 from queenslab.core.errors import UsageError
+from queenslab.core.integers import integer
 from queenslab.core.placement import Placement
 from queenslab.core.problem import MAX_N, Problem
 from queenslab.core.result import CountResult, OptimizeResult, SolveResult, Status
@@ -136,6 +137,14 @@ def _backend(
     return get_backend(name, capability, **options)
 
 
+def _checked_options(options: dict[str, Any]) -> dict[str, Any]:
+    """The backend options, ``workers`` held to the API's rule for integers
+    (``core.integers``): -1 and 0 get the same message, "1" and 1.0 are refused."""
+    if options.get("workers") is None:
+        return options
+    return {**options, "workers": integer(options["workers"], "workers", 1)}
+
+
 def _checked(problem: Problem, placement: Placement, backend: str) -> Placement:
     if placement.n != problem.n:
         raise BackendBug(f"{backend} returned {placement.n} queens for n={problem.n}")
@@ -212,7 +221,7 @@ def solve(
     """
     problem = make_problem(n, givens, variant, blocked)
     run = Run(seed, time_limit)
-    engine = _backend(backend, Capability.SOLVE, problem, options)
+    engine = _backend(backend, Capability.SOLVE, problem, _checked_options(options))
     result = _timed(engine, Capability.SOLVE, problem, run, lambda: engine.solve(problem, run))
     if result.placement is not None:
         _checked(problem, result.placement, engine.name)
@@ -303,7 +312,7 @@ def enumerate_solutions(
         4
     """
     problem = make_problem(n, givens, variant, blocked)
-    engine = _backend(backend, Capability.ENUMERATE, problem, options)
+    engine = _backend(backend, Capability.ENUMERATE, problem, _checked_options(options))
     return Solutions(engine, problem, Run(None, time_limit))
 
 
@@ -355,7 +364,8 @@ def count(
     if unique and problem.givens:
         raise UsageError("--unique counts symmetry classes of a board without givens")
     capability = Capability.UNIQUE if unique else Capability.COUNT
-    engine = _backend(backend, Capability.PROFILE if profile else capability, problem, options)
+    task = Capability.PROFILE if profile else capability
+    engine = _backend(backend, task, problem, _checked_options(options))
     if capability not in engine.capabilities:
         raise engine._lacks(capability)
     run = Run(None, time_limit, progress, profile)
@@ -413,7 +423,7 @@ def optimize(
 
     problem = make_problem(n, givens, variant, blocked)
     matrix = check_weights(weights, problem.n)
-    engine = _backend(backend, Capability.OPTIMIZE, problem, options)
+    engine = _backend(backend, Capability.OPTIMIZE, problem, _checked_options(options))
     run = Run(None, time_limit)
     result = _timed(
         engine, Capability.OPTIMIZE, problem, run, lambda: engine.optimize(problem, run, matrix)

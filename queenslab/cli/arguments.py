@@ -14,7 +14,7 @@ import sys
 from typing import Any
 
 from queenslab import boards
-from queenslab.core.backend import Capability
+from queenslab.core.backend import Capability, Option, non_negative_int, positive_int
 from queenslab.core.errors import UsageError
 from queenslab.core.problem import MAX_N, Problem
 from queenslab.core.run import MIN_TIME_LIMIT
@@ -199,11 +199,20 @@ def add_backend_options(parser: argparse.ArgumentParser, capability: Capability)
         option = declared[0][1]
         group.add_argument(
             option.flag,
-            type=non_empty(option.flag),
+            type=_option_type(option),
             dest=f"option_{option_name}",
             metavar=option.metavar or option_name.upper(),
             help="; ".join(helps).replace("%", "%%"),
         )
+
+
+def _option_type(option: Option) -> Any:
+    """How the command line reads an option: whole numbers as ints (the API takes no
+    strings for them), anything else as non-empty text."""
+    low = {positive_int: 1, non_negative_int: 0}.get(option.convert)
+    if low is None:
+        return non_empty(option.flag)
+    return lambda text: whole_number(text, option.flag, low)
 
 
 def backend_options(args: argparse.Namespace) -> dict[str, Any]:
