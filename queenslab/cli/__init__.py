@@ -14,11 +14,12 @@ import contextlib
 import functools
 import importlib
 import os
+import re
 import signal
 import sys
 import threading
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import IO, Any, NoReturn
 
 from queenslab import __version__
 from queenslab.cli.arguments import EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED, EXIT_USAGE
@@ -49,11 +50,25 @@ _GLOBAL_FLAGS = (("--quiet", "-q", "no progress bars"), ("--verbose", "-v", "sta
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse that reports bad usage in one line and exits 2."""
+    """argparse that reports bad usage in one line and exits 2, reads ``-1:0`` as a value
+    (a cell that its type then refuses), and lets a failed write of --help show."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # argparse takes "-1:0" for an option ("--given: expected one argument")
+        self._negative_number_matcher = re.compile(r"^-\d+$|^-\d*\.\d+$|^-\d+:")
 
     def error(self, message: str) -> NoReturn:
         print(f"{self.prog}: error: {message}", file=sys.stderr)
         raise SystemExit(EXIT_USAGE)
+
+    def _print_message(self, message: str, file: IO[str] | None = None) -> None:
+        """--help and --version: argparse drops a failed write (``--help > /dev/full``
+        exited 0); here it reaches ``main`` as any failed output does."""
+        if message:
+            stream = file or sys.stderr
+            stream.write(message)
+            stream.flush()
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
@@ -91,10 +106,10 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     words = sys.argv[1:] if argv is None else list(argv)
     named = next((word for word in words if not word.startswith("-")), None)
-    args = build_parser(named if named in COMMANDS else None).parse_args(argv)
-    progress.set_enabled(not args.quiet)
-    signal.signal(signal.SIGTERM, functools.partial(_terminate, os.getpid()))
     try:
+        args = build_parser(named if named in COMMANDS else None).parse_args(argv)
+        progress.set_enabled(not args.quiet)
+        signal.signal(signal.SIGTERM, functools.partial(_terminate, os.getpid()))
         code = args.handler(args)
         sys.stdout.flush()  # a full disk or a closed pipe shows here, not at exit
         return code

@@ -107,6 +107,22 @@ def read_cells(path: str) -> list[tuple[int, int]]:
     return cells
 
 
+class _Once(argparse.Action):
+    """An option given at most once: a second value replaced the first without a word
+    (``--instance A --instance B`` solved B alone)."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        if getattr(namespace, self.dest) is not None:
+            parser.error(f"{option_string} is given twice: give it once")
+        setattr(namespace, self.dest, values)
+
+
 # -- argument groups --------------------------------------------------------------------
 
 
@@ -125,6 +141,7 @@ def add_board(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--instance",
         metavar="FILE",
+        action=_Once,
         help="the board of an instance file (queens generate): N, blocked cells and givens",
     )
 
@@ -151,7 +168,9 @@ def add_board_rules(
     parser.add_argument(
         "--blocked-file",
         metavar="FILE",
-        help="blocked cells, one 'R C' per line",
+        action="append",
+        default=[],
+        help="blocked cells, one 'R C' per line; repeatable",
     )
 
 
@@ -190,7 +209,10 @@ def add_backend_options(parser: argparse.ArgumentParser, capability: Capability)
         if capability in cls.capabilities:
             able[name] = cls
     group = parser.add_argument_group("backend options")
-    for option_name, declared in options_table(able).items():
+    for option_name, offered in options_table(able).items():
+        declared = [(b, option) for b, option in offered if _applies(able[b], option, capability)]
+        if not declared:
+            continue
         helps = []
         for backend, option in declared:
             choices = f" ({', '.join(option.choices)})" if option.choices else ""
@@ -204,6 +226,13 @@ def add_backend_options(parser: argparse.ArgumentParser, capability: Capability)
             metavar=option.metavar or option_name.upper(),
             help="; ".join(helps).replace("%", "%%"),
         )
+
+
+def _applies(cls: type[Any], option: Option, capability: Capability) -> bool:
+    """Whether ``option`` does something for ``capability``: one a backend uses only when
+    counting (its ``count_options``: bitmask's --checkpoint and --scheduler) was offered by
+    solve, enumerate and optimize, and ignored."""
+    return capability is Capability.COUNT or option.name not in getattr(cls, "count_options", ())
 
 
 def _option_type(option: Option) -> Any:
@@ -226,9 +255,10 @@ def backend_options(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def blocked_cells(args: argparse.Namespace) -> list[tuple[int, int]]:
+    """--blocked cells and those of every --blocked-file (a cell listed twice is refused)."""
     cells = list(args.blocked)
-    if args.blocked_file:
-        cells += read_cells(args.blocked_file)
+    for path in args.blocked_file:
+        cells += read_cells(path)
     return cells
 
 
