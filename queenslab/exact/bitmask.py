@@ -127,6 +127,7 @@ class BitmaskBackend(Backend):
                         f"{plan.method} with classes" if unique else plan.method,
                         len(plan),
                         plan.fingerprint(),
+                        problem.describe(),
                     )
                 )
                 ids, rows = checkpoint.finished()
