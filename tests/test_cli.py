@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from tests import oracle
-from tests.conftest import ROOT, queens_command
+from tests.conftest import ROOT, on_terminal, queens_command
 
 
 def test_solve_json_is_a_valid_placement(queens):
@@ -227,3 +227,22 @@ def test_help_that_cannot_be_written_is_an_error(argv):
         2,
         "queens: error: cannot write the output: No space left on device\n",
     )
+
+
+@pytest.mark.parametrize(
+    "argv", [["enumerate", "8", "--limit", "3"], ["enumerate", "4", "--format", "leetcode"]]
+)
+def test_no_bar_among_solutions_on_a_terminal(argv):
+    """The bar was opened although the solutions went to the same terminal:
+    'enumerating ━━━━ 0/? 0:00:00 ETA {"cols": ...}'."""
+    code, seen = on_terminal(*argv)
+    assert code == 0 and "enumerating" not in seen and "━" not in seen, seen
+
+
+def test_a_first_run_says_that_it_compiles(tmp_path):
+    """The first run of a command paused for seconds to compile, without a word."""
+    cache = {"NUMBA_CACHE_DIR": str(tmp_path)}
+    code, first = on_terminal("solve", "8", "-b", "las-vegas", **cache)
+    assert code == 0 and first.startswith("compiling kernels (first run only)\r\n"), first
+    code, again = on_terminal("solve", "8", "-b", "las-vegas", **cache)
+    assert code == 0 and "compiling" not in again, again

@@ -109,6 +109,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = build_parser(named if named in COMMANDS else None).parse_args(argv)
         progress.set_enabled(not args.quiet)
+        progress.announce_compiling()
         signal.signal(signal.SIGTERM, functools.partial(_terminate, os.getpid()))
         code = args.handler(args)
         sys.stdout.flush()  # a full disk or a closed pipe shows here, not at exit
