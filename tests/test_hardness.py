@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import itertools
 import json
 import os
@@ -172,3 +174,27 @@ def test_ctrl_c_stops_running_solves_on_threads(tmp_path):
     argv += ["--samples", "4", "-b", "backtrack", "--time-limit", "600", "--output", str(output)]
     assert ctrl_c_after(start_queens(*argv), 4) == (130, "", "queens: interrupted\n")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_csv_cells_are_numbers(queens):
+    argv = ["hardness-study", "--kind", "blocked", "--n", "8", "--densities", "0.1:0.2:0.1"]
+    argv += ["--samples", "3", "--min-open", "2", "-b", "backtrack", "--format", "csv"]
+    run = queens(*argv)
+    assert run.returncode == 0, run.stderr
+    header, *rows = list(csv.reader(io.StringIO(run.stdout)))
+    assert header[5:] == [
+        f"backtrack {what}"
+        for what in (
+            "s",
+            "s q1",
+            "s q3",
+            "effort name",
+            "effort",
+            "effort q1",
+            "effort q3",
+            "limit",
+        )
+    ]
+    for row in rows:
+        assert row[8] == "nodes"
+        assert all(float(value) >= 0 for i, value in enumerate(row) if i != 8), row
