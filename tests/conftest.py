@@ -54,10 +54,17 @@ def start_queens(*argv: str, **env: str) -> subprocess.Popen[str]:
 
 
 def ctrl_c_after(process: subprocess.Popen[str], seconds: float) -> tuple[int, str, str]:
-    """Press Ctrl-C on a ``start_queens`` run after ``seconds``: (exit code, stdout, stderr)."""
+    """Press Ctrl-C on a ``start_queens`` run after ``seconds``: (exit code, stdout, stderr).
+
+    A run still going a minute later is killed with its group (the test fails)."""
     time.sleep(seconds)
     os.killpg(process.pid, signal.SIGINT)
-    out, err = process.communicate(timeout=60)
+    try:
+        out, err = process.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.communicate()
+        raise
     return process.returncode, out, err
 
 

@@ -133,6 +133,14 @@ def test_ctrl_c_ends_a_sweep_cleanly_without_its_table(tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
+def test_one_ctrl_c_stops_a_python_sat_sweep():
+    """python-sat turned Ctrl-C into its own error, which the sweep recorded as a failed
+    cell before going on with the next (one run went on for 700 s)."""
+    argv = ["sweep", "-b", "sat", "--encoding", "pairwise", "--solver", "cadical195"]
+    process = start_queens(*argv, "--n", "12-14", "--task", "count")
+    assert ctrl_c_after(process, 4) == (130, "", "queens: interrupted\n")
+
+
 @pytest.mark.slow
 def test_the_full_sat_count_sweep_covers_every_encoding_and_solver(queens):
     """The issue's acceptance run: 9 encodings x every solver, n = 8-11, every count right."""
