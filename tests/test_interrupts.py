@@ -20,7 +20,7 @@ import time
 import pytest
 
 from queenslab.registry import info
-from tests.conftest import ROOT, start_queens
+from tests.conftest import ROOT, queens_command, start_queens
 
 #: Far longer than a run that honours its limit or Ctrl-C needs; far shorter than the runs.
 TIMEOUT = 60
@@ -155,3 +155,37 @@ def test_a_killed_scheduler_is_one_line(scheduler, tmp_path):
         worker.wait()
     assert process.returncode not in (0, None), err
     assert len(err.splitlines()) == 1 and "lost the Dask scheduler" in err, err
+
+
+@pytest.mark.xfail(reason="needs the pool rewrite", strict=False)
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["count", "8", "-b", "bitmask"],
+        [
+            "hardness-study",
+            "--kind",
+            "blocked",
+            "--n",
+            "8",
+            "--densities",
+            "0.1",
+            "-b",
+            "backtrack",
+        ],
+    ],
+    ids=["count", "hardness-study"],
+)
+def test_a_scheduler_nobody_listens_for_is_refused_at_once(argv):
+    """Port 9 refuses the connection at once, yet the command waited Dask's 10 s connect
+    timeout before its one line. The subprocess timeout is a guard, far above a refusal."""
+    pytest.importorskip("distributed")
+    run = subprocess.run(
+        [*queens_command(), *argv, "--scheduler", "tcp://127.0.0.1:9"],
+        capture_output=True,
+        text=True,
+        timeout=5,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    assert run.returncode == 2, run.stderr
+    assert run.stderr.count("\n") == 1 and "cannot reach the Dask scheduler" in run.stderr
