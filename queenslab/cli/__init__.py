@@ -3,7 +3,8 @@
 Each command is one module here with ``HELP``, ``EXAMPLES``, ``add_arguments(parser)`` and
 ``run(args) -> exit code``; ``COMMANDS`` lists them. Exit codes: 0 success; 1 proven
 "no solution" (or a cross-check disagreement); 2 bad usage or input (one line on stderr);
-3 a limit was reached before an answer; 130 interrupted (Ctrl-C).
+3 a limit was reached before an answer (or a method gave up); 130 interrupted (Ctrl-C);
+143 terminated (SIGTERM).
 """
 
 from __future__ import annotations
@@ -78,7 +79,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         prog="queens",
         description="N-queens through CP-SAT, SAT and MILP models, exact counters and heuristics.",
         epilog="Exit codes: 0 ok, 1 no solution / disagreement, 2 bad input, 3 limit reached, "
-        "130 interrupted.",
+        "130 interrupted (Ctrl-C), 143 terminated (SIGTERM).",
     )
     parser.add_argument("--version", action="version", version=f"queenslab {__version__}")
     for flag, short, text in _GLOBAL_FLAGS:
