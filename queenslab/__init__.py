@@ -19,6 +19,7 @@ from queenslab.core.errors import (
     CapabilityError,
     LimitReached,
     QueensError,
+    Undecided,
     UsageError,
 )
 from queenslab.core.placement import Placement
@@ -51,6 +52,7 @@ __all__ = [
     "SolveResult",
     "Status",
     "Task",
+    "Undecided",
     "UsageError",
     "__version__",
     "backends",

@@ -20,6 +20,7 @@ from queenslab import registry
 from queenslab.boards import DEFAULT_VARIANT, Cell
 from queenslab.core.backend import Backend, Family, Task
 from queenslab.core.errors import UsageError
+from queenslab.core.integers import integer
 from queenslab.core.placement import Placement
 from queenslab.core.problem import Problem
 from queenslab.core.result import CountResult, OptimizeResult, SolveResult, Status
@@ -44,6 +45,14 @@ def make_problem(
             raise UsageError("pass givens, variant and blocked cells inside the Problem")
         return n
     return Problem(n, tuple(givens), variant, tuple(blocked))
+
+
+def _checked_options(options: dict[str, Any]) -> dict[str, Any]:
+    """The backend options, ``workers`` held to the API's rule for integers
+    (``core.integers``): -1 and 0 get the same message, "1" and 1.0 are refused."""
+    if options.get("workers") is None:
+        return options
+    return {**options, "workers": integer(options["workers"], "workers", 1)}
 
 
 def _checked(problem: Problem, placement: Placement, backend: str) -> Placement:
@@ -127,7 +136,7 @@ def solve(
     """
     problem = make_problem(n, givens, variant, blocked)
     run = Run(seed, time_limit)
-    engine = registry.resolve(Task.SOLVE, problem, backend, options)
+    engine = registry.resolve(Task.SOLVE, problem, backend, _checked_options(options))
     result = _timed(engine, Task.SOLVE, problem, run, lambda: engine.solve(problem, run))
     if result.placement is not None:
         _checked(problem, result.placement, engine.name)
@@ -216,13 +225,15 @@ def enumerate_solutions(
         CapabilityError: the backend cannot do this task, or not on this board.
         BackendUnavailable: the backend's solver package is not installed.
         BackendBug: the backend returned an invalid board or a false claim.
+        LimitReached: (while iterating) the time limit passed first.
+        Undecided: (while iterating) the solver failed, in its own words (milp).
 
     Example:
         >>> sum(1 for _ in ql.enumerate_solutions(6))
         4
     """
     problem = make_problem(n, givens, variant, blocked)
-    engine = registry.resolve(Task.ENUMERATE, problem, backend, options)
+    engine = registry.resolve(Task.ENUMERATE, problem, backend, _checked_options(options))
     return Solutions(engine, problem, Run(None, time_limit))
 
 
@@ -274,7 +285,7 @@ def count(
     if unique and problem.givens:
         raise UsageError("--unique counts symmetry classes of a board without givens")
     features = registry.needs(problem, unique=unique, profile=profile)
-    engine = registry.resolve(Task.COUNT, problem, backend, options, features)
+    engine = registry.resolve(Task.COUNT, problem, backend, _checked_options(options), features)
     run = Run(None, time_limit, progress, profile)
     result = _timed(
         engine, Task.COUNT, problem, run, lambda: engine.count(problem, run, unique), unique
@@ -332,7 +343,7 @@ def optimize(
 
     problem = make_problem(n, givens, variant, blocked)
     matrix = check_weights(weights, problem.n)
-    engine = registry.resolve(Task.OPTIMIZE, problem, backend, options)
+    engine = registry.resolve(Task.OPTIMIZE, problem, backend, _checked_options(options))
     run = Run(None, time_limit)
     result = _timed(
         engine, Task.OPTIMIZE, problem, run, lambda: engine.optimize(problem, run, matrix)

@@ -97,17 +97,22 @@ def lv_trial(n, step, given, state, cols, col, up, down, stop):
 
 
 @njit(cache=True, nogil=True)
-def lv_trials(n, step, given, state, repeat):
-    """``repeat`` independent trials: (solved flags, node counts) for the study."""
+def lv_trials(n, step, given, state, repeat, stop):
+    """``repeat`` independent trials: (solved flags, node counts) for the study.
+
+    Setting ``stop[0]`` from another thread ends the trials within a few thousand nodes
+    (the arrays then hold what was done).
+    """
     solved = np.zeros(repeat, dtype=np.bool_)
     nodes = np.zeros(repeat, dtype=np.int64)
     cols = np.zeros(n, dtype=np.int64)
     col = np.zeros(n, dtype=np.int8)
     up = np.zeros(2 * n, dtype=np.int8)
     down = np.zeros(2 * n, dtype=np.int8)
-    never = np.zeros(1, dtype=np.uint8)
     for t in range(repeat):
-        solved[t], nodes[t] = lv_trial(n, step, given, state, cols, col, up, down, never)
+        if stop[0]:
+            break
+        solved[t], nodes[t] = lv_trial(n, step, given, state, cols, col, up, down, stop)
     return solved, nodes
 
 

@@ -24,7 +24,7 @@ import time
 import pytest
 
 from queenslab.registry import info
-from tests.conftest import ROOT, ctrl_c_after, start_queens
+from tests.conftest import ROOT, ctrl_c_after, queens_command, start_queens
 
 #: Far longer than a run that honours its limit or Ctrl-C needs; far shorter than the runs.
 TIMEOUT = 60
@@ -169,3 +169,50 @@ LONG_COUNTS = {"bitmask": "18", "cpsat": "16", "sat": "16", "milp": "14"}
 def test_ctrl_c_stops_a_count_cleanly(backend, n):
     process = start_queens("count", n, "--backend", backend)
     assert ctrl_c_after(process, 3) == (130, "", "queens: interrupted\n")
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["count", "8", "-b", "bitmask"],
+        [
+            "hardness-study",
+            "--kind",
+            "blocked",
+            "--n",
+            "8",
+            "--densities",
+            "0.1",
+            "-b",
+            "backtrack",
+        ],
+    ],
+    ids=["count", "hardness-study"],
+)
+def test_a_scheduler_nobody_listens_for_is_refused_at_once(argv):
+    """Port 9 refuses the connection at once, yet the command waited Dask's 10 s connect
+    timeout before its one line. The subprocess timeout is a guard, far above a refusal."""
+    pytest.importorskip("distributed")
+    run = subprocess.run(
+        [*queens_command(), *argv, "--scheduler", "tcp://127.0.0.1:9"],
+        capture_output=True,
+        text=True,
+        timeout=5,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    assert run.returncode == 2, run.stderr
+    assert run.stderr.count("\n") == 1 and "cannot reach the Dask scheduler" in run.stderr
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["count", "15"], ["enumerate", "16", "--output", "all.jsonl"]],
+    ids=["count", "enumerate"],
+)
+def test_ctrl_c_inside_a_python_sat_solve_is_one_line(args, tmp_path):
+    """With one worker the solver runs in the main process, where python-sat catches
+    SIGINT itself and raised "Caught keyboard interrupt" (a traceback, exit 1)."""
+    argv = [arg.replace("all.jsonl", str(tmp_path / "all.jsonl")) for arg in args]
+    process = start_queens(*argv, "-b", "sat", "--workers", "1")
+    assert ctrl_c_after(process, 3) == (130, "", "queens: interrupted\n")
+    assert list(tmp_path.iterdir()) == []
