@@ -7,9 +7,13 @@ from __future__ import annotations
 
 from queenslab.core.errors import UsageError
 from queenslab.problems.base import ProblemKind
+from queenslab.problems.coloring import Coloring
 from queenslab.problems.domination import Domination
+from queenslab.problems.peaceable import Peaceable
 
-KINDS: dict[str, type[ProblemKind]] = {kind.name: kind for kind in (Domination,)}
+KINDS: dict[str, type[ProblemKind]] = {
+    kind.name: kind for kind in (Domination, Peaceable, Coloring)
+}
 
 
 def kind(name: str) -> ProblemKind:
