@@ -8,11 +8,13 @@ The number of colours offered is the count of a greedy DSatur colouring (Brélaz
 every model also states the clique bound: a line's cells attack one another, so no fewer
 colours than the longest line holds cells. Three formulations:
 
-- ``assignment``: x[cell][k] (the cell takes colour k) and y[k] (colour k is used): each
-  cell exactly one colour, each line and leap pair at most one cell per colour and only a
-  used one; minimise the used colours, which come in order (y[k] >= y[k+1]).
-- ``precedence``: the same with value precedence (colour k + 1 first appears after colour
-  k, cell by cell), which breaks the colour symmetry completely.
+- ``precedence`` (the default): x[cell][k] (the cell takes colour k) and y[k] (colour k
+  is used): each cell exactly one colour, each line and leap pair at most one cell per
+  colour and only a used one; minimise the used colours, with value precedence (colour
+  k + 1 first appears after colour k, cell by cell), which breaks the colour symmetry
+  completely.
+- ``assignment``: the same with the weaker textbook breaking, used colours in order
+  (y[k] >= y[k+1]); the colours in use stay interchangeable.
 - ``representatives``: the asymmetric representatives formulation (Campêlo, Campos and
   Corrêa 2008): each colour class is represented by its first cell; r[u][v] says u
   represents v, with the edge inequalities lifted to the lines (cliques) of the board.
@@ -164,8 +166,8 @@ class Coloring(ProblemKind):
     question = "fewest colours so that no two queens of one colour attack each other"
     sense = Sense.MIN
     models: ClassVar[Mapping[str, str]] = {
+        "precedence": "x[cell][colour] and used[colour], with value precedence on colours",
         "assignment": "x[cell][colour] and used[colour], used colours in order",
-        "precedence": "the assignment model with value precedence on the colours",
         "representatives": "Campêlo, Campos and Corrêa 2008: each class's first cell leads it",
     }
     value_sequences: ClassVar[Mapping[str, str]] = {"standard": "A088202"}
