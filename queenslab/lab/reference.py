@@ -38,12 +38,6 @@ def unique(n: int, variant: str = boards.DEFAULT_VARIANT) -> int | None:
     return _lookup(boards.variant(variant).unique_sequence, n)
 
 
-def largest_n(variant: str = boards.DEFAULT_VARIANT) -> int:
-    """The largest n with a published total for ``variant``."""
-    table = _tables()[boards.variant(variant).total_sequence or ""]
-    return table["offset"] + len(table["values"]) - 1
-
-
 def optimum(problem: str, n: int, variant: str = boards.DEFAULT_VARIANT) -> int | None:
     """The published optimum of problem kind ``problem`` on an n x n board of ``variant``
     (a domination number, an army size...), or None where nothing is published."""

@@ -25,9 +25,10 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from queenslab.boards import VARIANTS
 from queenslab.core.backend import (
     Backend,
-    Capability,
     Family,
+    Feature,
     Option,
+    Task,
     default_workers,
     workers_option,
 )
@@ -39,7 +40,7 @@ from queenslab.core.run import Run, never
 from queenslab.core.stats import Stats
 from queenslab.models import cubes
 from queenslab.runtime import forked
-from queenslab.runtime.stop import run_stoppably
+from queenslab.runtime.stop import POLL_SECONDS, run_stoppably
 
 if TYPE_CHECKING:
     import numpy as np
@@ -56,7 +57,6 @@ CUBE_DEPTH = 2
 FIXED_SEARCH_UP_TO_N = 20
 #: Solutions buffered between a cube's solver thread and its worker.
 _QUEUE_SIZE = 256
-_POLL_SECONDS = 0.05  # how often a waiting worker looks at the clock and for Ctrl-C
 
 
 @dataclass
@@ -240,7 +240,7 @@ def solutions(
     def put(item: Any) -> bool:
         while not abandoned.is_set():
             try:
-                channel.put(item, timeout=_POLL_SECONDS)
+                channel.put(item, timeout=POLL_SECONDS)
                 return True
             except queue.Full:
                 continue
@@ -265,7 +265,7 @@ def solutions(
     try:
         while not should_stop():
             try:
-                item = channel.get(timeout=_POLL_SECONDS)
+                item = channel.get(timeout=POLL_SECONDS)
             except queue.Empty:
                 continue
             if isinstance(item, _End):
@@ -275,7 +275,7 @@ def solutions(
             raise LimitReached
     finally:
         abandoned.set()
-        while not finished.wait(_POLL_SECONDS):
+        while not finished.wait(POLL_SECONDS):
             solver.stop_search()  # again: a stop before the solve began is not kept
     if item.error is not None:
         raise item.error
@@ -336,16 +336,8 @@ def _split(problem: Problem, should_stop: Callable[[], bool]) -> Iterator[cubes.
 class CpSatBackend(Backend):
     name = "cpsat"
     family = Family.MODEL
-    capabilities = frozenset(
-        {
-            Capability.SOLVE,
-            Capability.ENUMERATE,
-            Capability.COUNT,
-            Capability.GIVENS,
-            Capability.BLOCKED,
-            Capability.OPTIMIZE,
-        }
-    )
+    tasks = frozenset({Task.SOLVE, Task.ENUMERATE, Task.COUNT, Task.OPTIMIZE})
+    features = frozenset({Feature.GIVENS, Feature.BLOCKED})
     variants = frozenset(VARIANTS)
     summary = "OR-Tools CP-SAT, integer or Boolean model; counts cube by cube on threads"
     requires: ClassVar[Mapping[str, str]] = {"ortools": "ortools"}

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, ClassVar
 
 from queenslab.boards import VARIANTS
-from queenslab.core.backend import Backend, Capability, Family, Option, workers_option
+from queenslab.core.backend import Backend, Family, Feature, Option, Task, workers_option
 from queenslab.core.errors import LimitReached
 from queenslab.core.placement import Placement
 from queenslab.core.problem import Problem
@@ -173,15 +173,8 @@ def cube_solutions(
 class SatBackend(Backend):
     name = "sat"
     family = Family.MODEL
-    capabilities = frozenset(
-        {
-            Capability.SOLVE,
-            Capability.ENUMERATE,
-            Capability.COUNT,
-            Capability.GIVENS,
-            Capability.BLOCKED,
-        }
-    )
+    tasks = frozenset({Task.SOLVE, Task.ENUMERATE, Task.COUNT})
+    features = frozenset({Feature.GIVENS, Feature.BLOCKED})
     variants = frozenset(VARIANTS)
     summary = "CNF with pysat cardinality encodings; counts cube by cube in processes"
     requires: ClassVar[Mapping[str, str]] = {"pysat": "python-sat"}
