@@ -13,7 +13,7 @@ import sys
 
 from queenslab.api import BackendBug, count, enumerate_solutions, optimize, solve
 from queenslab.boards import VARIANTS
-from queenslab.core.backend import Backend, Capability, Family, Option
+from queenslab.core.backend import Backend, Family, Feature, Option, Task
 from queenslab.core.errors import (
     BackendUnavailable,
     CapabilityError,
@@ -38,10 +38,10 @@ __all__ = [
     "Backend",
     "BackendBug",
     "BackendUnavailable",
-    "Capability",
     "CapabilityError",
     "CountResult",
     "Family",
+    "Feature",
     "LimitReached",
     "OptimizeResult",
     "Option",
@@ -50,6 +50,7 @@ __all__ = [
     "QueensError",
     "SolveResult",
     "Status",
+    "Task",
     "UsageError",
     "__version__",
     "backends",

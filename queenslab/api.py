@@ -16,14 +16,14 @@ import time
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
 
+from queenslab import registry
 from queenslab.boards import DEFAULT_VARIANT, Cell
-from queenslab.core.backend import Backend, Capability, Family
+from queenslab.core.backend import Backend, Family, Task
 from queenslab.core.errors import UsageError
 from queenslab.core.placement import Placement
-from queenslab.core.problem import MAX_N, Problem
+from queenslab.core.problem import Problem
 from queenslab.core.result import CountResult, OptimizeResult, SolveResult, Status
 from queenslab.core.run import ProgressCallback, Run
-from queenslab.registry import backend_class, get_backend, info, names
 
 R = TypeVar("R", SolveResult, CountResult, OptimizeResult)
 
@@ -46,96 +46,6 @@ def make_problem(
     return Problem(n, tuple(givens), variant, tuple(blocked))
 
 
-#: Default backends, best first, each with the largest n it is picked for. Exact search is
-#: instant on small boards and proves infeasibility; past that, local search finds a board
-#: fast; CP-SAT takes over where givens or blocked cells need a complete method. Up to
-#: n = 12 (11 enumerating) the pure-Python ``small`` search finishes before NumPy and Numba
-#: would have loaded, even when it must walk the whole tree (benchmarks/startup.py).
-DEFAULTS: dict[Capability, list[tuple[str, int]]] = {
-    Capability.SOLVE: [
-        ("small", 12),
-        ("bitmask", 20),
-        ("min-conflicts", MAX_N),
-        ("backtrack", MAX_N),
-    ],
-    Capability.ENUMERATE: [("small", 11), ("bitmask", 63), ("backtrack", MAX_N)],
-    Capability.COUNT: [("small", 12), ("bitmask", 63), ("backtrack", MAX_N)],
-    Capability.UNIQUE: [("bitmask", 63), ("backtrack", MAX_N)],
-    Capability.PROFILE: [("bitmask", 63), ("backtrack", MAX_N)],
-    Capability.OPTIMIZE: [("bitmask", 16), ("cpsat", MAX_N), ("milp", MAX_N)],
-}
-_COMPLETE_FALLBACK = "cpsat"
-
-
-def _required(problem: Problem) -> set[Capability]:
-    needs = set()
-    if problem.givens:
-        needs.add(Capability.GIVENS)
-    if problem.blocked:
-        needs.add(Capability.BLOCKED)
-    return needs
-
-
-def _handles(cls: type[Backend], capability: Capability, problem: Problem) -> bool:
-    return (
-        capability in cls.capabilities
-        and _required(problem) <= cls.capabilities
-        and problem.variant in cls.variants
-    )
-
-
-def default_backend(capability: Capability, problem: Problem, options: Iterable[str] = ()) -> str:
-    """The fastest sensible available backend for this capability and problem, among those
-    that take every one of ``options`` (``--workers 2`` passes over the one-thread ones)."""
-    choices = [name for name, largest in DEFAULTS[capability] if problem.n <= largest]
-    if _required(problem):
-        # Local search cannot prove that a constrained board has no solution: complete
-        # methods first, CP-SAT right after the small-board exact search.
-        choices.insert(1, _COMPLETE_FALLBACK)
-        choices.sort(key=lambda name: backend_class(name).family == Family.HEURISTIC)
-    wanted = set(options)
-
-    def takes(cls: type[Backend]) -> bool:
-        return wanted <= {option.name for option in cls.options}
-
-    for name in choices:
-        cls = backend_class(name)
-        if takes(cls) and info(name).available and _handles(cls, capability, problem):
-            return name
-    able = [name for name in names() if _handles(backend_class(name), capability, problem)]
-    if wanted and able:
-        named = [name for name in able if takes(backend_class(name))]
-        raise UsageError(
-            f"no default backend takes {', '.join(sorted(wanted))}; name one with --backend: "
-            + (", ".join(named) or "none takes them all")
-        )
-    raise UsageError(
-        f"no installed backend can {capability} this board ({problem.describe()})"
-        + (f"; backends that could: {', '.join(able)}" if able else "")
-    )
-
-
-def _backend(
-    name: str | None, capability: Capability, problem: Problem, options: dict[str, Any]
-) -> Backend:
-    """The chosen backend, refused before any search when it cannot take this problem."""
-    name = name or default_backend(capability, problem, options)
-    cls = backend_class(name)
-    if problem.variant not in cls.variants:
-        able = [b for b in names() if _handles(backend_class(b), capability, problem)]
-        raise UsageError(
-            f"backend {name!r} does not handle the {problem.variant} board; "
-            f"backends that do: {', '.join(able) or 'none'}"
-        )
-    for need in sorted(_required(problem) - cls.capabilities):
-        what = {Capability.GIVENS: "given queens", Capability.BLOCKED: "blocked cells"}[need]
-        able = [b for b in names() if _handles(backend_class(b), capability, problem)]
-        raise UsageError(
-            f"backend {name!r} does not support {what}; backends that do: {', '.join(able)}"
-        )
-    return get_backend(name, capability, **options)
-
-
 def _checked(problem: Problem, placement: Placement, backend: str) -> Placement:
     if placement.n != problem.n:
         raise BackendBug(f"{backend} returned {placement.n} queens for n={problem.n}")
@@ -148,12 +58,17 @@ def _checked(problem: Problem, placement: Placement, backend: str) -> Placement:
 
 
 def _timed(
-    engine: Backend, task: Capability, problem: Problem, run: Run, work: Callable[[], R]
+    engine: Backend,
+    task: Task,
+    problem: Problem,
+    run: Run,
+    work: Callable[[], R],
+    unique: bool = False,
 ) -> R:
     """Load the backend for ``task``, run ``work``, and fill the result's timing and identity."""
     start = time.perf_counter()
     try:
-        engine.load_for(task, problem)
+        engine.load_for(task, problem, unique)
         loaded = time.perf_counter()
         result = work()
     except KeyboardInterrupt:
@@ -212,8 +127,8 @@ def solve(
     """
     problem = make_problem(n, givens, variant, blocked)
     run = Run(seed, time_limit)
-    engine = _backend(backend, Capability.SOLVE, problem, options)
-    result = _timed(engine, Capability.SOLVE, problem, run, lambda: engine.solve(problem, run))
+    engine = registry.resolve(Task.SOLVE, problem, backend, options)
+    result = _timed(engine, Task.SOLVE, problem, run, lambda: engine.solve(problem, run))
     if result.placement is not None:
         _checked(problem, result.placement, engine.name)
     elif result.status is Status.SOLVED:
@@ -241,7 +156,7 @@ class Solutions(Iterator[Placement]):
         start = time.perf_counter()
         try:
             if self._stream is None:
-                self._engine.load_for(Capability.ENUMERATE, self.problem)
+                self._engine.load_for(Task.ENUMERATE, self.problem)
                 self.stats["startup_seconds"] = time.perf_counter() - start
                 start = time.perf_counter()
                 self._stream = iter(self._engine.enumerate(self.problem, self.run))
@@ -253,6 +168,12 @@ class Solutions(Iterator[Placement]):
             self.seconds += time.perf_counter() - start
             self.stats["solve_seconds"] = self.seconds - self.stats.get("build_seconds", 0.0)
         return _checked(self.problem, placement, self.backend)
+
+    def __enter__(self) -> Solutions:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
 
     def close(self) -> None:
         """Stop the search and release what it holds (threads, solvers)."""
@@ -301,7 +222,7 @@ def enumerate_solutions(
         4
     """
     problem = make_problem(n, givens, variant, blocked)
-    engine = _backend(backend, Capability.ENUMERATE, problem, options)
+    engine = registry.resolve(Task.ENUMERATE, problem, backend, options)
     return Solutions(engine, problem, Run(None, time_limit))
 
 
@@ -333,7 +254,7 @@ def count(
         unique: also count the classes under the board's symmetry group.
         progress: called with (finished, total) work units as a long count goes.
         profile: record ``stats["profile"][d]``, the nodes of the search tree with d
-            queens placed (backends with the ``profile`` capability).
+            queens placed (backends with the ``profile`` feature).
 
     Returns:
         A ``CountResult``: ``total`` (and ``unique``), or status ``limit`` with ``total``
@@ -352,12 +273,12 @@ def count(
     problem = make_problem(n, givens, variant, blocked)
     if unique and problem.givens:
         raise UsageError("--unique counts symmetry classes of a board without givens")
-    capability = Capability.UNIQUE if unique else Capability.COUNT
-    engine = _backend(backend, Capability.PROFILE if profile else capability, problem, options)
-    if capability not in engine.capabilities:
-        raise engine._lacks(capability)
+    features = registry.needs(problem, unique=unique, profile=profile)
+    engine = registry.resolve(Task.COUNT, problem, backend, options, features)
     run = Run(None, time_limit, progress, profile)
-    result = _timed(engine, capability, problem, run, lambda: engine.count(problem, run, unique))
+    result = _timed(
+        engine, Task.COUNT, problem, run, lambda: engine.count(problem, run, unique), unique
+    )
     for value in (result.total, result.unique):
         if value is not None and value < 0:
             raise BackendBug(f"{engine.name} reported a negative count {value}")
@@ -411,10 +332,10 @@ def optimize(
 
     problem = make_problem(n, givens, variant, blocked)
     matrix = check_weights(weights, problem.n)
-    engine = _backend(backend, Capability.OPTIMIZE, problem, options)
+    engine = registry.resolve(Task.OPTIMIZE, problem, backend, options)
     run = Run(None, time_limit)
     result = _timed(
-        engine, Capability.OPTIMIZE, problem, run, lambda: engine.optimize(problem, run, matrix)
+        engine, Task.OPTIMIZE, problem, run, lambda: engine.optimize(problem, run, matrix)
     )
     if result.placement is not None:
         placement = _checked(problem, result.placement, engine.name)

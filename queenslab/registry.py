@@ -1,8 +1,15 @@
-"""Backend names -> classes, imported only when asked for, with their availability.
+"""Backends by name, and the choice of one for a call: ``resolve(task, problem, ...)``.
 
-Three sources, in this order: the package's own backends (``BUILTIN``), backends other
-packages declare in the ``queenslab.backends`` entry-point group, and classes registered
-at run time with ``register_backend`` (for notebooks). Listing names imports nothing.
+Three sources, in this order: the package's own backends (``BUILTIN``, class paths), those
+other packages declare in the ``queenslab.backends`` entry-point group, and classes
+registered at run time with ``register_backend`` (notebooks). A backend's name is written
+once, on its class. Backend modules are cheap to import (solver packages are imported
+inside their methods), so the built-in ones are imported together when a name is first
+looked up; plug-ins only when asked for.
+
+``resolve`` is the one place that knows which backend takes which call: the defaults for
+each task, the features a problem needs (givens, blocked cells), its variant and kind,
+the options the caller set, and the one-line error that names the backends that could.
 """
 
 from __future__ import annotations
@@ -11,32 +18,61 @@ import importlib
 import importlib.util
 import os
 import sys
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from queenslab.core.backend import Backend, Capability, Family, Option
+from queenslab.core.backend import Backend, Family, Feature, Option, Task
 from queenslab.core.errors import BackendUnavailable, UsageError
+from queenslab.core.problem import MAX_N, Problem
 
-#: The package's own backends. Importing a backend module is cheap: solver packages are
-#: imported inside its methods.
-BUILTIN: dict[str, str] = {
-    "backtrack": "queenslab.exact.backtracking:BacktrackingBackend",
-    "bitmask": "queenslab.exact.bitmask:BitmaskBackend",
-    "milp": "queenslab.models.milp:MilpBackend",
-    "cpsat": "queenslab.models.cpsat:CpSatBackend",
-    "sat": "queenslab.models.sat:SatBackend",
-    "maxsat": "queenslab.models.maxsat:MaxSatBackend",
-    "sharpsat": "queenslab.models.sharpsat:SharpSatBackend",
-    "min-conflicts": "queenslab.heuristics.min_conflicts:MinConflictsBackend",
-    "hill-climbing": "queenslab.heuristics.hill_climbing:HillClimbingBackend",
-    "las-vegas": "queenslab.heuristics.las_vegas:LasVegasBackend",
-    "divide-conquer": "queenslab.heuristics.divide_conquer:DivideConquerBackend",
-    "explicit": "queenslab.heuristics.explicit:ExplicitBackend",
-    "small": "queenslab.exact.pure_python:SmallBackend",
-}
+#: The package's own backends.
+BUILTIN: tuple[str, ...] = (
+    "queenslab.exact.backtracking:BacktrackingBackend",
+    "queenslab.exact.bitmask:BitmaskBackend",
+    "queenslab.exact.csp:CspBackend",
+    "queenslab.exact.gpu:GpuBackend",
+    "queenslab.models.milp:MilpBackend",
+    "queenslab.models.cpsat:CpSatBackend",
+    "queenslab.models.sat:SatBackend",
+    "queenslab.models.maxsat:MaxSatBackend",
+    "queenslab.models.sharpsat:SharpSatBackend",
+    "queenslab.heuristics.min_conflicts:MinConflictsBackend",
+    "queenslab.heuristics.hill_climbing:HillClimbingBackend",
+    "queenslab.heuristics.minton:MintonBackend",
+    "queenslab.heuristics.las_vegas:LasVegasBackend",
+    "queenslab.heuristics.divide_conquer:DivideConquerBackend",
+    "queenslab.heuristics.explicit:ExplicitBackend",
+    "queenslab.exact.pure_python:SmallBackend",
+)
 ENTRY_POINT_GROUP = "queenslab.backends"
+
+#: Default backends per task, best first, each with the largest n it is picked for. Exact
+#: search is instant on small boards and proves infeasibility; past that, local search
+#: finds a board fast; CP-SAT takes over where givens or blocked cells need a complete
+#: method. Up to n = 12 (11 enumerating) the pure-Python ``small`` search finishes before
+#: NumPy and Numba would have loaded, even when it walks the whole tree
+#: (benchmarks/startup.py).
+DEFAULTS: dict[Task, list[tuple[str, int]]] = {
+    Task.SOLVE: [("small", 12), ("bitmask", 20), ("min-conflicts", MAX_N), ("backtrack", MAX_N)],
+    Task.ENUMERATE: [("small", 11), ("bitmask", 63), ("backtrack", MAX_N)],
+    Task.COUNT: [("small", 12), ("bitmask", 63), ("backtrack", MAX_N)],
+    Task.OPTIMIZE: [("bitmask", 16), ("cpsat", MAX_N), ("milp", MAX_N)],
+}
+#: The complete method tried right after the small-board search on a constrained board.
+COMPLETE_FALLBACK = "cpsat"
+
 _registered: dict[str, type[Backend]] = {}
+
+
+@cache
+def _builtin() -> dict[str, type[Backend]]:
+    found = {}
+    for target in BUILTIN:
+        cls = _load(target, target)
+        found[cls.name] = cls
+    return found
 
 
 @cache
@@ -77,41 +113,7 @@ def _group_may_be_declared(path: list[str]) -> bool:
     return False
 
 
-def register_backend(name: str, cls: type[Backend]) -> None:
-    """Make ``cls`` available as backend ``name`` in this process (e.g. from a notebook)."""
-    if not (isinstance(cls, type) and issubclass(cls, Backend)):
-        raise UsageError(f"backend {name!r} must be a subclass of queenslab.Backend")
-    if name in BUILTIN:
-        raise UsageError(f"backend name {name!r} is taken by a built-in backend")
-    _registered[name] = cls
-
-
-def names() -> list[str]:
-    """Every backend name: built-in, then installed plug-ins, then registered ones."""
-    return list(dict.fromkeys([*BUILTIN, *_plugins(), *_registered]))
-
-
-@dataclass(frozen=True)
-class BackendInfo:
-    name: str
-    family: Family
-    capabilities: frozenset[Capability]
-    variants: frozenset[str]
-    options: tuple[Option, ...]
-    summary: str
-    missing: tuple[str, ...]  # pip packages to install before it can run
-
-    @property
-    def available(self) -> bool:
-        return not self.missing
-
-
-def backend_class(name: str) -> type[Backend]:
-    if name in _registered:
-        return _registered[name]
-    target = (BUILTIN.get(name) or _plugins().get(name)) if name else None
-    if target is None:
-        raise UsageError(f"unknown backend {name!r}; choose from: {', '.join(names())}")
+def _load(name: str, target: str) -> type[Backend]:
     module_name, _, class_name = target.partition(":")
     try:
         cls = getattr(importlib.import_module(module_name), class_name)
@@ -124,6 +126,73 @@ def backend_class(name: str) -> type[Backend]:
     return cls
 
 
+def register_backend(cls: type[Backend]) -> type[Backend]:
+    """Make ``cls`` a backend of this process under ``cls.name`` (e.g. from a notebook).
+
+    Returns the class, so it also works as a class decorator.
+    """
+    if not (isinstance(cls, type) and issubclass(cls, Backend)):
+        raise UsageError(f"{cls!r} must be a subclass of queenslab.Backend")
+    name = getattr(cls, "name", None)
+    if not isinstance(name, str) or not name:
+        raise UsageError(f"{cls.__name__} must set its name (name = '...')")
+    if name in _builtin():
+        raise UsageError(f"backend name {name!r} is taken by a built-in backend")
+    _registered[name] = cls
+    return cls
+
+
+def names() -> list[str]:
+    """Every backend name: built-in, then installed plug-ins, then registered ones."""
+    return list(dict.fromkeys([*_builtin(), *_plugins(), *_registered]))
+
+
+def backend_class(name: str) -> type[Backend]:
+    if name in _registered:
+        return _registered[name]
+    if name in _builtin():
+        return _builtin()[name]
+    target = _plugins().get(name) if name else None
+    if target is None:
+        raise UsageError(f"unknown backend {name!r}; choose from: {', '.join(names())}")
+    cls = _load(name, target)
+    if cls.name != name:
+        raise BackendUnavailable(f"backend {name!r} ({target}) calls itself {cls.name!r}")
+    return cls
+
+
+@dataclass(frozen=True)
+class BackendInfo:
+    name: str
+    family: Family
+    tasks: frozenset[Task]
+    features: frozenset[Feature]
+    kinds: frozenset[str]
+    variants: frozenset[str]
+    options: tuple[Option, ...]
+    summary: str
+    missing: tuple[str, ...]  # pip packages to install before it can run
+    reason: str | None = None  # why it cannot run though its packages are installed
+
+    @property
+    def available(self) -> bool:
+        return not self.missing and self.reason is None
+
+    @property
+    def why_unavailable(self) -> str:
+        """What stands in the way, in a few words ("pip install cupy-cuda12x")."""
+        if self.missing:
+            return f"pip install {' '.join(self.missing)}"
+        return self.reason or ""
+
+    @property
+    def capabilities(self) -> list[str]:
+        """Task and feature names, tasks first, in their declaration order (for listings)."""
+        return [str(t) for t in Task if t in self.tasks] + [
+            str(f) for f in Feature if f in self.features
+        ]
+
+
 def info(name: str) -> BackendInfo:
     cls = backend_class(name)
     missing = tuple(
@@ -131,9 +200,11 @@ def info(name: str) -> BackendInfo:
         for module, package in cls.requires.items()
         if importlib.util.find_spec(module) is None
     )
+    reason = None if missing else cls.unavailable()
     return BackendInfo(
-        name, cls.family, cls.capabilities, cls.variants, cls.options, cls.summary, missing
-    )
+        name, cls.family, cls.tasks, cls.features, cls.kinds, cls.variants, cls.options,
+        cls.summary, missing, reason,
+    )  # fmt: skip
 
 
 def backends() -> list[BackendInfo]:
@@ -141,23 +212,117 @@ def backends() -> list[BackendInfo]:
     return [info(name) for name in names()]
 
 
-def names_with(capability: Capability, *, available_only: bool = True) -> list[str]:
-    return [
-        b.name
-        for b in backends()
-        if capability in b.capabilities and (b.available or not available_only)
-    ]
+def needs(problem: Problem, *, unique: bool = False, profile: bool = False) -> set[Feature]:
+    """The features a call on ``problem`` needs of its backend."""
+    wanted = set()
+    if problem.givens:
+        wanted.add(Feature.GIVENS)
+    if problem.blocked:
+        wanted.add(Feature.BLOCKED)
+    if unique:
+        wanted.add(Feature.UNIQUE)
+    if profile:
+        wanted.add(Feature.PROFILE)
+    return wanted
 
 
-def get_backend(name: str, capability: Capability | None = None, **options: Any) -> Backend:
-    """An instance of backend ``name``; a clear error when it is missing or lacks the capability."""
-    details = info(name)
+def _handles(cls: type[Backend], task: Task, problem: Problem, features: set[Feature]) -> bool:
+    return (
+        task in cls.tasks
+        and features <= cls.features
+        and problem.variant in cls.variants
+        and problem.kind in cls.kinds
+    )
+
+
+def able(task: Task, problem: Problem, features: Iterable[Feature] = ()) -> list[str]:
+    """The backends (available or not) that can do ``task`` on ``problem`` with ``features``."""
+    wanted = set(features)
+    return [name for name in names() if _handles(backend_class(name), task, problem, wanted)]
+
+
+def resolve(
+    task: Task,
+    problem: Problem,
+    name: str | None = None,
+    options: Mapping[str, Any] | None = None,
+    features: Iterable[Feature] = (),
+) -> Backend:
+    """The backend for this call, ready to run, or a one-line error before any search.
+
+    ``name`` None picks the fastest sensible available backend for the task and board
+    among those that take every one of ``options`` (``--workers 2`` passes over the
+    one-thread ones). ``features`` are what the call asks beyond the problem's own needs.
+    """
+    options = dict(options or {})
+    wanted = needs(problem) | set(features)
+    chosen = name or _default(task, problem, wanted, set(options))
+    cls = backend_class(chosen)
+    if task not in cls.tasks:
+        raise cls.lacks(task)
+    refusal = _refusal(cls, problem, wanted)
+    if refusal:
+        could = able(task, problem, wanted)
+        raise UsageError(f"backend {chosen!r} {refusal}; backends that do: {_list(could)}")
+    details = info(chosen)
     if details.missing:
+        missing = details.missing
         raise BackendUnavailable(
-            f"backend {name!r} needs {', '.join(details.missing)}: "
-            f"pip install {' '.join(details.missing)}"
+            f"backend {chosen!r} needs {', '.join(missing)}: pip install {' '.join(missing)}"
         )
-    cls = backend_class(name)
-    if capability is not None and capability not in cls.capabilities:
-        raise cls(**options)._lacks(capability)
+    if details.reason is not None:
+        raise BackendUnavailable(f"backend {chosen!r} cannot run here: {details.reason}")
     return cls(**options)
+
+
+def _refusal(cls: type[Backend], problem: Problem, wanted: set[Feature]) -> str | None:
+    """Why ``cls`` cannot take this problem, or None."""
+    if problem.kind not in cls.kinds:
+        return f"does not model the {problem.kind} problem"
+    if problem.variant not in cls.variants:
+        return f"does not handle the {problem.variant} board"
+    lacking = sorted(wanted - cls.features)
+    if lacking:
+        what = {
+            Feature.GIVENS: "given queens",
+            Feature.BLOCKED: "blocked cells",
+            Feature.UNIQUE: "unique counts",
+            Feature.PROFILE: "tree profiles",
+        }
+        return f"does not support {', '.join(what[f] for f in lacking)}"
+    return None
+
+
+def _default(task: Task, problem: Problem, wanted: set[Feature], options: set[str]) -> str:
+    choices = [name for name, largest in DEFAULTS[task] if problem.n <= largest]
+    if wanted & {Feature.GIVENS, Feature.BLOCKED}:
+        # Local search cannot prove that a constrained board has no solution: complete
+        # methods first, CP-SAT right after the small-board exact search.
+        choices.insert(1, COMPLETE_FALLBACK)
+        choices.sort(key=lambda name: backend_class(name).family == Family.HEURISTIC)
+    if problem.kind != "placement":  # the kinds' own backends, models first
+        choices = [n for n in names() if problem.kind in backend_class(n).kinds]
+        choices.sort(key=lambda name: backend_class(name).family != Family.MODEL)
+
+    def takes(cls: type[Backend]) -> bool:
+        return options <= {option.name for option in cls.options}
+
+    for name in choices:
+        cls = backend_class(name)
+        if takes(cls) and info(name).available and _handles(cls, task, problem, wanted):
+            return name
+    could = able(task, problem, wanted)
+    if options and could:
+        named = [name for name in could if takes(backend_class(name))]
+        raise UsageError(
+            f"no default backend takes {', '.join(sorted(options))}; name one with --backend: "
+            + (", ".join(named) or "none takes them all")
+        )
+    raise UsageError(
+        f"no installed backend can {task} this board ({problem.describe()})"
+        + (f"; backends that could: {', '.join(could)}" if could else "")
+    )
+
+
+def _list(found: list[str]) -> str:
+    return ", ".join(found) or "none"

@@ -1,4 +1,12 @@
-"""Shared test settings: Hypothesis profiles and the registry as test parameters."""
+"""Shared test settings: the tiers, ``--backend``, Hypothesis profiles, kernels warmed once.
+
+Tests live in four tiers, one folder each, and carry its marker: ``unit`` (in-process,
+fast), ``harness`` (every backend on every variant against tests/oracle.py), ``cli`` (the
+real command in a subprocess) and ``integration`` (signals, external programs, the site,
+notebooks, installed plug-ins). ``-m unit`` runs one tier; ``--backend NAME`` (repeatable)
+runs the tests parametrized by backend for those backends only, e.g. the harness of one
+backend while writing it.
+"""
 
 from __future__ import annotations
 
@@ -25,6 +33,65 @@ settings.register_profile(
 settings.load_profile("ci" if os.environ.get("CI") else "default")
 
 ROOT = Path(__file__).resolve().parent.parent
+TIERS = ("unit", "harness", "cli", "integration")
+#: The parameter names under which tests receive a backend's name.
+BACKEND_PARAMETERS = ("name", "backend")
+
+
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--backend",
+        action="append",
+        default=[],
+        metavar="NAME",
+        help="run the tests parametrized by backend for this backend only (repeatable)",
+    )
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Compile or load every Numba kernel once, before any test or subprocess needs one:
+    later processes load them from the cache instead of compiling the same code at once."""
+    if (
+        config.option.collectonly
+        or hasattr(config, "workerinput")  # a worker of pytest-xdist: the controller warmed
+        or os.environ.get("QUEENSLAB_TEST_NO_WARMUP")
+    ):
+        return
+    subprocess.run(
+        [sys.executable, "-c", WARM_UP],
+        cwd=ROOT,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        check=True,
+        timeout=900,
+    )
+
+
+WARM_UP = """
+from queenslab import registry
+from queenslab.core.backend import Family
+for name in registry.names():
+    cls = registry.backend_class(name)
+    if cls.family is not Family.MODEL and "numba" in cls.requires:
+        cls().load()
+"""
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    wanted = set(config.getoption("--backend"))
+    kept, dropped = [], []
+    for item in items:
+        tier = Path(str(item.fspath)).parent.name
+        if tier in TIERS:
+            item.add_marker(getattr(pytest.mark, tier))
+        params = getattr(getattr(item, "callspec", None), "params", {})
+        backend = next((params[p] for p in BACKEND_PARAMETERS if p in params), None)
+        if wanted and isinstance(backend, str) and backend not in wanted:
+            dropped.append(item)
+        else:
+            kept.append(item)
+    if dropped:
+        config.hook.pytest_deselected(items=dropped)
+        items[:] = kept
 
 
 def queens_command() -> list[str]:

@@ -6,6 +6,7 @@ permutations: slow, obvious, independent of the board layer it checks.
 
 from __future__ import annotations
 
+from functools import cache
 from itertools import permutations
 
 VARIANTS = ("standard", "toroidal", "superqueens")
@@ -41,13 +42,22 @@ def is_solution(cols, n: int, variant: str = "standard", blocked=()) -> bool:
 def all_solutions(
     n: int, givens=(), variant: str = "standard", blocked=()
 ) -> list[tuple[int, ...]]:
-    """Every solution keeping the given (row, col) queens, by brute force (n <= 9)."""
+    """Every solution keeping the given (row, col) queens, by brute force (n <= 9).
+
+    Answers are cached for the test run: the harness asks the same boards of every backend.
+    """
+    key = (tuple(sorted(map(tuple, givens))), tuple(sorted(map(tuple, blocked))))
+    return list(_all_solutions(n, *key, variant))
+
+
+@cache
+def _all_solutions(n: int, givens, blocked, variant: str) -> tuple[tuple[int, ...], ...]:
     fixed = dict(givens)
-    return [
+    return tuple(
         perm
         for perm in permutations(range(n))
         if all(perm[r] == c for r, c in fixed.items()) and is_solution(perm, n, variant, blocked)
-    ]
+    )
 
 
 def best_weight(n: int, weights, variant: str = "standard", blocked=()) -> int | None:

@@ -246,6 +246,19 @@ class Board:
         (r1, c1), (r2, c2) = sorted((a, b))
         return (r2 - r1, c2 - c1) in self.variant.leaps
 
+    def attack_line(self, a: Cell, b: Cell) -> str | None:
+        """How a queen on ``a`` attacks cell ``b``: the family of the line they share
+        (``row``, ``col``, ``diag_up``, ``diag_down``), ``leap``, or None when it does not.
+
+        For words, not speed: a trace says why a cell was refused ("attacked by row 1
+        along a diagonal"); searches use ``attacks`` and ``attack_masks``.
+        """
+        for family in self.families:
+            if family.key(self.n, *a) == family.key(self.n, *b):
+                return family.name
+        (r1, c1), (r2, c2) = sorted((a, b))
+        return "leap" if (r2 - r1, c2 - c1) in self.variant.leaps else None
+
     def _keys(self, r: int, c: int) -> set[int]:
         """The line ids of a cell, memoised: cube and prefix generation ask for them often."""
         found = self._key_cache.get((r, c))

@@ -3,7 +3,8 @@
 Each command is one module here with ``HELP``, ``EXAMPLES``, ``add_arguments(parser)`` and
 ``run(args) -> exit code``; ``COMMANDS`` lists them. Exit codes: 0 success; 1 proven
 "no solution" (or a cross-check disagreement); 2 bad usage or input (one line on stderr);
-3 a limit was reached before an answer; 130 interrupted (Ctrl-C).
+3 a limit was reached before an answer; 130 interrupted (Ctrl-C); 143 terminated (SIGTERM).
+The codes are one table, ``core.errors.ExitCode``.
 """
 
 from __future__ import annotations
@@ -21,8 +22,7 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from queenslab import __version__
-from queenslab.cli.arguments import EXIT_INTERRUPTED, EXIT_OK, EXIT_TERMINATED, EXIT_USAGE
-from queenslab.core.errors import QueensError, Terminated
+from queenslab.core.errors import ExitCode, QueensError, Terminated
 from queenslab.runtime import progress
 
 #: Command name -> module. A new command is a module and one line here.
@@ -53,7 +53,7 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         print(f"{self.prog}: error: {message}", file=sys.stderr)
-        raise SystemExit(EXIT_USAGE)
+        raise SystemExit(ExitCode.USAGE)
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
@@ -63,7 +63,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         prog="queens",
         description="N-queens through CP-SAT, SAT and MILP models, exact counters and heuristics.",
         epilog="Exit codes: 0 ok, 1 no solution / disagreement, 2 bad input, 3 limit reached, "
-        "130 interrupted.",
+        "130 interrupted (Ctrl-C), 143 terminated (SIGTERM).",
     )
     parser.add_argument("--version", action="version", version=f"queenslab {__version__}")
     for flag, short, text in _GLOBAL_FLAGS:
@@ -100,20 +100,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         return code
     except QueensError as exc:
         print(f"queens: error: {exc}", file=sys.stderr)
-        return EXIT_USAGE
+        return ExitCode.USAGE
     except Terminated:
         print("queens: terminated", file=sys.stderr)
-        return EXIT_TERMINATED
+        return ExitCode.TERMINATED
     except KeyboardInterrupt:
         print("queens: interrupted", file=sys.stderr)
-        return EXIT_INTERRUPTED
+        return ExitCode.INTERRUPTED
     except BrokenPipeError:
         _silence_stdout()  # the reader went away (e.g. `| head`): not an error
-        return EXIT_OK
+        return ExitCode.OK
     except OSError as exc:
         _silence_stdout()
         print(f"queens: error: {_describe(exc)}", file=sys.stderr)
-        return EXIT_USAGE
+        return ExitCode.USAGE
 
 
 def entry() -> NoReturn:

@@ -14,14 +14,11 @@ import sys
 from typing import Any
 
 from queenslab import boards
-from queenslab.core.backend import Capability
+from queenslab.core.backend import Task
 from queenslab.core.errors import UsageError
 from queenslab.core.problem import MAX_N, Problem
 from queenslab.core.run import MIN_TIME_LIMIT
 
-EXIT_OK, EXIT_NO_SOLUTION, EXIT_USAGE, EXIT_LIMIT = 0, 1, 2, 3
-EXIT_INTERRUPTED = 130  # 128 + SIGINT, as shells report Ctrl-C
-EXIT_TERMINATED = 143  # SIGTERM, after the same cleanup as Ctrl-C
 #: A blocked-cells file larger than this is refused rather than read (e.g. /dev/zero).
 MAX_CELL_FILE_BYTES = 64 << 20
 
@@ -176,8 +173,24 @@ def add_run(parser: argparse.ArgumentParser, *, seed: bool = False) -> None:
         )
 
 
-def add_backend_options(parser: argparse.ArgumentParser, capability: Capability) -> None:
-    """A flag for every option declared by a backend with ``capability``."""
+def add_plot(parser: argparse.ArgumentParser, what: str, default: str) -> None:
+    """``--plot [FILE]``: the figure's file, checked before the run (``--plot`` alone writes
+    ``default`` here); ``wrote_plot`` says where it went."""
+    from queenslab.io.figures import plot_path
+
+    parser.add_argument(
+        "--plot", nargs="?", const=default, type=plot_path, metavar="FILE",
+        help=f"draw {what} (.png, .svg or .pdf; --plot alone: {default})",
+    )  # fmt: skip
+
+
+def wrote_plot(path: str) -> None:
+    """One line on stderr naming the figure just written (stdout stays the answer)."""
+    print(f"queens: plot written to {path}", file=sys.stderr)
+
+
+def add_backend_options(parser: argparse.ArgumentParser, task: Task) -> None:
+    """A flag for every option declared by a backend that does ``task``."""
     from queenslab.core.backend import options_table
     from queenslab.registry import backend_class, names
 
@@ -187,7 +200,7 @@ def add_backend_options(parser: argparse.ArgumentParser, capability: Capability)
             cls = backend_class(name)
         except UsageError:
             continue  # a broken plug-in: `queens backends` says so
-        if capability in cls.capabilities:
+        if task in cls.tasks:
             able[name] = cls
     group = parser.add_argument_group("backend options")
     for option_name, declared in options_table(able).items():

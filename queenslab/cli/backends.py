@@ -5,10 +5,10 @@ from __future__ import annotations
 import argparse
 import json
 
-from queenslab.cli import arguments as a
-from queenslab.core.backend import Capability
+from queenslab.core.backend import Feature, Task
+from queenslab.core.errors import ExitCode
 
-HELP = "list backends, capabilities, variants, availability"
+HELP = "list backends: tasks, features, variants, availability"
 EXAMPLES = """examples:
   queens backends
   queens backends --verbose
@@ -25,19 +25,19 @@ def run(args: argparse.Namespace) -> int:
     rows = backends()
     if args.format == "json":
         print(json.dumps([_record(b) for b in rows]))
-        return a.EXIT_OK
-    order = list(Capability)
+        return ExitCode.OK
     table = [
         (
             b.name,
             str(b.family),
-            ",".join(str(c) for c in order if c in b.capabilities),
+            ",".join(t for t in Task if t in b.tasks),
+            ",".join(f for f in Feature if f in b.features) or "-",
             ",".join(sorted(b.variants)),
-            "yes" if b.available else f"no (pip install {' '.join(b.missing)})",
+            "yes" if b.available else f"no ({b.why_unavailable})",
         )
         for b in rows
     ]
-    header = ("backend", "family", "capabilities", "variants", "available")
+    header = ("backend", "family", "tasks", "features", "variants", "available")
     widths = [max(len(row[i]) for row in [header, *table]) for i in range(len(header))]
     for row in [header, tuple("-" * w for w in widths), *table]:
         print("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip())
@@ -48,14 +48,16 @@ def run(args: argparse.Namespace) -> int:
                 choices = f" ({', '.join(option.choices)})" if option.choices else ""
                 default = "" if option.default is None else f" [default {option.default}]"
                 print(f"  {option.flag}: {option.help}{choices}{default}")
-    return a.EXIT_OK
+    return ExitCode.OK
 
 
 def _record(b):  # type: ignore[no-untyped-def]
     return {
         "name": b.name,
         "family": str(b.family),
-        "capabilities": sorted(str(c) for c in b.capabilities),
+        "capabilities": b.capabilities,
+        "tasks": [str(t) for t in Task if t in b.tasks],
+        "features": [str(f) for f in Feature if f in b.features],
         "variants": sorted(b.variants),
         "options": [
             {"name": o.name, "help": o.help, "default": o.default, "choices": list(o.choices)}
@@ -63,5 +65,6 @@ def _record(b):  # type: ignore[no-untyped-def]
         ],
         "available": b.available,
         "missing": list(b.missing),
+        "reason": b.reason,
         "summary": b.summary,
     }

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from queenslab import boards
 from queenslab.boards.base import KERNEL_FROM
 from queenslab.cli import arguments as a
-from queenslab.core.errors import UsageError
+from queenslab.core.errors import ExitCode, UsageError
 from queenslab.io import readers
 
 if TYPE_CHECKING:
@@ -64,14 +64,14 @@ def run(args: argparse.Namespace) -> int:
         if problem is not None:
             where = f"{found.where}: " if found.where else ""
             print(f"invalid: {where}{problem}")
-            return a.EXIT_NO_SOLUTION
+            return ExitCode.NO_SOLUTION
         checked += 1
     if not checked:
         raise UsageError(f"{args.file} holds no placement")
     what = f"{n} queens" if checked == 1 else f"{checked} placements of {n} queens"
     rules = f"{variant} board" + (f", {len(blocked)} blocked cells" if blocked else "")
     print(f"valid: {what}, {rules}")
-    return a.EXIT_OK
+    return ExitCode.OK
 
 
 def verdict(board: Board, cols: Sequence[int] | np.ndarray) -> str | None:

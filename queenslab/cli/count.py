@@ -8,19 +8,20 @@ import sys
 
 from queenslab import api
 from queenslab.cli import arguments as a
-from queenslab.core.backend import Capability
-from queenslab.core.errors import UsageError
+from queenslab.core.backend import Task
+from queenslab.core.errors import ExitCode, UsageError
 from queenslab.core.result import Status
-from queenslab.io.figures import plot_path
 from queenslab.runtime import progress
 
 HELP = "count all solutions (and unique ones with --unique)"
+#: The tree --profile describes unless told otherwise: the textbook one, as ``estimate``.
+PROFILE_BACKEND = "backtrack"
 EXAMPLES = """examples:
   queens count 12 --unique
   queens count 16 --workers 2 --checkpoint n16.sqlite
   queens count 17 --scheduler tcp://10.0.0.5:8786
   queens count 13 --variant toroidal
-  queens count 8 --backend backtrack --profile --plot tree8.png
+  queens count 8 --profile --plot tree8.png
   queens count 10 --backend sat --encoding seqcounter --format json"""
 
 
@@ -33,23 +34,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--profile",
         action="store_true",
-        help="record the nodes of each depth of the search tree (backtrack, bitmask)",
+        help="record the nodes of each depth of the search tree (backtrack, bitmask, csp); "
+        f"without --backend, the textbook tree of {PROFILE_BACKEND}",
     )
-    parser.add_argument(
-        "--plot", metavar="FILE", type=plot_path, help="draw the tree profile (.png, .svg, .pdf)"
-    )
+    a.add_plot(parser, "the tree profile", "tree-profile.png")
     parser.add_argument("--format", choices=["text", "json"], default="text")
-    a.add_backend_options(parser, Capability.COUNT)
+    a.add_backend_options(parser, Task.COUNT)
 
 
 def run(args: argparse.Namespace) -> int:
     if args.plot is not None and not args.profile:
         raise UsageError("--plot draws the tree profile: add --profile")
     problem = a.problem(args)
+    backend = args.backend or (PROFILE_BACKEND if args.profile else None)
     with progress.progress_bar(f"counting {problem.describe()}") as bar:
         result = api.count(
             problem,
-            args.backend,
+            backend,
             unique=args.unique,
             time_limit=args.time_limit,
             progress=bar,
@@ -61,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(result.to_json()))
     if result.status is Status.LIMIT:
         print(f"time limit reached before the count finished ({result.backend})", file=sys.stderr)
-        return a.EXIT_LIMIT
+        return ExitCode.LIMIT
     if args.format == "text":
         print(f"total  {result.total}\nunique {result.unique}" if args.unique else result.total)
     if args.profile:
@@ -74,4 +75,5 @@ def run(args: argparse.Namespace) -> int:
 
             title = f"search tree of {problem.describe()} ({result.backend})"
             tree_profile(profile, title, args.plot)
-    return a.EXIT_OK
+            a.wrote_plot(args.plot)
+    return ExitCode.OK

@@ -6,6 +6,7 @@ import argparse
 import json
 
 from queenslab.cli import arguments as a
+from queenslab.core.errors import ExitCode
 from queenslab.runtime import progress
 
 HELP = "all counting backends vs each other and OEIS"
@@ -48,4 +49,4 @@ def run(args: argparse.Namespace) -> int:
         print(json.dumps(report.to_json(args.stats)))
     else:
         print(report.to_text(args.stats))
-    return a.EXIT_OK if report.ok else a.EXIT_NO_SOLUTION
+    return ExitCode.OK if report.ok else ExitCode.NO_SOLUTION

@@ -7,8 +7,8 @@ import sys
 
 from queenslab import api
 from queenslab.cli import arguments as a
-from queenslab.core.backend import Capability
-from queenslab.core.errors import LimitReached
+from queenslab.core.backend import Task
+from queenslab.core.errors import ExitCode, LimitReached
 from queenslab.core.stats import summary
 from queenslab.io import formats
 from queenslab.io.output import atomic_output
@@ -30,7 +30,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--format", choices=formats.solution_formats(), help="default: jsonl")
     parser.add_argument("--output", "-o", metavar="FILE", help="write here instead of stdout")
-    a.add_backend_options(parser, Capability.ENUMERATE)
+    a.add_backend_options(parser, Task.ENUMERATE)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -56,12 +56,12 @@ def run(args: argparse.Namespace) -> int:
     except LimitReached:
         # Not an answer: stdout got what was found, a --output file is not written.
         print(f"time limit reached after {found} solutions", file=sys.stderr)
-        return a.EXIT_LIMIT
+        return ExitCode.LIMIT
     finally:
         solutions.close()
     a.say(args, f"{solutions.backend}: {found} solutions in {solutions.seconds:.3f} s; "
                 f"{summary(solutions.stats)}")  # fmt: skip
     if found == 0 and args.limit != 0:
         print(f"no solution for {problem.describe()}", file=sys.stderr)
-        return a.EXIT_NO_SOLUTION
-    return a.EXIT_OK
+        return ExitCode.NO_SOLUTION
+    return ExitCode.OK

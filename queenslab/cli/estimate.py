@@ -7,19 +7,18 @@ import json
 from typing import Any
 
 from queenslab.cli import arguments as a
-from queenslab.core.errors import UsageError
+from queenslab.core.errors import ExitCode, UsageError
 from queenslab.core.problem import Problem
 from queenslab.core.run import Run
-from queenslab.io.figures import plot_path
-from queenslab.lab.estimate import MAX_EXACT_N, MAX_PROBES, Estimate, estimate, exact_size
+from queenslab.lab.estimate import MAX_EXACT_N, MAX_PROBES, Estimate, estimate, exact_profile
 from queenslab.runtime import progress
 
 HELP = "estimate the backtracking tree size from random probes (Knuth 1975)"
 EXAMPLES = f"""examples:
   queens estimate 20 --probes 10000 --seed 1
   queens estimate 12 --exact
-  queens estimate 8 --seed 1 --probes 10000 --plot profile.png
-  queens estimate 8-16 --seed 1 --exact --plot tree-size.png
+  queens estimate 8 --seed 1 --probes 10000 --exact --plot profile.png
+  queens estimate 8-20 --seed 1 --plot tree-size.png
 
 --exact also walks the whole tree with the backtrack backend (n <= {MAX_EXACT_N}; it takes
 tens of seconds at n = 12 and grows about sixfold per n)."""
@@ -43,30 +42,31 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"also count the tree's nodes exactly (boards up to n = {MAX_EXACT_N})",
     )
     parser.add_argument("--format", choices=["text", "json"], default="text")
-    parser.add_argument(
-        "--plot",
-        metavar="FILE",
-        type=plot_path,
-        help="for one N the tree's profile (nodes per depth), for a range the size per n",
-    )
+    a.add_plot(
+        parser, "for one N the tree's profile (nodes per depth), for a range the size per n",
+        "estimate.png",
+    )  # fmt: skip
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.exact and args.n[0] > MAX_EXACT_N:
-        raise UsageError(f"--exact walks trees up to n = {MAX_EXACT_N}, got n = {args.n[0]}")
+    if args.exact and args.n[-1] > MAX_EXACT_N:
+        asked = f"{args.n[0]}-{args.n[-1]}" if len(args.n) > 1 else str(args.n[0])
+        raise UsageError(f"--exact walks trees up to n = {MAX_EXACT_N}, got n = {asked}")
     results = []
     for n in args.n:
         problem = Problem(n, variant=args.variant, blocked=tuple(a.blocked_cells(args)))
         with progress.progress_bar(f"probing {problem.describe()}") as bar:
             result = estimate(problem, args.probes, Run(seed=args.seed, progress=bar))
-        if args.exact and n <= MAX_EXACT_N:
+        if args.exact:
             with progress.progress_bar(f"walking the tree of {problem.describe()}"):
-                result.exact = exact_size(problem)
+                result.exact_levels = exact_profile(problem)
+            result.exact = sum(result.exact_levels or ())
         results.append(result)
         _say(result, args.format)
     if args.plot:
         write_plot(results, args.plot)
-    return a.EXIT_OK
+        a.wrote_plot(args.plot)
+    return ExitCode.OK
 
 
 def _say(result: Estimate, fmt: str) -> None:
@@ -94,11 +94,25 @@ def write_plot(results: list[Estimate], path: str) -> None:
 
 
 def _profile(ax: Any, result: Estimate) -> None:
-    """Estimated nodes per depth (queens placed): where the search spends its time."""
-    ax.bar(range(len(result.levels)), result.levels)
+    """Estimated nodes per depth with their 95% intervals, on a log scale so that the
+    narrow top of the tree shows beside its wide middle; the walked tree's counts too."""
+    depths = range(len(result.levels))
+    lows, highs = zip(*result.level_intervals(), strict=True)
+    errors = [
+        [m - lo for m, lo in zip(result.levels, lows, strict=True)],
+        [hi - m for m, hi in zip(result.levels, highs, strict=True)],
+    ]
+    ax.bar(depths, result.levels, color="#90caf9", label="Knuth estimate")
+    ax.errorbar(depths, result.levels, yerr=errors, fmt="none", ecolor="#0d47a1", capsize=3,
+                label="95% interval")  # fmt: skip
+    if result.exact_levels is not None:
+        ax.plot(depths, result.exact_levels, "x", color="black", markersize=9, label="exact")
+    ax.set_yscale("log")
+    ax.set_xticks(list(depths))
     ax.set_xlabel("depth (queens placed)")
-    ax.set_ylabel("estimated nodes")
+    ax.set_ylabel("nodes")
     ax.set_title(f"backtracking tree, n = {result.n} ({result.probes} probes)")
+    ax.legend()
 
 
 def _sizes(ax: Any, results: list[Estimate]) -> None:
@@ -111,6 +125,7 @@ def _sizes(ax: Any, results: list[Estimate]) -> None:
     if exact:
         ax.plot(*zip(*exact, strict=True), "x", color="black", markersize=9, label="exact")
     ax.set_yscale("log")
+    ax.set_xticks(ns)
     ax.set_xlabel("n")
     ax.set_ylabel("nodes of the backtracking tree")
     ax.legend()

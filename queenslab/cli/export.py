@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 
 from queenslab.cli import arguments as a
+from queenslab.core.errors import ExitCode
 
 HELP = "write the model as DIMACS, WCNF, OPB, LP, MPS, CP-SAT proto or MiniZinc"
 EXAMPLES = """examples:
@@ -57,7 +58,7 @@ def write_model(args: argparse.Namespace, name: str, weights_file: str | None = 
     instance = exports.Instance(problem, weights, args.encoding)
     with atomic_output(args.output) as out:
         exports.write(instance, name, out)
-    return a.EXIT_OK
+    return ExitCode.OK
 
 
 def run(args: argparse.Namespace) -> int:

@@ -7,7 +7,7 @@ import math
 import os
 
 from queenslab.cli import arguments as a
-from queenslab.core.errors import UsageError
+from queenslab.core.errors import ExitCode, UsageError
 
 HELP = "random instances from the generators of Gent, Jefferson and Nightingale"
 EXAMPLES = """examples:
@@ -98,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
     ]  # fmt: skip
     if args.output is None:
         print(instances[0].dumps(), end="")
-        return a.EXIT_OK
+        return ExitCode.OK
     try:
         os.makedirs(args.output, exist_ok=True)
     except OSError as exc:
@@ -108,4 +108,4 @@ def run(args: argparse.Namespace) -> int:
         path = os.path.join(args.output, file_name(args.kind, args.n, args.density, seed))
         write(instance, path)
         print(path)
-    return a.EXIT_OK
+    return ExitCode.OK

@@ -8,8 +8,7 @@ import sys
 from queenslab.cli import arguments as a
 from queenslab.cli.generate import add_instance_arguments
 from queenslab.core.backend import default_workers
-from queenslab.core.errors import UsageError
-from queenslab.io.figures import plot_path
+from queenslab.core.errors import ExitCode, UsageError
 from queenslab.io.output import atomic_output
 from queenslab.lab.table import FORMAT_NAMES, choose_format
 from queenslab.runtime import progress
@@ -80,12 +79,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--format", choices=FORMAT_NAMES, help="table format (default markdown, or from --output)"
     )
     parser.add_argument("--output", "-o", metavar="FILE", help="write the table here")
-    parser.add_argument(
-        "--plot",
-        type=plot_path,
-        metavar="FILE",
-        help="cost and fraction solvable (.png, .svg or .pdf)",
-    )
+    a.add_plot(parser, "cost and fraction solvable", "hardness.png")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -107,10 +101,11 @@ def run(args: argparse.Namespace) -> int:
     except _Stopped:
         for problem in report.problems:
             print(f"queens: hardness-study: {problem}", file=sys.stderr)
-        return a.EXIT_NO_SOLUTION
+        return ExitCode.NO_SOLUTION
     if args.plot:
         write_plot(report, args.plot)
-    return a.EXIT_OK
+        a.wrote_plot(args.plot)
+    return ExitCode.OK
 
 
 class _Stopped(Exception):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from queenslab.cli import arguments as a
-from queenslab.io.output import atomic_path
+from queenslab.core.errors import ExitCode
 from queenslab.runtime import progress
 
 HELP = "Las Vegas + backtracking: p, s, e, t per step"
@@ -31,7 +31,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--seed", type=lambda t: a.whole_number(t, "--seed"), help="random seed for the trials"
     )
     parser.add_argument("--format", choices=["text", "json"], default="text")
-    parser.add_argument("--plot", metavar="FILE", help="PNG of t (and p) per step")
+    a.add_plot(parser, "t (and p) per step", "lv-study.png")
 
 
 def _study_range(text: str) -> range:
@@ -45,13 +45,23 @@ def run(args: argparse.Namespace) -> int:
     from queenslab.lab.lv_study import print_study, run_study, write_plot
 
     results = []
+    # one unit per Monte Carlo trial (told per batch), or per board when exact
+    total = len(args.n) if args.exact else sum((n + 1) * args.repeat for n in args.n)
+    finished = 0
     with progress.progress_bar("Las Vegas study") as bar:
-        for done, n in enumerate(args.n):
+
+        def done(units: int) -> None:
+            nonlocal finished
+            finished += units
             if bar:
-                bar(done, len(args.n))
-            results.append(run_study(n, args.repeat, args.seed, args.exact))
+                bar(finished, total)
+
+        for n in args.n:
+            results.append(run_study(n, args.repeat, args.seed, args.exact, done))
+            if args.exact:
+                done(1)
             print_study(results[-1], args.format)
     if args.plot:
-        with atomic_path(args.plot) as path:
-            write_plot(results, path)
-    return a.EXIT_OK
+        write_plot(results, args.plot)
+        a.wrote_plot(args.plot)
+    return ExitCode.OK

@@ -8,7 +8,7 @@ import sys
 from queenslab import api
 from queenslab.cli import arguments as a
 from queenslab.cli.solve import write_answer
-from queenslab.core.backend import Capability
+from queenslab.core.backend import Task
 from queenslab.io import formats
 
 HELP = "maximise the total weight of occupied cells"
@@ -25,7 +25,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--format", choices=formats.answer_formats(), help="default: text")
     parser.add_argument("--output", "-o", metavar="FILE", help="write here instead of stdout")
-    a.add_backend_options(parser, Capability.OPTIMIZE)
+    a.add_backend_options(parser, Task.OPTIMIZE)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -7,7 +7,7 @@ import sys
 
 from queenslab import api
 from queenslab.cli import arguments as a
-from queenslab.core.backend import Capability
+from queenslab.core.backend import Task
 from queenslab.core.errors import UsageError
 from queenslab.core.result import Status
 from queenslab.io import formats
@@ -28,7 +28,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     a.add_run(parser, seed=True)
     parser.add_argument("--format", choices=formats.answer_formats(), help="default: text")
     parser.add_argument("--output", "-o", metavar="FILE", help="write here instead of stdout")
-    a.add_backend_options(parser, Capability.SOLVE)
+    a.add_backend_options(parser, Task.SOLVE)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -6,8 +6,7 @@ import argparse
 import sys
 
 from queenslab.cli import arguments as a
-from queenslab.core.errors import UsageError
-from queenslab.io.figures import plot_path
+from queenslab.core.errors import ExitCode, UsageError
 from queenslab.io.output import atomic_output
 from queenslab.lab.table import FORMAT_NAMES, choose_format
 from queenslab.runtime import progress
@@ -61,9 +60,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--format", choices=FORMAT_NAMES, help="table format (default markdown, or from --output)"
     )
     parser.add_argument("--output", "-o", metavar="FILE", help="write the table here")
-    parser.add_argument(
-        "--plot", type=plot_path, metavar="FILE", help="time and effort vs n (.png, .svg or .pdf)"
-    )
+    a.add_plot(parser, "time and effort vs n", "sweep.png")
     _add_option_lists(parser)
 
 
@@ -116,6 +113,7 @@ def run(args: argparse.Namespace) -> int:
         report.table().write(fmt, out)
     if args.plot:
         write_plot(report, args.plot)
+        a.wrote_plot(args.plot)
     for problem in report.problems:
         print(f"queens: sweep: {problem}", file=sys.stderr)
-    return a.EXIT_OK if report.ok else a.EXIT_NO_SOLUTION
+    return ExitCode.OK if report.ok else ExitCode.NO_SOLUTION

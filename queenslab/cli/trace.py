@@ -1,9 +1,10 @@
-"""``queens trace``: watch a search step by step (JSON lines, an HTML player, an SVG)."""
+"""``queens trace``: watch a search step by step (JSON lines, an HTML player, SVG or GIF)."""
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -11,68 +12,101 @@ from pathlib import PurePath
 from typing import IO, Any
 
 from queenslab.cli import arguments as a
-from queenslab.core.errors import UsageError
+from queenslab.core.errors import ExitCode, UsageError
 from queenslab.core.problem import Problem
 from queenslab.io.output import atomic_output
-from queenslab.trace import DEFAULT_STEPS, MAX_STEPS, TRACED, Tracer, trace
+from queenslab.trace import DEFAULT_STEPS, MAX_STEPS, TRACED, Tracer, method, trace
+from queenslab.trace.replay import DEFAULT_FPS
 
 HELP = "record a search step by step, and replay it in a browser or on a slide"
 EXAMPLES = f"""examples:
+  queens trace 8 --compare backtrack forward-checking --output bt-vs-fc8.html
+  queens trace 8 --backend mac --output mac8.html
+  queens trace 8 --backend forward-checking+mrv+lcv --all --output fc8.html
+  queens trace 50 --backend minton --seed 1 --output minton50.html
   queens trace 6 --backend backtrack --all --output backtrack6.html
-  queens trace 50 --backend min-conflicts --seed 1 --output mc50.html
   queens trace 8 --backend bitmask --format jsonl | head
-  queens trace 8 --backend hill-climbing --seed 2 --output slide.svg
-  queens trace 8 --backend las-vegas --seed 1 --output slide.gif
+  queens trace 8 --backend minton --seed 2 --fps 2 --output slide.svg
 
 Traced methods and their largest board: {", ".join(f"{k} {v.max_n}" for k, v in TRACED.items())}.
+backtrack, forward-checking and mac take orders: +mrv (fewest values left first) and
++lcv (least constraining value first), e.g. mac+mrv.
 A trace records at most --max-steps steps (default {DEFAULT_STEPS}, at most {MAX_STEPS});
 a longer search is cut there, its log ends with status "step limit" and the exit code is 3."""
 
 
-def _jsonl(tracer: Tracer, _problem: Problem, out: IO[Any]) -> None:
-    for step in tracer.steps:
-        out.write(json.dumps(step, separators=(",", ":")) + "\n")
+def _jsonl(tracers: list[Tracer], _problem: Problem, out: IO[Any], _fps: float) -> None:
+    for tracer in tracers:
+        for step in tracer.steps:
+            out.write(json.dumps({"method": tracer.method, **step} if len(tracers) > 1 else step,
+                                 separators=(",", ":")) + "\n")  # fmt: skip
 
 
-def _html(tracer: Tracer, problem: Problem, out: IO[Any]) -> None:
+def _html(tracers: list[Tracer], problem: Problem, out: IO[Any], _fps: float) -> None:
     from queenslab.trace.html import page
 
-    out.write(page(tracer, f"{tracer.method}, {problem.describe()}", problem.board))
+    title = f"{' vs '.join(t.method for t in tracers)}, {problem.describe()}"
+    out.write(page(tracers, problem, title))
 
 
-def _svg(tracer: Tracer, _problem: Problem, out: IO[Any]) -> None:
+def _svg(tracers: list[Tracer], problem: Problem, out: IO[Any], fps: float) -> None:
     from queenslab.trace.svg import animation
 
-    out.write(animation(tracer) + "\n")
+    out.write(animation(tracers[0], problem, fps) + "\n")
 
 
-def _gif(tracer: Tracer, _problem: Problem, out: IO[Any]) -> None:
+def _gif(tracers: list[Tracer], problem: Problem, out: IO[Any], fps: float) -> None:
     from queenslab.trace.gif import write_gif
 
-    write_gif(tracer, out)
+    write_gif(tracers[0], problem, out, fps)
 
 
 @dataclass(frozen=True)
 class Writer:
     suffix: str
-    write: Callable[[Tracer, Problem, IO[Any]], None]
+    write: Callable[[list[Tracer], Problem, IO[Any], float], None]
     binary: bool = False
+    pairs: bool = True  # can show two traces (--compare)
 
 
 #: Format name -> how a trace is written in it.
 WRITERS: dict[str, Writer] = {
     "jsonl": Writer(".jsonl", _jsonl),
     "html": Writer(".html", _html),
-    "svg": Writer(".svg", _svg),
-    "gif": Writer(".gif", _gif, binary=True),
+    "svg": Writer(".svg", _svg, pairs=False),
+    "gif": Writer(".gif", _gif, binary=True, pairs=False),
 }
+
+
+def _spec(text: str) -> str:
+    """A traced method, e.g. ``mac+mrv``; checked before anything runs."""
+    try:
+        method(text)
+    except UsageError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text
+
+
+def _fps(text: str) -> float:
+    try:
+        value = float(text) if text.isascii() else math.nan
+    except ValueError:
+        value = math.nan
+    if not (math.isfinite(value) and 0.1 <= value <= 60):
+        raise argparse.ArgumentTypeError(f"--fps must be between 0.1 and 60, got {text!r}")
+    return value
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     a.add_board(parser)
     parser.add_argument(
-        "--backend", "-b", default="backtrack", choices=list(TRACED), help="search to trace"
-    )
+        "--backend", "-b", default="backtrack", type=_spec, metavar="METHOD",
+        help=f"search to trace: {', '.join(TRACED)} (default backtrack)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--compare", nargs=2, type=_spec, metavar=("A", "B"),
+        help="trace two methods on the same board, side by side on one page (html, jsonl)",
+    )  # fmt: skip
     parser.add_argument(
         "--seed",
         type=lambda t: a.whole_number(t, "--seed"),
@@ -94,6 +128,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="K",
         help=f"cut the trace after this many steps (default {DEFAULT_STEPS})",
     )
+    parser.add_argument(
+        "--fps", type=_fps, default=DEFAULT_FPS,
+        help=f"svg, gif: frames per second (default {DEFAULT_FPS:g}); solutions and the "
+        "last board stay longer",
+    )  # fmt: skip
     parser.add_argument("--format", choices=list(WRITERS), help="default: from --output, jsonl")
     parser.add_argument("--output", "-o", metavar="FILE", help="write here instead of stdout")
 
@@ -113,19 +152,24 @@ def _format(args: argparse.Namespace) -> str:
 def run(args: argparse.Namespace) -> int:
     problem = a.problem(args)
     name = _format(args)
+    writer = WRITERS[name]
+    if args.compare and not writer.pairs:
+        raise UsageError(f"--compare needs --format html or jsonl, not {name}")
+    if writer.binary and args.output is None and sys.stdout.isatty():
+        raise UsageError(f"--format {name} is binary: give --output FILE")
     options = {"seed": args.seed, "every": args.all}
     if args.step is not None:
         options["step"] = args.step
-    writer = WRITERS[name]
-    if writer.binary and args.output is None and sys.stdout.isatty():
-        raise UsageError(f"--format {name} is binary: give --output FILE")
+    specs = args.compare or [args.backend]
     with atomic_output(args.output, writer.binary) as out:
-        tracer = trace(problem, args.backend, max_steps=args.max_steps, **options)
-        writer.write(tracer, problem, out)
-    status = tracer.steps[-1]["status"]
-    if tracer.truncated:
+        tracers = [trace(problem, spec, max_steps=args.max_steps, **options) for spec in specs]
+        writer.write(tracers, problem, out, args.fps)
+    if args.output is not None and sys.stderr.isatty():
+        print(f"wrote {args.output}", file=sys.stderr)
+    statuses = [tracer.steps[-1]["status"] for tracer in tracers]
+    if any(tracer.truncated for tracer in tracers):
         print(f"trace cut after {args.max_steps} steps (--max-steps)", file=sys.stderr)
-        return a.EXIT_LIMIT
-    if status == "no solution":
-        return a.EXIT_NO_SOLUTION
-    return a.EXIT_OK if status in ("solved", "exhausted") else a.EXIT_LIMIT
+        return ExitCode.LIMIT
+    if "no solution" in statuses:
+        return ExitCode.NO_SOLUTION
+    return ExitCode.OK if all(s in ("solved", "exhausted") for s in statuses) else ExitCode.LIMIT

@@ -4,7 +4,8 @@ Numba writes its cache beside the source files; when that directory is not writa
 system-wide install), point ``NUMBA_CACHE_DIR`` at the user's cache before numba loads.
 Kernel modules import numba's names from here, never from numba directly.
 
-Loading one of this package's kernels from the cache skips numba's context refresh, which
+Loading one of this package's kernels from the cache skips numba's context refresh (unless
+``QUEENSLAB_NATIVE=0``, which leaves numba as it is), which
 imports and registers every lowering numba has (about 0.2 s of a process that counts
 n = 16 in 1 s): machine code read from the cache needs none of them, only the runtime
 that allocates arrays. Numba refreshes on its own when it does compile or look up a
@@ -17,7 +18,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from queenslab.compiled.native import numba_user_cache
+from queenslab.compiled.native import enabled, numba_user_cache
 
 if "NUMBA_CACHE_DIR" not in os.environ and not os.access(Path(__file__).parent, os.W_OK):
     os.environ["NUMBA_CACHE_DIR"] = str(numba_user_cache())
@@ -45,5 +46,7 @@ def _load_overload(self: caching.Cache, sig: Any, target_context: Any) -> Any:
         return self._load_overload(sig, target_context)
 
 
-if hasattr(caching.Cache, "_load_overload"):  # the numba versions whose cache works this way
+# Only with the start-up tricks switched on (QUEENSLAB_NATIVE), and on the numba versions
+# whose cache works this way.
+if enabled() and hasattr(caching.Cache, "_load_overload"):
     caching.Cache.load_overload = _load_overload

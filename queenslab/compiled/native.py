@@ -5,10 +5,16 @@ Importing Numba and loading a cached kernel through its dispatcher costs a proce
 ``numba.cfunc`` whose module is imported only to compile it. The first process that needs
 it lets Numba compile it, turns Numba's final LLVM module into object code for this CPU
 and saves it beside Numba's own cache, under a digest of everything the code depends on
-(the sources, the Numba and LLVM versions, the CPU, every ``NUMBA_*`` setting). Later
+(the source of every module of the package the callback's module reaches through its
+imports, found by reading them, never listed by hand; the Python, Numba, llvmlite and LLVM
+versions; the CPU; every ``NUMBA_*`` setting). Later
 processes load that object with llvmlite alone (about 40 ms) and call it through ctypes,
 which releases the GIL, so threads run it in parallel. Whenever the saved code cannot be
 used, the caller gets Numba's own compiled callback: the same code, a slower start-up.
+
+One switch fences these start-up tricks: ``QUEENSLAB_NATIVE=0`` makes every callback
+Numba's own and leaves Numba's cache loading as Numba wrote it (``compiled.jit``), for a
+machine or a Numba version where saved code misbehaves.
 
 Numba's wrapper around every callback reports an error through Numba's private C helpers,
 which only a process that imported Numba can resolve. Callbacks raise nothing, so those
@@ -20,6 +26,7 @@ Numba's runtime (allocating an array, say) is not saved.
 
 from __future__ import annotations
 
+import ast
 import ctypes
 import hashlib
 import importlib
@@ -27,6 +34,7 @@ import importlib.util
 import json
 import os
 import re
+import sys
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -40,6 +48,8 @@ ERROR_PATH_HELPERS = frozenset({
     "numba_runtime_build_excinfo_struct", "NRT_Free", "NRT_MemInfo_call_dtor",
 })  # fmt: skip
 SUFFIX = ".native"
+#: The environment variable of the switch: "0" gives plain Numba everywhere.
+SWITCH = "QUEENSLAB_NATIVE"
 _DECLARATION = re.compile(
     r'declare (?P<result>[^@]*)@(?P<name>"[^"]+"|[\w.$]+)\((?P<parameters>[^()]*)\)'
 )
@@ -57,19 +67,19 @@ define internal void @queenslab.unreachable() cold noreturn {{
 """
 
 
+def enabled() -> bool:
+    """Whether saved machine code and the cache shim may be used (``QUEENSLAB_NATIVE``)."""
+    return os.environ.get(SWITCH, "1") != "0"
+
+
 @dataclass(frozen=True)
 class Callback:
-    """The ``numba.cfunc`` ``name`` of ``module``, called with ctypes arguments.
-
-    ``sources``: the modules whose code it compiles besides ``module`` (the kernels it
-    calls); a change to any of them makes a fresh compile.
-    """
+    """The ``numba.cfunc`` ``name`` of ``module``, called with ctypes arguments."""
 
     module: str
     name: str
     restype: Any
     argtypes: tuple[Any, ...]
-    sources: tuple[str, ...] = ()
 
     def __call__(self, *args: Any) -> Any:
         return _function(self)(*args)
@@ -90,7 +100,7 @@ def _function(callback: Callback) -> Callable[..., Any]:
 def _load(callback: Callback) -> Callable[..., Any]:
     """The saved machine code of ``callback``, else Numba's."""
     prototype = ctypes.CFUNCTYPE(callback.restype, *callback.argtypes)
-    address = _saved_address(callback)
+    address = _saved_address(callback) if enabled() else 0
     return prototype(address or _compiled(callback).address)
 
 
@@ -121,14 +131,58 @@ def _cache_file(callback: Callback, llvm: Any) -> Path:
     llvm.initialize_native_target()
     llvm.initialize_native_asmprinter()
     digest = hashlib.sha256()
-    for name in (__name__, callback.module, *callback.sources):
-        digest.update(_source(name).read_bytes())
-    numba = _source("numba")
-    digest.update((numba.parent / "_version.py").read_bytes())
+    for name in sorted(reached(callback.module) | {__name__}):
+        digest.update(name.encode() + b"\0" + _source(name).read_bytes())
+    for package in ("numba", "llvmlite"):
+        digest.update((_source(package).parent / "_version.py").read_bytes())
     settings = sorted((k, v) for k, v in os.environ.items() if k.startswith("NUMBA_"))
-    digest.update(repr((llvm.llvm_version_info, _cpu(llvm), settings)).encode())
+    versions = (sys.version, llvm.llvm_version_info)
+    digest.update(repr((versions, _cpu(llvm), settings)).encode())
     directory = _directory(_source(callback.module))
     return directory / f"{callback.module}.{callback.name}-{digest.hexdigest()[:32]}{SUFFIX}"
+
+
+def reached(module: str) -> set[str]:
+    """``module`` and every module of its package it imports, directly or not.
+
+    Read from the sources (an ``import`` anywhere in a module counts, inside functions
+    too), so a kernel that starts calling another module is covered without a list kept
+    by hand. ``from package import name`` counts ``package.name`` when that is a module.
+    """
+    top = module.split(".")[0]
+    found: set[str] = set()
+    waiting = [module]
+    while waiting:
+        name = waiting.pop()
+        if name in found:
+            continue
+        found.add(name)
+        tree = ast.parse(_source(name).read_bytes())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+                targets = [node.module]
+                targets += [f"{node.module}.{alias.name}" for alias in node.names]
+            else:
+                continue
+            for target in targets:
+                if target.split(".")[0] == top and _is_module(target) and target not in found:
+                    waiting.append(target)
+    return found
+
+
+def _is_module(name: str) -> bool:
+    """Whether ``name`` is a module, importing no module that is not a package (looking
+    inside a kernel module would import Numba, which saved code is here to avoid)."""
+    parent = name.rpartition(".")[0]
+    try:
+        inside = importlib.util.find_spec(parent) if parent else None
+        if parent and (inside is None or inside.submodule_search_locations is None):
+            return False  # a name defined in a module
+        return importlib.util.find_spec(name) is not None
+    except (ImportError, ValueError):
+        return False
 
 
 def _source(module: str) -> Path:

@@ -1,8 +1,11 @@
 """The interface every backend implements, and the vocabulary that describes it.
 
 A backend declares, as class attributes, everything the rest of the package needs to know
-about it: its family, capabilities, the board variants it handles, the packages it needs
-and its options (``Option``: type, default and help, from which the CLI builds its flags).
+about it: its name, family, the tasks it does (``Task``: solve, enumerate, count, optimize)
+and the features it honours while doing them (``Feature``: unique counts, given queens,
+blocked cells, tree profiles), the board variants and problem kinds it handles, the
+packages it needs and its options (``Option``: type, default and help, from which the CLI
+builds its flags). ``registry.resolve`` reads these to choose and refuse backends.
 Its methods receive the ``Problem`` (what to solve) and the ``Run`` (seed, deadline, stop
 signal, statistics).
 """
@@ -32,14 +35,21 @@ class Family(StrEnum):
     HEURISTIC = "heuristic"
 
 
-class Capability(StrEnum):
+class Task(StrEnum):
+    """What a call asks a backend to do."""
+
     SOLVE = "solve"
     ENUMERATE = "enumerate"
     COUNT = "count"
+    OPTIMIZE = "optimize"  # weighted N-queens, or a problem kind's objective
+
+
+class Feature(StrEnum):
+    """What a backend honours while it does a task; a problem or a call may need some."""
+
     UNIQUE = "unique"  # count up to the board's symmetries
     GIVENS = "givens"  # honours queens placed in advance
     BLOCKED = "blocked"  # honours blocked cells
-    OPTIMIZE = "optimize"  # weighted N-queens
     PROFILE = "profile"  # counts record the nodes of each depth of the search tree
 
 
@@ -88,7 +98,10 @@ class Backend:
 
     name: ClassVar[str]
     family: ClassVar[Family]
-    capabilities: ClassVar[frozenset[Capability]]
+    tasks: ClassVar[frozenset[Task]]
+    features: ClassVar[frozenset[Feature]] = frozenset()
+    #: Problem kinds the backend answers (``queenslab.problems``; placement is today's).
+    kinds: ClassVar[frozenset[str]] = frozenset({"placement"})
     summary: ClassVar[str] = ""
     #: Board variants the backend searches correctly (see ``queenslab.boards``).
     variants: ClassVar[frozenset[str]] = frozenset({DEFAULT_VARIANT})
@@ -109,31 +122,37 @@ class Backend:
                 raise UsageError(f"backend {self.name!r} has no option {key!r} (options: {known})")
             self.settings[key] = declared[key].parse(self.name, value)
 
+    @classmethod
+    def unavailable(cls) -> str | None:
+        """Why the backend cannot run here although its packages are installed (no device,
+        say), or None when it can. Asked only once ``requires`` is satisfied."""
+        return None
+
     def load(self) -> None:
         """Import solver packages and compiled kernels before the clock of the search starts."""
 
-    def load_for(self, task: Capability, problem: Problem) -> None:
+    def load_for(self, task: Task, problem: Problem, unique: bool = False) -> None:
         """``load``, narrowed to what ``task`` on ``problem`` needs (start-up is paid per run)."""
         self.load()
 
     # Each capability raises unless the subclass provides it.
     def solve(self, problem: Problem, run: Run) -> SolveResult:
-        raise self._lacks(Capability.SOLVE)
+        raise self.lacks(Task.SOLVE)
 
     def enumerate(self, problem: Problem, run: Run) -> Iterator[Placement]:
-        raise self._lacks(Capability.ENUMERATE)
+        raise self.lacks(Task.ENUMERATE)
 
     def count(self, problem: Problem, run: Run, unique: bool = False) -> CountResult:
-        raise self._lacks(Capability.COUNT)
+        raise self.lacks(Task.COUNT)
 
     def optimize(self, problem: Problem, run: Run, weights: np.ndarray) -> OptimizeResult:
-        raise self._lacks(Capability.OPTIMIZE)
+        raise self.lacks(Task.OPTIMIZE)
 
-    def _lacks(self, capability: Capability) -> CapabilityError:
-        able = [b for b in sorted(Capability) if b in self.capabilities]
-        return CapabilityError(
-            f"backend {self.name!r} cannot {capability} (it can: {', '.join(able)})"
-        )
+    @classmethod
+    def lacks(cls, task: Task) -> CapabilityError:
+        """The error for a task this backend does not do, naming the ones it does."""
+        able = [t for t in Task if t in cls.tasks]
+        return CapabilityError(f"backend {cls.name!r} cannot {task} (it can: {', '.join(able)})")
 
 
 def default_workers() -> int:

@@ -1,4 +1,17 @@
-"""Exceptions that the CLI turns into one-line messages and exit codes."""
+"""Exceptions that the CLI turns into one-line messages, and the exit codes: one table."""
+
+from enum import IntEnum
+
+
+class ExitCode(IntEnum):
+    """The ``queens`` command's exit codes, the contract every command keeps."""
+
+    OK = 0
+    NO_SOLUTION = 1  # a proven "no solution", or a cross-check disagreement
+    USAGE = 2  # bad usage or input: one line on stderr
+    LIMIT = 3  # a limit was reached before an answer (or an incomplete method gave up)
+    INTERRUPTED = 130  # 128 + SIGINT, as shells report Ctrl-C
+    TERMINATED = 143  # 128 + SIGTERM, after the same cleanup as Ctrl-C
 
 
 class QueensError(Exception):

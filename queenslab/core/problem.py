@@ -29,6 +29,8 @@ class Problem:
     givens: tuple[Cell, ...] = ()
     variant: str = DEFAULT_VARIANT
     blocked: tuple[Cell, ...] = ()
+    #: The question asked of the board (``queenslab.problems``): placement is n queens.
+    kind: str = "placement"
 
     def __post_init__(self) -> None:
         if isinstance(self.n, bool) or not isinstance(self.n, int):
@@ -68,7 +70,7 @@ class Problem:
 
     def with_givens(self, queens: Iterable[Cell]) -> Problem:
         """The same board with more queens placed in advance (a cube of a split search)."""
-        return Problem(self.n, (*self.givens, *queens), self.variant, self.blocked)
+        return Problem(self.n, (*self.givens, *queens), self.variant, self.blocked, self.kind)
 
     def describe(self) -> str:
         """A short label, e.g. ``n=8 toroidal, 2 blocked, givens 0:1``."""

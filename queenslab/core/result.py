@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
+from queenslab.core.errors import ExitCode
 from queenslab.core.placement import Placement
 
 if TYPE_CHECKING:
@@ -28,9 +29,12 @@ class Status(StrEnum):
     UNKNOWN = "unknown"  # an incomplete method gave up without proof
 
     @property
-    def exit_code(self) -> int:
-        """The CLI contract: 0 answer, 1 proven no answer, 3 limit (or gave up)."""
-        return {Status.SOLVED: 0, Status.OPTIMAL: 0, Status.INFEASIBLE: 1}.get(self, 3)
+    def exit_code(self) -> ExitCode:
+        """The CLI contract: an answer, a proven no answer, or a limit (or gave up)."""
+        found = {Status.SOLVED: ExitCode.OK, Status.OPTIMAL: ExitCode.OK}
+        return found.get(
+            self, ExitCode.NO_SOLUTION if self is Status.INFEASIBLE else ExitCode.LIMIT
+        )
 
 
 @dataclass

@@ -4,7 +4,8 @@ own, the statistics the backend reports, and a progress callback.
 The deadline starts when the call starts, so building and loading a model count against
 ``time_limit`` as much as the search does. The stop signal belongs to this run alone: two
 counts in one process never stop each other. Compiled kernels poll ``stop_flag``, a
-one-byte array that ``stop()`` and an expired deadline both set (see ``watch``).
+one-byte array that ``stop()`` and an expired deadline both set (``runtime.stop.watch``
+sets it from a thread for kernels that never look at the clock).
 """
 
 from __future__ import annotations
@@ -104,32 +105,6 @@ class Run:
             if self._stopped.is_set():
                 self._flag[0] = 1
         return self._flag
-
-    @contextmanager
-    def watch(self, poll: float = 0.05) -> Iterator[None]:
-        """Set ``stop_flag`` when the deadline passes, from a watcher thread, while inside.
-
-        For native code that polls the flag but never looks at the clock itself.
-        """
-        flag = self.stop_flag
-        done = threading.Event()
-
-        def watcher() -> None:
-            while not done.wait(poll):
-                if self.should_stop():
-                    flag[0] = 1
-                    return
-
-        thread = threading.Thread(target=watcher, name="queenslab-deadline", daemon=True)
-        thread.start()
-        try:
-            yield
-        except BaseException:
-            self.stop()
-            raise
-        finally:
-            done.set()
-            thread.join()
 
     # -- statistics ---------------------------------------------------------------------
     @contextmanager

@@ -18,6 +18,8 @@ FIELDS: dict[str, str] = {
     "auxiliary_variables": "variables a cardinality encoding adds beyond the n² board cells",
     "nodes": "nodes of a native search tree: consistent partial placements visited, "
     "the empty board included",
+    "pruned": "values removed from the domains of open variables by inference (forward "
+    "checking, arc consistency)",
     "conflicts": "conflicts of a CDCL or CP-SAT search",
     "decisions": "branching decisions of a SAT search",
     "propagations": "literals propagated by a SAT search",
@@ -26,7 +28,8 @@ FIELDS: dict[str, str] = {
     "mip_nodes": "branch-and-bound nodes of a MILP solver",
     "lp_iterations": "simplex iterations of a MILP solver",
     "oracle_calls": "SAT oracle calls of a MaxSAT solver",
-    "moves": "moves (swaps) made by a local search",
+    "moves": "moves (swaps, or one queen moved within its row) made by a local search",
+    "plateau_moves": "moves of a local search that left the number of conflicts unchanged",
     "trials": "independent trials of a Las Vegas method",
     "profile": "nodes of the search tree at each depth (queens placed), with --profile",
     "build_seconds": "building the model and loading it into the solver",

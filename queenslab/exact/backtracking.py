@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from queenslab.boards import VARIANTS
-from queenslab.core.backend import Backend, Capability, Family
+from queenslab.core.backend import Backend, Family, Feature, Task
 from queenslab.core.errors import LimitReached
 from queenslab.core.placement import Placement
 from queenslab.core.problem import Problem
@@ -96,17 +96,8 @@ def canonical(problem: Problem, cols: tuple[int, ...]) -> bool:
 class BacktrackingBackend(Backend):
     name = "backtrack"
     family = Family.EXACT
-    capabilities = frozenset(
-        {
-            Capability.SOLVE,
-            Capability.ENUMERATE,
-            Capability.COUNT,
-            Capability.UNIQUE,
-            Capability.GIVENS,
-            Capability.PROFILE,
-            Capability.BLOCKED,
-        }
-    )
+    tasks = frozenset({Task.SOLVE, Task.ENUMERATE, Task.COUNT})
+    features = frozenset({Feature.UNIQUE, Feature.GIVENS, Feature.PROFILE, Feature.BLOCKED})
     variants = frozenset(VARIANTS)
     summary = "textbook backtracking with O(1) line lookups (reference, every variant)"
 

@@ -17,12 +17,11 @@ imported only when a method runs.
 
 from __future__ import annotations
 
-import contextlib
 from collections.abc import Iterator, Mapping
 from typing import TYPE_CHECKING, ClassVar
 
 from queenslab.boards import VARIANTS
-from queenslab.core.backend import Backend, Capability, Family, Option, workers_option
+from queenslab.core.backend import Backend, Family, Feature, Option, Task, workers_option
 from queenslab.core.errors import LimitReached, UsageError
 from queenslab.core.placement import Placement
 from queenslab.core.problem import Problem
@@ -42,7 +41,8 @@ BUFFER = 1024  # solutions handed over per kernel call when enumerating
 class BitmaskBackend(Backend):
     name = "bitmask"
     family = Family.EXACT
-    capabilities = frozenset(Capability)
+    tasks = frozenset({Task.COUNT, Task.ENUMERATE, Task.OPTIMIZE, Task.SOLVE})
+    features = frozenset({Feature.BLOCKED, Feature.GIVENS, Feature.PROFILE, Feature.UNIQUE})
     variants = frozenset(VARIANTS)
     summary = "Numba bitmask search, border constellations, threads or Dask, resumable; exact B&B"
     requires: ClassVar[Mapping[str, str]] = {"numba": "numba"}
@@ -67,15 +67,15 @@ class BitmaskBackend(Backend):
         warm.count(Problem(4, blocked=((0, 0),)), Run(None, None), unique=True)  # general
         warm.optimize(tiny, Run(None, None), np.zeros((4, 4), dtype=np.int64))
 
-    def load_for(self, task: Capability, problem: Problem) -> None:
+    def load_for(self, task: Task, problem: Problem, unique: bool = False) -> None:
         """A count of the classic board loads only the constellation kernels it will run:
         from n = 8 on, a count of solutions runs their machine code without Numba
         (native.py); a count of classes or of a smaller board loads Numba's kernels. A
         profiled count loads its own at its first call; any other run loads every kernel."""
         from queenslab.exact.constellations import SPECIALISED_FROM
 
-        if task in (Capability.COUNT, Capability.UNIQUE) and _by_constellations(problem):
-            with_numba = task is Capability.UNIQUE or problem.n < SPECIALISED_FROM
+        if task is Task.COUNT and _by_constellations(problem):
+            with_numba = unique or problem.n < SPECIALISED_FROM
             size = 6 if with_numba else SPECIALISED_FROM  # classes of 6 run both Numba kernels
             BitmaskBackend(workers=1).count(Problem(size), Run(None, None), unique=with_numba)
         else:
@@ -96,66 +96,18 @@ class BitmaskBackend(Backend):
                 yield Placement(cols)
 
     def count(self, problem: Problem, run: Run, unique: bool = False) -> CountResult:
-        import numpy as np
-
-        from queenslab.exact import parallel
+        from queenslab.exact import counting
 
         if run.profile:
             return _profiled(problem, run, unique)
-        with contextlib.ExitStack() as stack:
-            stack.enter_context(run.watch())
-            try:
-                plan = _plan(problem, unique, run.stop_flag)
-            except LimitReached:  # building the plan of a huge board took the time
-                return CountResult(None, status=Status.LIMIT)
-            results = np.zeros((len(plan), 3), dtype=np.int64)
-            pending = np.ones(len(plan), dtype=bool)
-            client = None
-            if self.settings["scheduler"]:  # before the checkpoint: no file from a failure
-                client = stack.enter_context(
-                    contextlib.closing(parallel.connect(self.settings["scheduler"]))
-                )
-            if self.settings["checkpoint"]:
-                from queenslab.exact.checkpoint import Checkpoint
-
-                checkpoint = stack.enter_context(
-                    Checkpoint(
-                        self.settings["checkpoint"],
-                        plan.n,
-                        f"{plan.method} with classes" if unique else plan.method,
-                        len(plan),
-                        plan.fingerprint(),
-                    )
-                )
-                ids, rows = checkpoint.finished()
-                results[ids], pending[ids] = rows, False
-            todo = np.flatnonzero(pending)
-            if client is not None:
-                runner = parallel.run_dask(client, plan, todo, run.stop_flag)
-            else:
-                runner = parallel.run_threads(plan, todo, self.settings["workers"], run.stop_flag)
-            runner = stack.enter_context(contextlib.closing(runner))
-            run.report(len(plan) - len(todo), len(plan))
-            for ids, rows in runner:
-                if len(ids):
-                    results[ids], pending[ids] = rows, False
-                    if self.settings["checkpoint"]:
-                        checkpoint.record(ids, rows)
-                    run.report(len(plan) - int(pending.sum()), len(plan))
-                if pending.any() and run.should_stop():
-                    break
-        total, classes, nodes = (int(x) for x in results.sum(axis=0))
-        stats = {"method": plan.method, "subproblems": len(plan), "nodes": nodes}
-        if pending.any():
-            run.stats.add(
-                stats,
-                subproblems_finished=len(plan) - int(pending.sum()),
-                partial_total=total,
-                **({"partial_unique": classes} if unique else {}),
-            )
-            return CountResult(None, status=Status.LIMIT)
-        run.stats.add(stats)
-        return CountResult(total, classes if unique else None)
+        return counting.count(
+            lambda: _plan(problem, unique, run.stop_flag),
+            run,
+            unique,
+            self.settings["workers"],
+            self.settings["scheduler"],
+            self.settings["checkpoint"],
+        )
 
     def optimize(self, problem: Problem, run: Run, weights: np.ndarray) -> OptimizeResult:
         """Exact branch and bound over the same row-by-row bitmask search."""

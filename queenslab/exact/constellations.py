@@ -34,22 +34,16 @@ Array = np.ndarray
 #: Boards from this size on have 4 inner rows or more in every constellation: the counting
 #: kernel's own search handles them all, and runs without Numba (callbacks.py).
 SPECIALISED_FROM = 8
-#: The kernels' modules: listing the orbits and counting run as C callbacks (callbacks.py)
-#: whose saved machine code loads without Numba (native.py).
-_SOURCES = (
-    "queenslab.exact.constellation_kernel",
-    "queenslab.exact.border_orbits",
-    "queenslab.exact.constellations",
-    "queenslab.compiled.jit",
-)  # fmt: skip
+#: Listing the orbits and counting run as C callbacks (callbacks.py) whose saved machine
+#: code loads without Numba (compiled/native.py).
 _pointer, _size = ctypes.c_void_p, ctypes.c_int64
 _representatives = native.Callback(
     "queenslab.exact.callbacks", "representatives", ctypes.c_int64,
-    (_size, _pointer, _pointer, _size, _pointer, _pointer, _pointer), _SOURCES,
+    (_size, _pointer, _pointer, _size, _pointer, _pointer, _pointer),
 )  # fmt: skip
 _count_plain = native.Callback(
     "queenslab.exact.callbacks", "count_plain", None,
-    (_size, _size, _pointer, _pointer, _pointer, _pointer, _pointer), _SOURCES,
+    (_size, _size, _pointer, _pointer, _pointer, _pointer, _pointer),
 )  # fmt: skip
 
 

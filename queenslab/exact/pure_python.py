@@ -27,7 +27,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 from queenslab.boards import symmetry
-from queenslab.core.backend import Backend, Capability, Family
+from queenslab.core.backend import Backend, Family, Feature, Task
 from queenslab.core.errors import LimitReached, UsageError
 from queenslab.core.placement import Placement
 from queenslab.core.problem import Problem
@@ -132,10 +132,8 @@ def _columns(mask: int) -> list[int]:
 class SmallBackend(Backend):
     name = "small"
     family = Family.EXACT
-    capabilities = frozenset(
-        {Capability.SOLVE, Capability.ENUMERATE, Capability.COUNT, Capability.GIVENS,
-         Capability.BLOCKED}
-    )  # fmt: skip
+    tasks = frozenset({Task.SOLVE, Task.ENUMERATE, Task.COUNT})
+    features = frozenset({Feature.GIVENS, Feature.BLOCKED})
     summary = f"pure-Python bitmask search for small boards (n <= {MAX_N}): no start-up cost"
 
     def _masks(self, problem: Problem) -> list[int] | None:

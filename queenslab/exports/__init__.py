@@ -13,12 +13,12 @@ from dataclasses import dataclass
 from pathlib import PurePath
 from typing import TextIO
 
-from queenslab.core.backend import Capability
+from queenslab.core.backend import Task
 from queenslab.core.errors import UsageError
 from queenslab.exports import cpsat, dimacs, lp, mps, mzn, opb, wcnf
 from queenslab.exports.spec import Instance
 
-SOLVE, COUNT, OPTIMIZE = Capability.SOLVE, Capability.COUNT, Capability.OPTIMIZE
+SOLVE, COUNT, OPTIMIZE = Task.SOLVE, Task.COUNT, Task.OPTIMIZE
 #: Every format writes n² variables (and pairwise CNF n³ clauses): beyond this, refused.
 MAX_N = 1000
 
@@ -27,7 +27,7 @@ MAX_N = 1000
 class Export:
     name: str
     suffix: str
-    tasks: frozenset[Capability]  # solve, count (every solution), optimize (--weights)
+    tasks: frozenset[Task]  # solve, count (every solution), optimize (--weights)
     help: str
     write: Callable[[Instance, TextIO], None]
 

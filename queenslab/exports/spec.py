@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from queenslab.core.backend import Capability
+from queenslab.core.backend import Task
 from queenslab.core.problem import Problem
 
 if TYPE_CHECKING:
@@ -25,8 +25,8 @@ class Instance:
     encoding: str = "pairwise"  # cardinality encoding of the CNF formats
 
     @property
-    def task(self) -> Capability:
-        return Capability.SOLVE if self.weights is None else Capability.OPTIMIZE
+    def task(self) -> Task:
+        return Task.SOLVE if self.weights is None else Task.OPTIMIZE
 
     def weighted_cells(self) -> list[tuple[int, tuple[int, int]]]:
         """(weight, cell) for every cell of non-zero weight, row by row."""

@@ -1,6 +1,6 @@
 """Divide and conquer: a board of size n from boards of smaller sizes.
 
-Three facts, each checked by the tests (tests/test_heuristics.py):
+Three facts, each checked by the tests (tests/unit/test_heuristics.py):
 
 1. Toroidal boards (no two queens share a diagonal even when the board wraps around)
    exist for every n with gcd(n, 6) = 1: ``c[i] = 2i mod n``. The product of toroidal A
@@ -35,7 +35,7 @@ from functools import cache
 from math import gcd
 from typing import TYPE_CHECKING
 
-from queenslab.core.backend import Backend, Capability, Family
+from queenslab.core.backend import Backend, Family, Task
 from queenslab.core.errors import UsageError
 from queenslab.core.placement import Placement
 from queenslab.core.problem import Problem
@@ -189,7 +189,7 @@ def build(recipe: Recipe) -> np.ndarray:
 class DivideConquerBackend(Backend):
     name = "divide-conquer"
     family = Family.HEURISTIC
-    capabilities = frozenset({Capability.SOLVE})
+    tasks = frozenset({Task.SOLVE})
     summary = "construction from toroidal tiles, block products and corner moves"
 
     def solve(self, problem: Problem, run: Run) -> SolveResult:

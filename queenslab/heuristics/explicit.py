@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from queenslab.core.backend import Backend, Capability, Family
+from queenslab.core.backend import Backend, Family, Task
 from queenslab.core.errors import UsageError
 from queenslab.core.placement import Placement
 from queenslab.core.problem import Problem
@@ -53,7 +53,7 @@ def explicit_columns(n: int) -> np.ndarray:
 class ExplicitBackend(Backend):
     name = "explicit"
     family = Family.HEURISTIC
-    capabilities = frozenset({Capability.SOLVE})
+    tasks = frozenset({Task.SOLVE})
     summary = "closed-form construction by n mod 6 (every n >= 4, 10^8 in seconds)"
 
     def solve(self, problem: Problem, run: Run) -> SolveResult:

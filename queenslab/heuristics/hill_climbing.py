@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import random
 
-from queenslab.core.backend import Backend, Capability, Family
+from queenslab.core.backend import Backend, Family, Task
 from queenslab.core.placement import Placement
 from queenslab.core.problem import Problem
 from queenslab.core.result import SolveResult, Status
@@ -55,7 +55,7 @@ class _Board:
 class HillClimbingBackend(Backend):
     name = "hill-climbing"
     family = Family.HEURISTIC
-    capabilities = frozenset({Capability.SOLVE})
+    tasks = frozenset({Task.SOLVE})
     summary = "random-restart hill climbing with swaps (textbook reference, n <= ~200)"
     uses_seed = True
 

@@ -16,9 +16,10 @@ from typing import TYPE_CHECKING, ClassVar
 
 from queenslab.core.backend import (
     Backend,
-    Capability,
     Family,
+    Feature,
     Option,
+    Task,
     non_negative_int,
     positive_int,
 )
@@ -55,7 +56,8 @@ def given_columns(problem: Problem) -> np.ndarray:
 class LasVegasBackend(Backend):
     name = "las-vegas"
     family = Family.HEURISTIC
-    capabilities = frozenset({Capability.SOLVE, Capability.GIVENS})
+    tasks = frozenset({Task.SOLVE})
+    features = frozenset({Feature.GIVENS})
     summary = "Las Vegas random rows + backtracking, restarted on failure"
     requires: ClassVar[Mapping[str, str]] = {"numba": "numba"}
     options = (

@@ -17,7 +17,7 @@ import importlib
 from collections.abc import Mapping
 from typing import ClassVar, NamedTuple
 
-from queenslab.core.backend import Backend, Capability, Family, Option, positive_int
+from queenslab.core.backend import Backend, Family, Feature, Option, Task, positive_int
 from queenslab.core.placement import Placement
 from queenslab.core.problem import Problem
 from queenslab.core.result import SolveResult, Status
@@ -44,7 +44,8 @@ SEARCHES = {
 class MinConflictsBackend(Backend):
     name = "min-conflicts"
     family = Family.HEURISTIC
-    capabilities = frozenset({Capability.SOLVE, Capability.GIVENS, Capability.BLOCKED})
+    tasks = frozenset({Task.SOLVE})
+    features = frozenset({Feature.GIVENS, Feature.BLOCKED})
     variants = frozenset(SEARCHES)
     summary = "min-conflicts in Numba: QS4 (10^7 queens in about a second); torus by breakout"
     requires: ClassVar[Mapping[str, str]] = {"numba": "numba"}
@@ -59,7 +60,7 @@ class MinConflictsBackend(Backend):
         for search in SEARCHES.values():
             self.solve(search.warm_up, Run(0, None))
 
-    def load_for(self, task: Capability, problem: Problem) -> None:
+    def load_for(self, task: Task, problem: Problem, unique: bool = False) -> None:
         """Load only the kernels of this board's search."""
         self.solve(SEARCHES[problem.variant].warm_up, Run(0, None))
 

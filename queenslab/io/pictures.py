@@ -55,6 +55,13 @@ class Style:
     blocked: str = "#555555"
     white_queen: str = "#fafafa"
     dominated: str = "#64b5f6"  # drawn half transparent over the squares
+    #: trace players: a solution's queens, the rows a move changed, the columns a domain
+    #: still holds, and the search tree's open path and explored nodes
+    solution: str = "#2e7d32"
+    moved: str = "#ffca28"
+    domain: str = "#66bb6a"
+    path: str = "#1565c0"
+    explored: str = "#9e9e9e"
 
 
 STYLE = Style()
@@ -86,15 +93,19 @@ class Marks:
 
 
 def squares_svg(n: int, cell: int) -> str:
-    """The empty checkerboard as one pattern (a few hundred bytes for any n)."""
+    """The empty checkerboard as one pattern (a few hundred bytes for any n).
+
+    The pattern's id names its cell size: boards of several sizes on one page (a
+    notebook, the site) would otherwise all use the first board's squares.
+    """
     size = n * cell
     return (
-        f'<defs><pattern id="squares" width="{2 * cell}" height="{2 * cell}" '
+        f'<defs><pattern id="squares{cell}" width="{2 * cell}" height="{2 * cell}" '
         f'patternUnits="userSpaceOnUse"><rect width="{2 * cell}" height="{2 * cell}" '
         f'fill="{STYLE.light}"/><rect x="{cell}" width="{cell}" height="{cell}" '
         f'fill="{STYLE.dark}"/><rect y="{cell}" width="{cell}" height="{cell}" '
         f'fill="{STYLE.dark}"/></pattern></defs>'
-        f'<rect width="{size}" height="{size}" fill="url(#squares)"/>'
+        f'<rect width="{size}" height="{size}" fill="url(#squares{cell})"/>'
     )
 
 

@@ -16,7 +16,7 @@ from typing import Any
 
 from queenslab import api, boards
 from queenslab.boards import DEFAULT_VARIANT, Cell
-from queenslab.core.backend import Capability, Family
+from queenslab.core.backend import Family, Feature, Task
 from queenslab.core.errors import UsageError
 from queenslab.core.problem import Problem
 from queenslab.core.result import Status
@@ -222,7 +222,7 @@ def _split(backends: Sequence[str] | None, problem: Problem) -> tuple[list[str],
     for name in chosen:
         cls = backend_class(name)  # UsageError for an unknown name
         takes = problem.variant in cls.variants and (
-            not problem.blocked or Capability.BLOCKED in cls.capabilities
+            not problem.blocked or Feature.BLOCKED in cls.features
         )
         if not takes:
             if backends is not None:
@@ -230,9 +230,9 @@ def _split(backends: Sequence[str] | None, problem: Problem) -> tuple[list[str],
                     f"backend {name!r} does not handle this board ({problem.describe()})"
                 )
             continue
-        if Capability.COUNT in cls.capabilities:
+        if Task.COUNT in cls.tasks:
             counters.append(name)
-        elif cls.family is Family.HEURISTIC and Capability.SOLVE in cls.capabilities:
+        elif cls.family is Family.HEURISTIC and Task.SOLVE in cls.tasks:
             heuristics.append(name)
         elif backends is not None:
             raise UsageError(f"backend {name!r} can neither count nor be validated by solving")

@@ -39,6 +39,15 @@ class Estimate:
     stderr: float
     exact: int | None = None
     levels: list[float] = field(default_factory=list)  # estimated nodes per depth
+    level_stderr: list[float] = field(default_factory=list)  # their standard errors
+    exact_levels: list[int] | None = None  # the walked tree's nodes per depth
+
+    def level_intervals(self) -> list[tuple[float, float]]:
+        """The 95% interval of each depth's estimate (same approximation as ``interval``)."""
+        return [
+            (max(0.0, mean - Z95 * err), mean + Z95 * err)
+            for mean, err in zip(self.levels, self.level_stderr, strict=True)
+        ]
 
     @property
     def interval(self) -> tuple[float, float]:
@@ -57,6 +66,8 @@ class Estimate:
             "ci95": [round(low, 3), round(high, 3)],
             "exact": self.exact,
             "levels": [round(v, 3) for v in self.levels],
+            "levels_ci95": [[round(lo, 3), round(hi, 3)] for lo, hi in self.level_intervals()],
+            "exact_levels": self.exact_levels,
         }
 
 
@@ -94,13 +105,16 @@ def estimate(problem: Problem, probes: int = 1000, run: Run | None = None) -> Es
     masks = RowMasks(problem)
     sizes: list[float] = []
     levels = [0.0] * (problem.n + 1)
+    squares = [0.0] * (problem.n + 1)  # per depth, for its standard error
     for done in range(probes):
         product, size = 1, 1
         levels[0] += 1
+        squares[0] += 1
         for depth, children in enumerate(probe(masks, rng), 1):
             product *= children
             size += product
             levels[depth] += product
+            squares[depth] += float(product) ** 2
         sizes.append(size)
         if done % 256 == 255:
             run.report(done + 1, probes)
@@ -108,15 +122,27 @@ def estimate(problem: Problem, probes: int = 1000, run: Run | None = None) -> Es
                 break
     count = len(sizes)
     stderr = statistics.stdev(sizes) / math.sqrt(count) if count > 1 else math.inf
+    means = [v / count for v in levels]
+    level_stderr = [
+        math.sqrt(max(0.0, (sq - count * m * m) / (count - 1)) / count) if count > 1 else math.inf
+        for sq, m in zip(squares, means, strict=True)
+    ]
     return Estimate(
-        problem.n, count, statistics.fmean(sizes), stderr, levels=[v / count for v in levels]
+        problem.n, count, statistics.fmean(sizes), stderr, levels=means, level_stderr=level_stderr
     )
 
 
 def exact_size(problem: Problem, time_limit: float | None = None) -> int | None:
     """The tree's node count, from the backtrack backend walking it all (None at a limit)."""
+    profile = exact_profile(problem, time_limit)
+    return None if profile is None else sum(profile)
+
+
+def exact_profile(problem: Problem, time_limit: float | None = None) -> list[int] | None:
+    """The tree's nodes per depth, from the backtrack backend walking it all (None at a
+    limit): what ``Estimate.levels`` estimates."""
     from queenslab import api
     from queenslab.core.result import Status
 
-    result = api.count(problem, "backtrack", time_limit=time_limit)
-    return None if result.status is Status.LIMIT else int(result.stats["nodes"])
+    result = api.count(problem, "backtrack", time_limit=time_limit, profile=True)
+    return None if result.status is Status.LIMIT else list(result.stats["profile"])

@@ -9,7 +9,7 @@ chosen backend solves each one under a time limit. Runs that hit the limit are k
 validates every board; where one backend proves an instance infeasible and another finds
 a board, or a backend fails, the study stops and reports it.
 
-Solves run on threads or on a Dask cluster (``queenslab.lab.runners``).
+Solves run in forked processes or on a Dask cluster (``queenslab.lab.runners``).
 """
 
 from __future__ import annotations
@@ -19,17 +19,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from queenslab.core.backend import Capability
+from queenslab.core.backend import Feature, Task
 from queenslab.core.errors import UsageError
 from queenslab.core.result import Status
 from queenslab.core.run import ProgressCallback
 from queenslab.core.stats import primary_effort
 from queenslab.io.instance import Instance
 from queenslab.lab.generators import DEFAULT_MIN_OPEN, generate
-from queenslab.lab.runners import Job, on_dask, on_threads
+from queenslab.lab.runners import Job, solves
 from queenslab.lab.summary import Quartiles, quartiles, spread
 from queenslab.lab.table import Table
-from queenslab.registry import backend_class, get_backend, info
+from queenslab.registry import backend_class, info
 
 #: What each kind's density means on the paper's own axes, for the table's second column.
 PAPER_AXIS: dict[str, tuple[str, Callable[[int, float], float]]] = {
@@ -264,9 +264,7 @@ def run_study(
     ]
     jobs = [Job(s.density, i, b, s.instance) for i, s in enumerate(drawn) for b in backends]
     report = StudyReport(kind, n, densities, backends, drawn, time_limit)
-    runner = (
-        on_dask(jobs, time_limit, scheduler) if scheduler else on_threads(jobs, time_limit, workers)
-    )
+    runner = solves(jobs, time_limit, workers, scheduler)
     try:
         for done, (job, outcome) in enumerate(runner, 1):
             sample = drawn[job.sample]
@@ -288,18 +286,16 @@ def run_study(
 def _check_backend(name: str) -> None:
     """Refuse a backend that cannot take these boards; load the one that can.
 
-    Loading here, in the calling thread, imports its modules (OR-Tools, NumPy...) before
-    any worker thread starts: threads importing one module at once can see it half built
-    or deadlock inside a native extension's initialisation.
+    Loading here, before the workers are forked, imports its modules (OR-Tools, NumPy,
+    compiled kernels) once: every worker inherits them instead of loading its own.
     """
     cls = backend_class(name)
-    needs = {Capability.SOLVE, Capability.BLOCKED, Capability.GIVENS}
-    if not needs <= cls.capabilities:
+    if Task.SOLVE not in cls.tasks or not {Feature.BLOCKED, Feature.GIVENS} <= cls.features:
         raise UsageError(f"backend {name!r} cannot solve boards with blocked cells and givens")
     missing = info(name).missing
     if missing:
         raise UsageError(f"backend {name!r} needs {', '.join(missing)}")
-    get_backend(name, Capability.SOLVE).load()
+    cls().load()
 
 
 def _describe(outcome: dict[str, Any]) -> str:

@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import math
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, TextIO
@@ -29,6 +30,8 @@ from queenslab.core.errors import UsageError
 
 Z_999 = 3.2905267314919255  # two-sided 99.9 % normal quantile
 EXACT_MAX_N = 13
+#: Monte Carlo trials per kernel call: progress is told after each batch.
+BATCH = 100
 
 
 @dataclass
@@ -97,8 +100,10 @@ def expected_nodes(p: Any, s: Any, e: Any) -> Any:
 
 
 def run_study(
-    n: int, repeat: int = 1000, seed: int | None = None, exact: bool = False
-) -> StudyResult:
+    n: int, repeat: int = 1000, seed: int | None = None, exact: bool = False,
+    done: Callable[[int], None] | None = None,
+) -> StudyResult:  # fmt: skip
+    """The study of board ``n``; ``done(k)`` hears of every k Monte Carlo trials run."""
     if n < 1:
         raise UsageError(f"n must be positive, got {n}")
     if exact:
@@ -107,7 +112,8 @@ def run_study(
         return StudyResult(n, "exact", exact_rows(n))
     if repeat < 2:
         raise UsageError(f"--repeat must be at least 2, got {repeat}")
-    return StudyResult(n, "monte-carlo", monte_carlo_rows(n, repeat, seed), repeat, seed)
+    rows = monte_carlo_rows(n, repeat, seed, done)
+    return StudyResult(n, "monte-carlo", rows, repeat, seed)
 
 
 # -- exact ------------------------------------------------------------------------------
@@ -201,14 +207,25 @@ def monte_carlo_row(step: int, solved: np.ndarray, nodes: np.ndarray) -> StudyRo
     return StudyRow(step, p, s, e, t, ci)
 
 
-def monte_carlo_rows(n: int, repeat: int, seed: int | None) -> list[StudyRow]:
+def monte_carlo_rows(
+    n: int, repeat: int, seed: int | None, done: Callable[[int], None] | None = None
+) -> list[StudyRow]:
+    """``repeat`` trials per step, in batches of BATCH (one random stream: the same
+    trials as one call would run)."""
     from queenslab.heuristics import las_vegas_kernels, random_stream
 
     state = random_stream.new_stream(seed)
     given = np.full(n, -1, dtype=np.int64)
     rows = []
     for step in range(n + 1):
-        solved, nodes = las_vegas_kernels.lv_trials(n, step, given, state, repeat)
+        batches = []
+        for start in range(0, repeat, BATCH):
+            size = min(BATCH, repeat - start)
+            batches.append(las_vegas_kernels.lv_trials(n, step, given, state, size))
+            if done is not None:
+                done(size)
+        solved = np.concatenate([flags for flags, _ in batches])
+        nodes = np.concatenate([counts for _, counts in batches])
         rows.append(monte_carlo_row(step, solved, nodes))
     return rows
 
@@ -217,20 +234,23 @@ def monte_carlo_rows(n: int, repeat: int, seed: int | None) -> list[StudyRow]:
 
 
 def write_plot(results: list[StudyResult], path: str) -> None:
-    """t per step (log scale), one line per n, as a PNG; p on a second axis for one n."""
-    import matplotlib
+    """t per step (log scale), one line per n in its own colour and marker; p on a second
+    axis for one n. The format follows the file's suffix (.png, .svg, .pdf)."""
+    from queenslab.io.figures import pyplot, save
 
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(7, 4))
-    for result in results:
+    plt = pyplot()
+    fig, ax = plt.subplots(figsize=(8, 4.5))
+    colours = plt.get_cmap("viridis")(np.linspace(0, 0.92, len(results)))
+    markers = "osD^v<>ph*"
+    for index, result in enumerate(results):
         steps = [r.step for r in result.rows]
         ts = [r.t if math.isfinite(r.t) else np.nan for r in result.rows]
         below = [r.t - r.ci["t"][0] if "t" in r.ci else 0.0 for r in result.rows]
         above = [r.ci["t"][1] - r.t if "t" in r.ci else 0.0 for r in result.rows]
-        ax.errorbar(steps, ts, yerr=[below, above], marker="o", capsize=3, label=f"n = {result.n}")
+        ax.errorbar(steps, ts, yerr=[below, above], marker=markers[index % len(markers)],
+                    color=colours[index], capsize=3, label=f"n = {result.n}")  # fmt: skip
     ax.set_yscale("log")
+    ax.xaxis.get_major_locator().set_params(integer=True)
     ax.set_xlabel("step (rows placed at random)")
     ax.set_ylabel("expected nodes to a solution, t")
     if len(results) == 1:
@@ -239,11 +259,9 @@ def write_plot(results: list[StudyResult], path: str) -> None:
         other.set_ylabel("success probability p (orange)")
         other.set_ylim(0, 1.05)
     else:
-        ax.legend(fontsize="small", ncol=2)
+        ax.legend(fontsize="small", ncol=2, loc="center left", bbox_to_anchor=(1.01, 0.5))
     ax.set_title(f"Las Vegas + backtracking ({results[0].mode})")
-    fig.tight_layout()
-    fig.savefig(path, dpi=120, format="png")
-    plt.close(fig)
+    save(fig, path)
 
 
 def print_study(result: StudyResult, fmt: str, out: TextIO | None = None) -> None:

@@ -1,4 +1,5 @@
-"""Published counts from OEIS, per board variant (the table of each variant names them).
+"""Published counts from OEIS, per board variant (the table of each variant names them),
+and the published optima of the problem kinds (each kind names its sequences).
 
 For validation and the cross-check report only: no backend may read an answer from here.
 """
@@ -10,6 +11,7 @@ from functools import cache
 from importlib.resources import files
 
 from queenslab import boards
+from queenslab.problems import kind
 
 
 @cache
@@ -36,7 +38,12 @@ def unique(n: int, variant: str = boards.DEFAULT_VARIANT) -> int | None:
     return _lookup(boards.variant(variant).unique_sequence, n)
 
 
-def largest_n(variant: str = boards.DEFAULT_VARIANT) -> int:
-    """The largest n with a published total for ``variant``."""
-    table = _tables()[boards.variant(variant).total_sequence or ""]
-    return table["offset"] + len(table["values"]) - 1
+def optimum(problem: str, n: int, variant: str = boards.DEFAULT_VARIANT) -> int | None:
+    """The published optimum of problem kind ``problem`` on an n x n board of ``variant``
+    (a domination number, an army size...), or None where nothing is published."""
+    return _lookup(kind(problem).value_sequences.get(variant), n)
+
+
+def optima(problem: str, n: int, variant: str = boards.DEFAULT_VARIANT) -> int | None:
+    """The published number of optimal answers of ``problem``, or None where unpublished."""
+    return _lookup(kind(problem).count_sequences.get(variant), n)

@@ -1,27 +1,23 @@
-"""Where the hardness study's solves run: worker threads here, or tasks on a Dask cluster.
+"""Where the hardness study's solves run: the run's pool, in forked processes here or as
+tasks on a Dask cluster (``runtime.pool``).
 
-Each runner yields (job, outcome) as solves finish and stops what still runs when it is
-closed (a problem found, or Ctrl-C). Ctrl-C reaches only the main thread: the thread
-runner hands it on to every busy worker (CPython's ``PyThreadState_SetAsyncExc``), so each
-running solve winds down through the same path as an interrupted call in the main thread.
+Each solve is a job; ``solves`` yields (job, outcome) as solves finish and stops what still
+runs when it is closed (a problem found, or Ctrl-C). Processes rather than threads: a stop
+ends a running solve at once whatever solver holds it, and solvers that hold the GIL
+(pysat) still run side by side.
 """
 
 from __future__ import annotations
 
-import collections
-import ctypes
-import queue
-import threading
+import functools
 from collections.abc import Iterator, Sequence
+from contextlib import closing
 from dataclasses import dataclass
 from typing import Any
 
 from queenslab import api
-from queenslab.core.errors import UsageError
+from queenslab.core.run import Run
 from queenslab.io.instance import Instance
-
-CONNECT_TIMEOUT = 10.0  # seconds to reach a Dask scheduler
-_POLL_SECONDS = 0.05  # how often the waiting main thread looks for Ctrl-C
 
 
 @dataclass(frozen=True)
@@ -55,79 +51,25 @@ def solve_one(instance: dict[str, Any], backend: str, time_limit: float | None) 
 Finished = tuple[Job, dict[str, Any]]
 
 
-def on_threads(jobs: Sequence[Job], time_limit: float | None, workers: int) -> Iterator[Finished]:
-    """Outcomes as they finish, from ``workers`` threads; closing stops the busy ones."""
-    pending = collections.deque(jobs)
-    finished: queue.Queue[Finished | None] = queue.Queue()
-    lock = threading.Lock()
-    busy: set[int] = set()
-    stopping = False
-
-    def work() -> None:
-        try:
-            while True:
-                with lock:
-                    if stopping or not pending:
-                        return
-                    job = pending.popleft()
-                    busy.add(threading.get_ident())
-                outcome = solve_one(job.instance.to_json(), job.backend, time_limit)
-                with lock:
-                    busy.discard(threading.get_ident())
-                finished.put((job, outcome))
-        except KeyboardInterrupt:
-            pass  # handed on from the main thread: this worker's solve has stopped
-        finally:
-            finished.put(None)
-
-    threads = [
-        threading.Thread(target=work, name=f"hardness-{i}", daemon=True)
-        for i in range(max(1, min(workers, len(jobs))))
-    ]
-    for thread in threads:
-        thread.start()
-    try:
-        running = len(threads)
-        while running:
-            try:
-                item = finished.get(timeout=_POLL_SECONDS)
-            except queue.Empty:
-                continue
-            if item is None:
-                running -= 1
-            else:
-                yield item
-    finally:
-        with lock:
-            stopping = True
-            for ident in busy:
-                ctypes.pythonapi.PyThreadState_SetAsyncExc(
-                    ctypes.c_ulong(ident), ctypes.py_object(KeyboardInterrupt)
-                )
-        for thread in threads:
-            thread.join()
+def solve_jobs(
+    time_limit: float | None, claimed: Iterator[Job], should_stop: object
+) -> Iterator[Finished]:
+    """A worker of the pool: its jobs solved one by one, each with its own time limit."""
+    for job in claimed:
+        yield job, solve_one(job.instance.to_json(), job.backend, time_limit)
 
 
-def on_dask(jobs: Sequence[Job], time_limit: float | None, address: str) -> Iterator[Finished]:
-    """Outcomes as they finish, from tasks on the Dask scheduler at ``address``.
+def solves(
+    jobs: Sequence[Job], time_limit: float | None, workers: int, scheduler: str | None = None
+) -> Iterator[Finished]:
+    """Outcomes as they finish, from ``workers`` processes or the Dask scheduler at
+    ``scheduler``; closing the stream ends the solves still running."""
+    from queenslab.runtime.pool import Cluster, Processes, connect
 
-    Closing cancels the tasks not yet finished; a task already running on a worker ends
-    at its own time limit. Workers must be able to import queenslab.
-    """
-    from distributed import Client, as_completed
-
-    try:
-        client = Client(address, timeout=CONNECT_TIMEOUT)
-    except (OSError, TimeoutError, ValueError) as exc:  # ValueError: a malformed address
-        raise UsageError(f"cannot reach the Dask scheduler at {address}: {exc}") from None
-    futures = {}
-    try:
-        for job in jobs:
-            task = client.submit(solve_one, job.instance.to_json(), job.backend, time_limit,
-                                 pure=False)  # fmt: skip
-            futures[task] = job
-        for task in as_completed(futures):
-            yield futures[task], task.result()
-    finally:
-        client.cancel(list(futures))
-        client.close()
+    work = functools.partial(solve_jobs, time_limit)
+    run = Run()  # no deadline of its own: every solve has its time limit
+    if scheduler is None:
+        yield from Processes(max(1, min(workers, len(jobs)))).stream(work, jobs, run)
+        return
+    with closing(connect(scheduler)) as client:
+        yield from Cluster(client).stream(work, jobs, run)

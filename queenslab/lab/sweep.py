@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from queenslab import api
-from queenslab.core.backend import Capability, Option
+from queenslab.core.backend import Option, Task
 from queenslab.core.errors import UsageError
 from queenslab.core.problem import Problem
 from queenslab.core.result import Status
@@ -32,7 +32,7 @@ from queenslab.lab.summary import Quartiles, quartiles, spread
 from queenslab.lab.table import Table
 from queenslab.registry import backend_class, info
 
-TASKS: dict[str, Capability] = {"solve": Capability.SOLVE, "count": Capability.COUNT}
+TASKS: dict[str, Task] = {"solve": Task.SOLVE, "count": Task.COUNT}
 
 
 def _milp_solvers() -> list[str]:
@@ -76,11 +76,11 @@ def configurations(
     configs, offered = [], set()
     for name in dict.fromkeys(backends):
         cls = backend_class(name)
-        missing = [task for task in tasks if TASKS[task] not in cls.capabilities]
+        missing = [task for task in tasks if TASKS[task] not in cls.tasks]
         if missing:
             raise UsageError(f"backend {name!r} cannot {missing[0]}")
         if not info(name).available:
-            raise UsageError(f"backend {name!r} needs {', '.join(info(name).missing)}")
+            raise UsageError(f"backend {name!r} is unavailable: {info(name).why_unavailable}")
         axes = []
         for option in cls.options:
             choices = option_choices(name, option)

@@ -19,22 +19,19 @@ from the cube's solutions onto those of g(cube), so a count weighs a cube by the
 and an enumeration yields g(S) for every solution S it found.
 
 The splits are generators, always in the same order, so work starts on the first cube of
-a board of any size at once. Every worker walks the split itself and solves the cubes
-whose numbers it claims from a shared counter (cube k goes to the first worker asking
-for k): the consumer builds and pickles no cube, the load balances cube by cube, and each
-worker keeps one solver for all its cubes. Workers are threads when the solver releases
-the GIL (CP-SAT), forked processes when it does not (pysat). A worker weighs its counts
-and maps its solutions onto their images itself, and streams them through a bounded
-queue (a slow consumer holds a few chunks, never a whole cube); its statistics, with the
-number of cubes it solved, add up in the run's record.
+a board of any size at once. The cubes are the jobs of the run's pool
+(``runtime.pool``): the load balances cube by cube, the consumer builds and pickles no
+cube, and each worker keeps one solver for all its cubes. Workers are threads when the
+solver releases the GIL (CP-SAT), forked processes when it does not (pysat). A worker
+weighs its counts and maps its solutions onto their images itself, and streams them
+through the pool's bounded queue (a slow consumer holds a few chunks, never a whole cube);
+its statistics, with the number of cubes it solved, add up in the run's record.
 """
 
 from __future__ import annotations
 
 import functools
 import itertools
-import queue
-import time
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import closing
 from dataclasses import dataclass
@@ -46,16 +43,13 @@ from queenslab.boards.symmetry import Symmetry
 from queenslab.core.errors import LimitReached
 from queenslab.core.problem import Problem
 from queenslab.core.run import Run, never
-from queenslab.runtime.forked import leave_sigint_to_parent
+from queenslab.runtime.pool import Pool, Processes, Serial, Threads
 
 #: Below this board size a count takes milliseconds: starting workers would cost more.
 PARALLEL_FROM_N = 10
 #: Solutions per message from a worker: big enough to pay for the pickling, small enough
 #: that the first solutions of a big board come out at once.
 CHUNK = 512
-#: Messages waiting for the consumer, per worker, before the workers wait in turn.
-QUEUED_PER_WORKER = 4
-_POLL_SECONDS = 0.05  # how often the waiting main thread looks at the clock and for Ctrl-C
 
 Queens = tuple[Cell, ...]
 Columns = tuple[int, ...]
@@ -84,35 +78,17 @@ class Cube:
         return len(self.images)
 
 
-@dataclass(frozen=True)
-class WallClock:
-    """``should_stop`` for a worker process: the run's deadline as a ``time.time()`` value.
-
-    Picklable, unlike the run itself; a stop or Ctrl-C ends the process from outside.
-    """
-
-    end: float | None
-
-    def __call__(self) -> bool:
-        return self.end is not None and time.time() >= self.end
-
-
 #: A split: the cubes of a problem one by one, always in the same order; LimitReached
 #: when ``should_stop()`` says stop while it is still looking.
 Split = Callable[[Problem, Callable[[], bool]], Iterator[Cube]]
 #: A worker's solver loop: given the problem, the cubes it claimed (an iterator that
 #: claims as it goes), the backend's settings and ``should_stop``, it yields (cube, result)
 #: as it finds them (a number of solutions, or a chunk of solutions as columns), then
-#: (None, its statistics); LimitReached when ``should_stop()`` says stop. Module-level
-#: functions, so that a spawned process can unpickle them.
+#: (None, its statistics); LimitReached when ``should_stop()`` says stop.
 CubeWork = Callable[
     [Problem, Iterator[Cube], Mapping[str, Any], Callable[[], bool]],
     Iterator[tuple[Cube | None, Any]],
 ]
-#: What a worker sends the consumer: (_RESULT, a weighed count or a chunk of solutions with
-#: their images), (_STATS, its statistics) once at its end, or (_FAILED, its exception).
-Message = tuple[int, Any]
-_RESULT, _STATS, _FAILED = range(3)
 
 
 def prefixes(
@@ -323,72 +299,36 @@ def enumerate_cubes(
         yield from chunk
 
 
-@functools.cache
-def _processes() -> Any:
-    """The multiprocessing context of the workers, imported when a run first starts them
-    (multiprocessing costs every start-up of the CLI about 5 ms). fork where the platform
-    has it: spawn and forkserver re-import the caller's main script (and fail in an
-    unguarded one)."""
-    import multiprocessing
+class _Counted(Iterator[Cube]):
+    """A worker's claimed cubes, counted for its statistics."""
 
-    methods = multiprocessing.get_all_start_methods()
-    return multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-
-
-class _SharedCounter:
-    """0, 1, 2, ... shared by worker processes: the numbers of the claimed cubes. (In one
-    process, ``itertools.count().__next__`` does: one C call, atomic under the GIL, and no
-    shared memory and semaphore to set up, about 14 ms of a small run.)"""
-
-    def __init__(self) -> None:
-        self._next = _processes().Value("q", 0)
-
-    def __call__(self) -> int:
-        with self._next.get_lock():
-            number = self._next.value
-            self._next.value = number + 1
-        return number
-
-
-class _Claimed(Iterator[Cube]):
-    """The cubes of a split whose numbers this worker claims, one claim per cube asked."""
-
-    def __init__(self, cubes: Iterator[Cube], claim: Callable[[], int]) -> None:
-        self._numbered = enumerate(cubes)
-        self._claim = claim
+    def __init__(self, cubes: Iterator[Cube]) -> None:
+        self._cubes = cubes
         self.taken = 0
 
     def __next__(self) -> Cube:
-        wanted = self._claim()
-        for number, cube in self._numbered:
-            if number == wanted:
-                self.taken += 1
-                return cube
-        raise StopIteration
+        cube = next(self._cubes)
+        self.taken += 1
+        return cube
 
 
-def _share(
+def _worker(
     work: CubeWork,
     present: Callable[[Cube, Any], Any],
-    split: Split,
     problem: Problem,
     settings: Mapping[str, Any],
-    claim: Callable[[], int],
+    claimed: Iterator[Cube],
     should_stop: Callable[[], bool],
-) -> Iterator[Message]:
-    """One worker's messages: its claimed cubes' results, ``present``-ed, then its stats."""
-    claimed = _Claimed(split(problem, should_stop), claim)
-    items = work(problem, claimed, settings, should_stop)
+) -> Iterator[tuple[bool, Any]]:
+    """One worker of the pool: its cubes' results, ``present``-ed, then (False, its stats)."""
+    counted = _Counted(claimed)
+    items = work(problem, counted, settings, should_stop)
     with closing(items):
         for cube, result in items:
             if cube is None:
-                yield _STATS, {**result, "cubes": claimed.taken}
+                yield False, {**result, "cubes": counted.taken}
             else:
-                yield _RESULT, present(cube, result)
-
-
-#: ``_share`` with everything bound but the claim and ``should_stop``.
-Share = Callable[[Callable[[], int], Callable[[], bool]], Iterator[Message]]
+                yield True, present(cube, result)
 
 
 def _results(
@@ -398,129 +338,26 @@ def _results(
     problem: Problem,
     settings: Mapping[str, Any],
     run: Run,
-    pool: Literal["thread", "process"],
+    kind: Literal["thread", "process"],
 ) -> Iterator[Any]:
     """The workers' presented results as they come; LimitReached when the run stops first.
 
     Statistics of every worker are added to ``run.stats``; progress counts the results
     received (the total is unknown while the split is still walked). ``settings["workers"]``
-    workers run when the board is big enough to pay for them, and stop when the consumer
-    stops early.
+    workers of the run's pool run when the board is big enough to pay for them.
     """
     workers = settings["workers"]
-    share = functools.partial(_share, work, present, split, problem, settings)
+    pool: Pool[Cube, tuple[bool, Any]] = Serial()
     if workers > 1 and problem.n >= PARALLEL_FROM_N:
-        runner = _in_processes if pool == "process" else _on_threads
-        messages = runner(share, run, workers)
-    else:
-        messages = share(itertools.count().__next__, run.should_stop)
+        pool = Processes(workers) if kind == "process" else Threads(workers)
+    cubes = split(problem, run.should_stop)
     received = 0
-    with closing(messages):
-        for kind, payload in messages:
-            if kind == _STATS:
+    stream = pool.stream(functools.partial(_worker, work, present, problem, settings), cubes, run)
+    with closing(stream):
+        for is_result, payload in stream:
+            if not is_result:
                 run.stats.add(payload)
-            else:
-                received += 1
-                run.report(received, None)
-                yield payload
-
-
-def _pump(put: Callable[[Message], bool], messages: Callable[[], Iterator[Message]]) -> None:
-    """Send one worker's messages (or its exception) to the consumer.
-
-    ``put`` returns False when the consumer is gone: the worker ends there.
-    """
-    try:
-        items = messages()
-        with closing(items):
-            for message in items:
-                if not put(message):
-                    return
-    except BaseException as exc:  # raised again by the consumer
-        put((_FAILED, exc))
-
-
-def _received(get: Callable[[float], Message], workers: int, run: Run) -> Iterator[Message]:
-    """The workers' messages until every worker has sent its statistics.
-
-    Waits in short slices, looking for a stop (LimitReached) and for Ctrl-C between them.
-    """
-    while workers:
-        try:
-            kind, payload = get(_POLL_SECONDS)
-        except queue.Empty:
-            if run.should_stop():
-                raise LimitReached from None
-            continue
-        if kind == _FAILED:
-            raise payload
-        if kind == _STATS:
-            workers -= 1
-        yield kind, payload
-
-
-def _on_threads(share: Share, run: Run, workers: int) -> Iterator[Message]:
-    """The workers' messages as the threads send them; the threads see the run's stop."""
-    channel: queue.Queue[Message] = queue.Queue(workers * QUEUED_PER_WORKER)
-    claim = itertools.count().__next__  # one C call: atomic between threads
-
-    def put(message: Message) -> bool:
-        while not run.should_stop():
-            try:
-                channel.put(message, timeout=_POLL_SECONDS)
-                return True
-            except queue.Full:
                 continue
-        return False
-
-    from concurrent.futures import ThreadPoolExecutor
-
-    executor = ThreadPoolExecutor(workers, thread_name_prefix="cubes")
-    try:
-        for _ in range(workers):
-            executor.submit(_pump, put, lambda: share(claim, run.should_stop))
-        yield from _received(lambda timeout: channel.get(timeout=timeout), workers, run)
-    except BaseException:  # Ctrl-C, a stop, or the consumer stopped early: the rest is not wanted
-        run.stop()
-        raise
-    finally:
-        executor.shutdown(wait=True, cancel_futures=True)
-
-
-def _pump_in_child(
-    share: Share, claim: _SharedCounter, should_stop: WallClock, channel: Any
-) -> None:
-    """A worker process: its messages into the queue, whose bound holds the child back."""
-    leave_sigint_to_parent()
-
-    def send(message: Message) -> bool:
-        channel.put(message)
-        return True
-
-    _pump(send, lambda: share(claim, should_stop))
-
-
-def _in_processes(share: Share, run: Run, workers: int) -> Iterator[Message]:
-    """The workers' messages as forked processes that this run alone owns send them.
-
-    The children run only pure-C solvers (python-sat) and start before any search thread
-    of this run. Stopping terminates this run's processes and no others.
-    """
-    context = _processes()
-    channel = context.Queue(workers * QUEUED_PER_WORKER)
-    args = (share, _SharedCounter(), WallClock(run.wall_clock_end()), channel)
-    children = [
-        context.Process(target=_pump_in_child, args=args, name="cubes", daemon=True)
-        for _ in range(workers)
-    ]
-    try:
-        for child in children:
-            child.start()
-        yield from _received(lambda timeout: channel.get(timeout=timeout), workers, run)
-    finally:
-        for child in children:
-            if child.is_alive():
-                child.terminate()
-            if child.pid is not None:
-                child.join()
-        channel.close()
+            received += 1
+            run.report(received, None)
+            yield payload

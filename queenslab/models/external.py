@@ -36,6 +36,7 @@ from queenslab.core.placement import Placement
 from queenslab.core.problem import Problem
 from queenslab.core.result import CountResult, SolveResult, Status
 from queenslab.core.run import Run
+from queenslab.runtime.stop import POLL_SECONDS
 
 if TYPE_CHECKING:
     import subprocess
@@ -43,7 +44,7 @@ if TYPE_CHECKING:
 
 #: Arguments for programs that write their model to a file rather than to stdout.
 KNOWN_ARGUMENTS: dict[str, tuple[str, ...]] = {"minisat": ("{cnf}", "{solution}")}
-_POLL_SECONDS = 0.05  # how often the clock and Ctrl-C are looked at while the solver runs
+
 _GRACE_SECONDS = 0.5  # between SIGTERM and SIGKILL
 _EXIT_SAT, _EXIT_UNSAT = 10, 20
 _STATUS = {
@@ -167,7 +168,7 @@ def _run(argv: list[str], folder: Path, run: Run) -> tuple[int, str, str]:
         try:
             while True:
                 try:
-                    code = child.wait(_POLL_SECONDS)
+                    code = child.wait(POLL_SECONDS)
                     break
                 except subprocess.TimeoutExpired:
                     if run.should_stop():

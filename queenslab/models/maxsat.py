@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, ClassVar
 
 from queenslab.boards import VARIANTS
-from queenslab.core.backend import Backend, Capability, Family
+from queenslab.core.backend import Backend, Family, Feature, Task
 from queenslab.core.placement import Placement
 from queenslab.core.problem import Problem
 from queenslab.core.result import OptimizeResult, Status
@@ -58,7 +58,8 @@ def reduced_costs(problem: Problem, weights: np.ndarray) -> dict[tuple[int, int]
 class MaxSatBackend(Backend):
     name = "maxsat"
     family = Family.MODEL
-    capabilities = frozenset({Capability.OPTIMIZE, Capability.GIVENS, Capability.BLOCKED})
+    tasks = frozenset({Task.OPTIMIZE})
+    features = frozenset({Feature.GIVENS, Feature.BLOCKED})
     variants = frozenset(VARIANTS)
     summary = "pysat RC2 MaxSAT: hard N-queens CNF, one weighted soft clause per cell"
     requires: ClassVar[Mapping[str, str]] = {"pysat": "python-sat"}

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from queenslab.boards import VARIANTS
-from queenslab.core.backend import Backend, Capability, Family, Option
+from queenslab.core.backend import Backend, Family, Feature, Option, Task
 from queenslab.core.errors import LimitReached
 from queenslab.core.placement import Placement
 from queenslab.core.problem import Problem
@@ -176,16 +176,8 @@ _STATUS = {
 class MilpBackend(Backend):
     name = "milp"
     family = Family.MODEL
-    capabilities = frozenset(
-        {
-            Capability.SOLVE,
-            Capability.ENUMERATE,
-            Capability.COUNT,
-            Capability.GIVENS,
-            Capability.BLOCKED,
-            Capability.OPTIMIZE,
-        }
-    )
+    tasks = frozenset({Task.SOLVE, Task.ENUMERATE, Task.COUNT, Task.OPTIMIZE})
+    features = frozenset({Feature.GIVENS, Feature.BLOCKED})
     variants = frozenset(VARIANTS)
     summary = "0-1 integer program in Pyomo; HiGHS by default (--solver: cbc, glpk, scip, ...)"
     requires: ClassVar[Mapping[str, str]] = {"pyomo": "pyomo", "highspy": "highspy"}

@@ -135,6 +135,10 @@ class PyomoSolver:
         #: The last solve's search effort under the shared names (``queenslab.core.stats``),
         #: where the interface reports it.
         self.effort: dict[str, int] = {}
+        #: The last solve's proven bound on the objective (None: none reported), and its
+        #: termination condition in the interface's words (for a failure's message).
+        self.bound: float | None = None
+        self.condition = ""
 
     def prepare(self, model: Any) -> None:
         """Hand the finished model over; a persistent solver loads it now, outside the clock.
@@ -202,6 +206,8 @@ class _ContribSolver(PyomoSolver):
                 raise_exception_on_nonoptimal_result=False,
             )
         extra = results.extra_info
+        self.bound = results.objective_bound
+        self.condition = results.termination_condition.name
         self.effort = {
             name: int(value)
             for name, key in _CONTRIB_EFFORT.items()
@@ -247,6 +253,7 @@ class _AppsiSolver(PyomoSolver):
         with _ctrl_c_kept():
             results = self.solver.solve(self.model)
         condition = results.termination_condition
+        self.bound, self.condition = results.best_objective_bound, condition.name
         if condition in (
             TerminationCondition.infeasible,
             TerminationCondition.infeasibleOrUnbounded,
@@ -288,6 +295,7 @@ class _LegacySolver(PyomoSolver):
         with _ctrl_c_kept():
             results = self.solver.solve(self.model, **options)
         condition = results.solver.termination_condition
+        self.condition = str(condition)
         if condition in (
             TerminationCondition.infeasible,
             TerminationCondition.infeasibleOrUnbounded,

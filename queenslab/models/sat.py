@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import Any, ClassVar
 
 from queenslab.boards import VARIANTS
-from queenslab.core.backend import Backend, Capability, Family, Option, workers_option
+from queenslab.core.backend import Backend, Family, Feature, Option, Task, workers_option
 from queenslab.core.errors import LimitReached
 from queenslab.core.placement import Placement
 from queenslab.core.problem import Problem
@@ -67,7 +67,7 @@ def _blocking_clause(n: int, model: list[int]) -> list[int]:
     return [-lit for lit in model[: n * n] if lit > 0]
 
 
-def _solve_until(
+def solve_until(
     solver: Any, should_stop: Callable[[], bool], assumptions: Sequence[int] = ()
 ) -> bool | None:
     """Solve in slices of conflicts, asking ``should_stop`` between them; None when told to.
@@ -105,7 +105,7 @@ def _cube_models(
     only. Raises LimitReached when ``should_stop`` says stop first.
     """
     assumptions = [cell(n, r, c) for r, c in cube.problem.givens]
-    while satisfiable := _solve_until(solver, should_stop, assumptions):
+    while satisfiable := solve_until(solver, should_stop, assumptions):
         model = solver.get_model()
         yield model
         solver.add_clause(_blocking_clause(n, model))
@@ -173,15 +173,8 @@ def cube_solutions(
 class SatBackend(Backend):
     name = "sat"
     family = Family.MODEL
-    capabilities = frozenset(
-        {
-            Capability.SOLVE,
-            Capability.ENUMERATE,
-            Capability.COUNT,
-            Capability.GIVENS,
-            Capability.BLOCKED,
-        }
-    )
+    tasks = frozenset({Task.SOLVE, Task.ENUMERATE, Task.COUNT})
+    features = frozenset({Feature.GIVENS, Feature.BLOCKED})
     variants = frozenset(VARIANTS)
     summary = "CNF with pysat cardinality encodings; counts cube by cube in processes"
     requires: ClassVar[Mapping[str, str]] = {"pysat": "python-sat"}
@@ -209,7 +202,7 @@ class SatBackend(Backend):
             solver = Solver(name=self.settings["solver"], bootstrap_with=body)
         run.stats.add(_model_stats(top, body, problem.n))
         with solver:
-            found = _solve_until(solver, run.should_stop)
+            found = solve_until(solver, run.should_stop)
             run.stats.add(solver_stats(solver))
             if found is None:
                 return SolveResult(Status.LIMIT)

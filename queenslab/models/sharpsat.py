@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from typing import ClassVar
 
 from queenslab.boards import VARIANTS
-from queenslab.core.backend import Backend, Capability, Family
+from queenslab.core.backend import Backend, Family, Feature, Task
 from queenslab.core.problem import Problem
 from queenslab.core.result import CountResult, Status
 from queenslab.core.run import Run
@@ -41,7 +41,8 @@ def _quiet_stdout() -> Iterator[None]:
 class SharpSatBackend(Backend):
     name = "sharpsat"
     family = Family.MODEL
-    capabilities = frozenset({Capability.COUNT, Capability.GIVENS, Capability.BLOCKED})
+    tasks = frozenset({Task.COUNT})
+    features = frozenset({Feature.GIVENS, Feature.BLOCKED})
     variants = frozenset(VARIANTS)
     summary = "Ganak #SAT counter on the CNF, projected on the board (cross-validation)"
     requires: ClassVar[Mapping[str, str]] = {"pyganak": "pyganak", "pysat": "python-sat"}

@@ -14,23 +14,17 @@ runs only this call's code. Where fork is missing the work runs in this process.
 
 from __future__ import annotations
 
-import signal
 import sys
 import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
 from queenslab.core.run import Run
+from queenslab.runtime.stop import POLL_SECONDS, leave_sigint_to_parent
 
 T = TypeVar("T")
-_POLL_SECONDS = 0.05  # how often the parent looks at the clock and for Ctrl-C
 #: How long a child may take past the deadline to report what its own limit left it with.
 GRACE_SECONDS = 0.5
-
-
-def leave_sigint_to_parent() -> None:
-    """Worker processes ignore Ctrl-C: the parent stops them, so no child prints a traceback."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _work_and_send(work: Callable[[], Any], run: Run, sender: Any) -> None:
@@ -66,7 +60,7 @@ def in_child(work: Callable[[], T], run: Run, stopped: T, grace: float = GRACE_S
     sender.close()
     stopped_at: float | None = None
     try:
-        while not receiver.poll(_POLL_SECONDS):
+        while not receiver.poll(POLL_SECONDS):
             if not child.is_alive() and not receiver.poll():
                 raise RuntimeError(f"the solver process ended without an answer ({child.exitcode})")
             if run.should_stop():

@@ -1,12 +1,20 @@
-"""Progress bars for long work: drawn on a terminal, silent when output is piped."""
+"""Progress bars for long work: drawn on a terminal, silent when output is piped.
+
+A bar is redrawn by the thread that reports progress, at most ``REFRESH_SECONDS`` apart,
+never by a refresh thread of its own: the run's pool may fork worker processes after the
+bar opens, and a fork must not copy a thread holding the terminal's lock.
+"""
 
 from __future__ import annotations
 
 import sys
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
 from queenslab.core.run import ProgressCallback
+
+REFRESH_SECONDS = 0.1
 
 _enabled = True
 
@@ -52,10 +60,16 @@ def progress_bar(description: str) -> Iterator[ProgressCallback | None]:
         TextColumn("ETA"),
         TimeRemainingColumn(),
     )
-    with Progress(*columns, console=Console(stderr=True), transient=True) as bar:
+    console = Console(stderr=True)
+    with Progress(*columns, console=console, transient=True, auto_refresh=False) as bar:
         task = bar.add_task(description, total=None)
+        drawn = [0.0]
 
         def update(done: int, total: int | None) -> None:
             bar.update(task, completed=done, total=total)
+            now = time.monotonic()
+            if now - drawn[0] >= REFRESH_SECONDS or done == total:
+                drawn[0] = now
+                bar.refresh()
 
         yield update

@@ -1,13 +1,55 @@
-"""Run native code that cannot look at the clock itself, so a run can still stop it."""
+"""The stop protocol: how a run stops native code that cannot look at the clock itself.
+
+A run says stop through ``Run.should_stop()`` (a deadline, ``run.stop()``, Ctrl-C) and
+through its one-byte ``stop_flag``, which compiled kernels poll. Whoever waits for native
+work (this module, the pool, the forked child) looks at the run every ``POLL_SECONDS``,
+so a deadline or Ctrl-C is seen within one slice. Worker processes leave Ctrl-C to their
+parent, which ends them.
+"""
 
 from __future__ import annotations
 
+import signal
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from typing import TypeVar
 
+from queenslab.core.run import Run
+
 T = TypeVar("T")
-_POLL_SECONDS = 0.05  # how often a waiting main thread looks at the clock and for Ctrl-C
+#: How often a waiting thread looks at the clock and for Ctrl-C: the one interval.
+POLL_SECONDS = 0.05
+
+
+def leave_sigint_to_parent() -> None:
+    """Worker processes ignore Ctrl-C: the parent stops them, so no child prints a traceback."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@contextmanager
+def watch(run: Run) -> Iterator[None]:
+    """Set the run's ``stop_flag`` when its deadline passes, from a watcher thread, while
+    inside: for native code that polls the flag but never looks at the clock itself."""
+    flag = run.stop_flag
+    done = threading.Event()
+
+    def watcher() -> None:
+        while not done.wait(POLL_SECONDS):
+            if run.should_stop():
+                flag[0] = 1
+                return
+
+    thread = threading.Thread(target=watcher, name="queenslab-deadline", daemon=True)
+    thread.start()
+    try:
+        yield
+    except BaseException:
+        run.stop()
+        raise
+    finally:
+        done.set()
+        thread.join()
 
 
 def run_stoppably(
@@ -39,7 +81,7 @@ def run_stoppably(
     worker = threading.Thread(target=target, name="queenslab-native", daemon=True)
     worker.start()
     try:
-        while not done.wait(_POLL_SECONDS):
+        while not done.wait(POLL_SECONDS):
             if should_stop():
                 stop()
                 done.wait()

@@ -2,10 +2,10 @@
 
 Small Python reference versions of the ``min-conflicts`` and ``hill-climbing`` backends
 (the fast ones stay untouched). Both move on permutations (one queen per row and column)
-by swapping the columns of two rows, and count attacking pairs through the board layer's
-``line_ids``, so the rules are the board's own; a queen on a blocked cell counts as one
-more attacking pair, as the backend counts it as a collision. The min-conflicts trace starts from a
-random permutation rather than QS4's greedy start, so that the repair is there to watch.
+by swapping the columns of two rows, and count attacking pairs with ``Collisions`` (the
+board layer's lines). The min-conflicts trace starts from a random permutation rather
+than QS4's greedy start, so that the repair is there to watch. Minton's min-conflicts,
+which moves one queen within its row, is traced from the ``minton`` backend's own search.
 """
 
 from __future__ import annotations
@@ -13,45 +13,10 @@ from __future__ import annotations
 import random
 
 from queenslab.core.problem import Problem
+from queenslab.core.run import Run
+from queenslab.heuristics.collisions import Collisions
+from queenslab.heuristics.minton import MinConflicts
 from queenslab.trace.tracer import Tracer
-
-
-class Collisions:
-    """A permutation with queens-per-line counters and its number of attacking pairs."""
-
-    def __init__(self, problem: Problem, cols: list[int]) -> None:
-        board = problem.board
-        self.ids = [[board.line_ids(r, c) for c in range(problem.n)] for r in range(problem.n)]
-        self.count = [0] * board.line_id_count()
-        self.blocked = set(problem.blocked)
-        self.cols = cols
-        self.pairs = 0
-        for r, c in enumerate(cols):
-            self._add(r, c)
-
-    def _add(self, r: int, c: int) -> None:
-        self.pairs += (r, c) in self.blocked
-        for i in self.ids[r][c]:
-            self.pairs += self.count[i]
-            self.count[i] += 1
-
-    def _remove(self, r: int, c: int) -> None:
-        self.pairs -= (r, c) in self.blocked
-        for i in self.ids[r][c]:
-            self.count[i] -= 1
-            self.pairs -= self.count[i]
-
-    def attacked(self, r: int) -> bool:
-        c = self.cols[r]
-        return (r, c) in self.blocked or any(self.count[i] > 1 for i in self.ids[r][c])
-
-    def swap(self, a: int, b: int) -> None:
-        ca, cb = self.cols[a], self.cols[b]
-        self._remove(a, ca)
-        self._remove(b, cb)
-        self._add(a, cb)
-        self._add(b, ca)
-        self.cols[a], self.cols[b] = cb, ca
 
 
 def _fresh(problem: Problem, rng: random.Random, tracer: Tracer) -> Collisions:
@@ -63,15 +28,15 @@ def _fresh(problem: Problem, rng: random.Random, tracer: Tracer) -> Collisions:
 
 
 def _moved(board: Collisions, a: int, b: int, tracer: Tracer) -> None:
-    tracer.emit("move", rows=[a, b], cols=[board.cols[a], board.cols[b]], conflicts=board.pairs)
+    tracer.emit("swap", rows=[a, b], cols=[board.cols[a], board.cols[b]], conflicts=board.pairs)
 
 
 def min_conflicts(
-    problem: Problem, tracer: Tracer, *, seed: int | None = None, restarts: int = 100, **_: object
+    problem: Problem, tracer: Tracer, run: Run, *, restarts: int = 100, **_: object
 ) -> str:
     """Swap an attacked queen's row with a random row whenever that lowers the collisions."""
     n = problem.n
-    rng = random.Random(seed)
+    rng = random.Random(run.seed)
     for _restart in range(restarts):
         board = _fresh(problem, rng, tracer)
         for _attempt in range(64 * n + 1024):
@@ -90,11 +55,11 @@ def min_conflicts(
 
 
 def hill_climbing(
-    problem: Problem, tracer: Tracer, *, seed: int | None = None, restarts: int = 100, **_: object
+    problem: Problem, tracer: Tracer, run: Run, *, restarts: int = 100, **_: object
 ) -> str:
     """Swap two random rows unless that adds attacking pairs; restart after n*n steps."""
     n = problem.n
-    rng = random.Random(seed)
+    rng = random.Random(run.seed)
     for _restart in range(restarts):
         board = _fresh(problem, rng, tracer)
         for _step in range(n * n):
@@ -109,3 +74,9 @@ def hill_climbing(
             else:
                 _moved(board, a, b, tracer)
     return "gave up"
+
+
+def minton(problem: Problem, tracer: Tracer, run: Run, *, restarts: int = 100, **_: object) -> str:
+    """Minton's min-conflicts, the ``minton`` backend's search: one queen moved per step."""
+    found = MinConflicts(problem, run, tracer.emit).solve(restarts)
+    return "gave up" if found is None else "solved"

@@ -1,72 +1,542 @@
 "use strict";
+// The trace player: one or two traces of one board, stepped together. Each trace's
+// states are computed once at load (board, current domains, counters per step), so any
+// step is reached at once: the scrubber, Home/End and jumps cost nothing to replay.
 const data = JSON.parse(document.getElementById("trace-data").textContent);
-const n = data.n, steps = data.steps, tree = data.tree;
-const board = document.getElementById("board"), bctx = board.getContext("2d");
-const treeCanvas = document.getElementById("tree"), tctx = treeCanvas.getContext("2d");
-const status = document.getElementById("status");
-const cell = board.width / n;
-let cols, done, timer = null, rejected = null, conflicts = null, free = null;
+const n = data.n, style = data.style;
+const lineNames = Object.keys(data.lines);
+const kinds = Object.keys(data.schema);
+const blocked = new Set(data.blocked.map(([r, c]) => r * n + c));
+const givenCol = new Map(data.givens.map(([r, c]) => [r, c]));
+const $ = (id) => document.getElementById(id);
 
-function reset() {
-  cols = new Array(n).fill(-1); done = 0; rejected = null; conflicts = null; free = null;
-  if (tree) { treeCanvas.hidden = false; tctx.clearRect(0, 0, treeCanvas.width, treeCanvas.height); drawNode(0, "#333"); }
-  draw();
+// -- captions: the same templates and rule as queenslab/trace/captions.py -----------
+function shown(v) { return v !== undefined && v !== null && v !== false; }
+function words(name, v) {
+  if (name === "line") return data.lines[v];
+  return Array.isArray(v) ? v.join(" and ") : String(v);
 }
-function apply(s) {
-  rejected = null; free = null;
-  if (s.kind === "place") { cols[s.row] = s.col; if (s.free) free = [s.row, s.free]; }
-  else if (s.kind === "remove") cols[s.row] = -1;
-  else if (s.kind === "reject") rejected = [s.row, s.col];
-  else if (s.kind === "move") s.rows.forEach((r, i) => { cols[r] = s.cols[i]; });
-  else if (s.kind === "restart" || s.kind === "solution") cols = s.cols.slice();
-  if (s.conflicts !== undefined) conflicts = s.conflicts;
-  if (tree) {
-    const node = tree.node_of_step[s.step];
-    if (s.kind === "place") drawNode(node, "#1565c0");
-    else if (s.kind === "remove") drawNode(node, "#aaa");
-    else if (s.kind === "solution") drawNode(node, "#2e7d32");
+function caption(s) {
+  const template = data.captions[s.kind];
+  const grouped = template.replace(/\[([^\]]*)\]/g, (_, inner) =>
+    [...inner.matchAll(/\{(\w+)\??\}/g)].every((m) => shown(s[m[1]])) ? inner : "");
+  return grouped.replace(/\{(\w+)(\?)?\}/g, (_, name, silent) => (silent ? "" : words(name, s[name])));
+}
+
+function unpack(packed, index) {
+  const kind = kinds[packed[0]], s = { step: index + 1, kind };
+  data.schema[kind].forEach((name, i) => {
+    const v = packed[i + 1];
+    if (v !== undefined && v !== null) s[name] = name === "line" ? lineNames[v] : v;
+  });
+  return s;
+}
+function popcount(m) { let k = 0; while (m) { m &= m - 1; k++; } return k; }
+
+class Trace {
+  constructor(raw) {
+    this.label = raw.label;
+    this.steps = raw.steps.map(unpack);
+    this.tree = raw.tree ? new Tree(raw.tree, this.steps) : null;
+    this.attacked = raw.attacked;
+    this.length = this.steps.length;
+    const last = this.steps[this.length - 1];
+    this.stats = last.kind === "end" ? last.stats || {} : {};
+    this.local = this.steps.some((s) => s.conflicts !== undefined);
+    this.inference = this.steps.some((s) => s.domains !== undefined);
+    this.precompute();
+  }
+  precompute() {
+    // per state k (0 = before the first step): the board, the step whose domains
+    // hold and the one before it, nodes and solutions so far, the solution boards
+    const L = this.length + 1;
+    this.boards = new Int16Array(L * n).fill(-1);
+    this.domainAt = new Int32Array(L).fill(-1);
+    this.parentDomainAt = new Int32Array(L).fill(-1);
+    this.nodes = new Int32Array(L);
+    this.solutions = new Int32Array(L);
+    this.solved = new Uint8Array(L);
+    let cols = new Array(n).fill(-1), lastSolution = null, nodes = 1, sols = 0;
+    let domainStack = [-1];
+    this.nodes[0] = 1;
+    this.steps.forEach((s, i) => {
+      const k = i + 1;
+      let solved = false;
+      if (s.kind === "place") {
+        cols[s.row] = s.col; nodes++;
+        domainStack.push(s.domains ? i : domainStack[domainStack.length - 1]);
+      } else if (s.kind === "remove") { cols[s.row] = -1; domainStack.pop(); }
+      else if (s.kind === "prune") domainStack = [i];
+      else if (s.kind === "move") cols[s.row] = s.col;
+      else if (s.kind === "swap") s.rows.forEach((r, j) => { cols[r] = s.cols[j]; });
+      else if (s.kind === "restart") { cols = s.cols.slice(); domainStack = [-1]; }
+      else if (s.kind === "solution") { cols = s.cols.slice(); lastSolution = cols.slice(); sols++; solved = true; }
+      else if (s.kind === "end") {
+        if (s.status === "exhausted" && lastSolution) cols = lastSolution.slice();
+        solved = s.status === "solved" || (s.status === "exhausted" && lastSolution !== null);
+      }
+      this.boards.set(cols, k * n);
+      this.domainAt[k] = domainStack[domainStack.length - 1];
+      this.parentDomainAt[k] = domainStack.length > 1 ? domainStack[domainStack.length - 2] : -1;
+      this.nodes[k] = nodes; this.solutions[k] = sols; this.solved[k] = solved ? 1 : 0;
+    });
+    this.conflicts = this.steps.map((s) => (s.conflicts === undefined ? null : s.conflicts));
+  }
+  board(k) { return Array.from(this.boards.subarray(k * n, (k + 1) * n)); }
+  // the next / previous step (state index) after k where a solution or failure shows
+  jump(k, what, direction) {
+    const hit = (i) => (what === "solution" ? this.steps[i].kind === "solution"
+      : this.steps[i].kind === "wipeout" || (this.tree && this.tree.failsAt.has(i + 1)));
+    for (let i = k - 1 + direction; i >= 0 && i < this.length; i += direction) {
+      if (i + 1 !== k && hit(i)) return i + 1;
+    }
+    return k;
   }
 }
-function draw() {
-  for (let r = 0; r < n; r++) for (let c = 0; c < n; c++) {
-    bctx.fillStyle = (r + c) % 2 ? "#b58863" : "#f0d9b5";
-    bctx.fillRect(c * cell, r * cell, cell, cell);
+
+// -- the search tree ----------------------------------------------------------------
+class Tree {
+  constructor(raw, steps) {
+    Object.assign(this, raw);
+    const count = this.parent.length;
+    this.children = Array.from({ length: count }, () => []);
+    for (let v = 1; v < count; v++) this.children[this.parent[v]].push(v);
+    this.depth = new Int16Array(count);
+    for (let v = 1; v < count; v++) this.depth[v] = this.depth[this.parent[v]] + 1;
+    this.maxDepth = this.depth.reduce((a, b) => Math.max(a, b), n);
+    this.cell = new Array(count).fill(null);
+    let node = 0;
+    steps.forEach((s) => { if (s.kind === "place") this.cell[++node] = [s.row, s.col]; });
+    this.failsAt = new Set(this.failed.filter((f) => f > 0));
+    // per node: the first step a solution shows in its subtree (for collapsed triangles)
+    this.firstSolution = this.solved.map((f) => f || Infinity);
+    for (let v = count - 1; v > 0; v--) {
+      const p = this.parent[v];
+      this.firstSolution[p] = Math.min(this.firstSolution[p], this.firstSolution[v]);
+    }
+    this.collapsed = new Set();
+    this.layout();
   }
-  if (free) { bctx.fillStyle = "rgba(46,125,50,.45)"; free[1].forEach((c) => bctx.fillRect(c * cell, free[0] * cell, cell, cell)); }
-  if (rejected) { bctx.fillStyle = "rgba(211,47,47,.7)"; bctx.fillRect(rejected[1] * cell, rejected[0] * cell, cell, cell); }
-  const attacked = new Set(data.attacked && done ? data.attacked[done - 1] : []);
-  cols.forEach((c, r) => { if (c >= 0) { bctx.fillStyle = attacked.has(r) ? "#d32f2f" : "#1b1b1b"; bctx.beginPath(); bctx.arc((c + .5) * cell, (r + .5) * cell, cell * .35, 0, 2 * Math.PI); bctx.fill(); } });
-  board.dataset.cols = cols.join(",");
-  const last = done ? steps[done - 1] : null;
-  status.textContent = `step ${done} of ${steps.length}` + (last ? `: ${last.kind}` + (last.status ? ` (${last.status})` : "") : "") + (conflicts !== null ? `, conflicts ${conflicts}` : "");
-}
-function nodeXY(node) {
-  const pad = 8, w = treeCanvas.width - 2 * pad, h = treeCanvas.height - 2 * pad;
-  const span = Math.max(tree.leaves[0] - 1, 1);
-  return [pad + w * tree.x[node] / span, pad + h * tree.depth[node] / n];
-}
-function drawNode(node, color) {
-  const [x, y] = nodeXY(node);
-  if (tree.parent[node] >= 0) {
-    const [px, py] = nodeXY(tree.parent[node]);
-    tctx.strokeStyle = color; tctx.lineWidth = 1; tctx.beginPath(); tctx.moveTo(px, py); tctx.lineTo(x, y); tctx.stroke();
+  layout() {
+    // leaves left to right in the order they appear; a collapsed node is a leaf
+    this.x = new Float64Array(this.parent.length).fill(NaN);
+    let leaves = 0;
+    const stack = [[0, false]];  // iterative: the tree may be deep and wide
+    while (stack.length) {
+      const [v, done] = stack.pop();
+      const kids = this.collapsed.has(v) ? [] : this.children[v];
+      if (!kids.length) { this.x[v] = leaves++; continue; }
+      if (done) { this.x[v] = (this.x[kids[0]] + this.x[kids[kids.length - 1]]) / 2; continue; }
+      stack.push([v, true]);
+      for (let i = kids.length - 1; i >= 0; i--) stack.push([kids[i], false]);
+    }
+    this.leaves = Math.max(leaves, 1);
   }
-  tctx.fillStyle = color; tctx.beginPath(); tctx.arc(x, y, 2.5, 0, 2 * Math.PI); tctx.fill();
+  colour(v, k) {
+    // green: a solution, or an explored node a solution was found below
+    if (this.firstSolution[v] <= k && (this.solved[v] || (this.end[v] && this.end[v] <= k))) return style.solution;
+    if (this.failed[v] && this.failed[v] <= k) return style.attacked;
+    if (this.end[v] && this.end[v] <= k) return style.explored;
+    return style.path;
+  }
+  toggle(v) {
+    if (!this.children[v].length) return;
+    if (this.collapsed.has(v)) this.collapsed.delete(v); else this.collapsed.add(v);
+    this.layout();
+  }
+  collapseFailed(k) {
+    // every explored subtree without a solution (so far) folds into a triangle
+    this.collapsed.clear();
+    for (let v = 1; v < this.parent.length; v++) {
+      const closed = this.end[v] && this.end[v] <= k;
+      if (closed && this.children[v].length && !(this.firstSolution[v] <= k)) {
+        let p = this.parent[v], inside = false;
+        while (p > 0) { if (this.collapsed.has(p)) { inside = true; break; } p = this.parent[p]; }
+        if (!inside) this.collapsed.add(v);
+      }
+    }
+    this.layout();
+  }
 }
-function forward(k) {
-  for (let i = 0; i < k && done < steps.length; i++) apply(steps[done++]);
-  draw();
-  if (done >= steps.length) pause();
+
+// -- a panel: one trace's board, caption and tree or chart ---------------------------
+class Panel {
+  constructor(trace, index, host) {
+    this.trace = trace;
+    this.index = index;
+    const el = document.createElement("section");
+    el.className = "panel";
+    el.innerHTML = `<h2></h2><div class="caption"></div><div class="views">
+      <canvas class="board"></canvas><canvas class="side"></canvas></div>`;
+    host.appendChild(el);
+    this.el = el;
+    el.querySelector("h2").textContent = trace.label;
+    this.captionEl = el.querySelector(".caption");
+    this.views = el.querySelector(".views");
+    this.boardCanvas = el.querySelector(".board");
+    this.sideCanvas = el.querySelector(".side");
+    this.boardCanvas.id = index ? `board-${index}` : "board";
+    this.sideCanvas.id = (trace.tree ? "tree" : "chart") + (index ? `-${index}` : "");
+    this.view = { scale: 1, offset: 0 };  // tree zoom (x only) and pan, in leaves
+    if (trace.tree) this.bindTree();
+  }
+  state(k) { return Math.min(k, this.trace.length); }
+  size(width, height, stacked) {
+    const side = Math.max(120, Math.floor(stacked ? Math.min(width, height * 0.6) : Math.min(height, width * 0.45)));
+    const dpr = window.devicePixelRatio || 1;
+    const set = (canvas, w, h) => {
+      canvas.style.width = `${w}px`; canvas.style.height = `${h}px`;
+      canvas.width = Math.round(w * dpr); canvas.height = Math.round(h * dpr);
+      canvas.getContext("2d").setTransform(dpr, 0, 0, dpr, 0, 0);
+      canvas.cssWidth = w; canvas.cssHeight = h;
+    };
+    set(this.boardCanvas, side, side);
+    if (stacked) set(this.sideCanvas, Math.floor(width), Math.max(120, Math.floor(height - side - 12)));
+    else set(this.sideCanvas, Math.max(160, Math.floor(width - side - 16)), side);
+  }
+  draw(k) {
+    const t = this.trace, s = this.state(k), last = s ? t.steps[s - 1] : null;
+    this.drawBoard(s, last);
+    if (t.tree) this.drawTree(s); else this.drawChart(s);
+    const counts = t.tree ? `nodes ${t.nodes[s]}, solutions ${t.solutions[s]}` : "";  // local: in the caption
+    // at the end, the search's own statistics (the same numbers as the backend's)
+    const stats = Object.entries(t.stats).filter(([, v]) => typeof v === "number");
+    const summary = s === t.length && stats.length ? stats.map(([key, v]) => `${key} ${v}`).join(", ") : "";
+    this.captionEl.textContent = (last ? `step ${s}: ${caption(last)}` : "step 0: the board before the search") +
+      (counts ? `  ·  ${counts}` : "") + (summary && !player.compare ? `  ·  ${summary}` : "");
+    this.el.querySelector("h2").textContent = t.label + (summary ? ` (${summary})` : "");
+  }
+  drawBoard(s, last) {
+    const t = this.trace, canvas = this.boardCanvas, ctx = canvas.getContext("2d");
+    const margin = n <= 24 ? Math.max(12, canvas.cssWidth / (n + 1) * 0.45) : 0;
+    const cell = (canvas.cssWidth - margin) / n, x0 = margin, y0 = margin;
+    const cols = t.board(s), solved = t.solved[s] === 1;
+    const at = (r, c) => [x0 + c * cell, y0 + r * cell];
+    ctx.clearRect(0, 0, canvas.cssWidth, canvas.cssHeight);
+    ctx.fillStyle = "#fff"; ctx.fillRect(0, 0, canvas.cssWidth, canvas.cssHeight);
+    if (margin) {  // row and column numbers, as the captions name them
+      ctx.fillStyle = "#333"; ctx.font = `${Math.min(margin * 0.7, cell * 0.5)}px system-ui, sans-serif`;
+      ctx.textAlign = "center"; ctx.textBaseline = "middle";
+      for (let i = 0; i < n; i++) {
+        ctx.fillText(String(i), x0 + (i + 0.5) * cell, margin / 2);
+        ctx.fillText(String(i), margin / 2, y0 + (i + 0.5) * cell);
+      }
+    }
+    for (let r = 0; r < n; r++) for (let c = 0; c < n; c++) {
+      const [x, y] = at(r, c);
+      // big boards: softer squares, so that the queens stand out
+      const dark = n > 24 ? hexAlpha(style.dark, 0.45) : style.dark;
+      if ((r + c) % 2 && n > 24) { ctx.fillStyle = style.light; ctx.fillRect(x, y, cell + 0.5, cell + 0.5); }
+      ctx.fillStyle = blocked.has(r * n + c) ? style.blocked : (r + c) % 2 ? dark : style.light;
+      ctx.fillRect(x, y, cell + 0.5, cell + 0.5);
+      if (blocked.has(r * n + c)) cross(ctx, x, y, cell, "#ddd");
+    }
+    const domains = t.domainAt[s] >= 0 ? t.steps[t.domainAt[s]].domains : null;
+    const before = t.parentDomainAt[s] >= 0 ? t.steps[t.parentDomainAt[s]].domains : null;
+    if (domains) {  // forward checking / MAC: what the open rows still hold
+      for (let r = 0; r < n; r++) if (cols[r] < 0) for (let c = 0; c < n; c++) {
+        const [x, y] = at(r, c);
+        if (domains[r] >> c & 1) { ctx.fillStyle = hexAlpha(style.domain, 0.7); ctx.fillRect(x, y, cell, cell); }
+        else if (last && last.kind === "place" && (before ? before[r] >> c & 1 : !blocked.has(r * n + c))) {
+          cross(ctx, x, y, cell, style.attacked);  // removed by this placement's inference
+        }
+      }
+    }
+    if (last && last.kind === "place" && last.free) {
+      ctx.fillStyle = hexAlpha(style.domain, 0.45);
+      last.free.forEach((c) => { const [x, y] = at(last.row, c); ctx.fillRect(x, y, cell, cell); });
+    }
+    const moved = !last ? [] : last.kind === "swap" ? last.rows : last.kind === "move" ? [last.row] : [];
+    moved.forEach((r) => { ctx.fillStyle = hexAlpha(style.moved, 0.5); ctx.fillRect(x0, y0 + r * cell, n * cell, cell); });
+    if (last && last.kind === "wipeout") {
+      ctx.fillStyle = hexAlpha(style.attacked, 0.35); ctx.fillRect(x0, y0 + last.row * cell, n * cell, cell);
+    }
+    givenCol.forEach((c, r) => {
+      const [x, y] = at(r, c);
+      ctx.strokeStyle = style.given; ctx.lineWidth = Math.max(2, cell / 10);
+      ctx.strokeRect(x + ctx.lineWidth / 2, y + ctx.lineWidth / 2, cell - ctx.lineWidth, cell - ctx.lineWidth);
+    });
+    if (last && last.kind === "reject") {
+      const [x, y] = at(last.row, last.col);
+      ctx.fillStyle = hexAlpha(style.attacked, 0.75); ctx.fillRect(x, y, cell, cell);
+      if (last.by !== undefined && cols[last.by] >= 0) {
+        const [ax, ay] = at(last.by, cols[last.by]);
+        ctx.strokeStyle = style.attacked; ctx.lineWidth = Math.max(2, cell / 8);
+        ctx.beginPath(); ctx.moveTo(ax + cell / 2, ay + cell / 2); ctx.lineTo(x + cell / 2, y + cell / 2); ctx.stroke();
+      }
+    }
+    const attacked = new Set(t.attacked && s ? t.attacked[s - 1] : []);
+    cols.forEach((c, r) => {
+      if (c < 0) return;
+      const [x, y] = at(r, c);
+      ctx.fillStyle = solved ? style.solution : attacked.has(r) ? style.attacked : givenCol.get(r) === c ? style.given : style.queen;
+      ctx.beginPath(); ctx.arc(x + cell / 2, y + cell / 2, cell * (n > 24 ? 0.45 : 0.36), 0, 2 * Math.PI); ctx.fill();
+      if (cell >= 14) { ctx.strokeStyle = "#fff"; ctx.lineWidth = Math.max(1, cell / 20); ctx.stroke(); }
+    });
+    canvas.dataset.cols = cols.join(",");
+    canvas.dataset.solved = solved ? "1" : "0";
+    canvas.dataset.geometry = JSON.stringify([x0, y0, cell]);
+  }
+  // -- tree -----------------------------------------------------------------------
+  treeGeometry() {
+    const tree = this.trace.tree, canvas = this.sideCanvas, pad = 14;
+    const width = canvas.cssWidth - 2 * pad, height = canvas.cssHeight - 2 * pad;
+    const spacing = (width / Math.max(tree.leaves - 1, 1)) * this.view.scale;
+    const x = (v) => pad + (tree.x[v] - this.view.offset) * spacing;
+    const y = (v) => pad + (height * tree.depth[v]) / tree.maxDepth;
+    return { spacing, x, y, pad };
+  }
+  drawTree(s) {
+    const tree = this.trace.tree, canvas = this.sideCanvas, ctx = canvas.getContext("2d");
+    const { spacing, x, y } = this.treeGeometry();
+    const radius = Math.max(2, Math.min(9, spacing * 0.38));
+    ctx.clearRect(0, 0, canvas.cssWidth, canvas.cssHeight);
+    const visible = [];
+    const stack = [0];
+    while (stack.length) {
+      const v = stack.pop();
+      if (tree.born[v] > s) continue;
+      visible.push(v);
+      if (!tree.collapsed.has(v)) for (const w of tree.children[v]) stack.push(w);
+    }
+    ctx.lineWidth = Math.max(1.5, Math.min(3, spacing * 0.12));
+    for (const v of visible) {
+      if (v === 0) continue;
+      const p = tree.parent[v];
+      ctx.strokeStyle = tree.colour(v, s);
+      ctx.beginPath(); ctx.moveTo(x(p), y(p)); ctx.lineTo(x(v), y(v)); ctx.stroke();
+    }
+    const labels = spacing >= 20;
+    ctx.textAlign = "center"; ctx.textBaseline = "middle";
+    ctx.font = `${Math.round(radius * 1.1)}px system-ui, sans-serif`;
+    for (const v of visible) {
+      const cx = x(v), cy = y(v);
+      if (cx < -20 || cx > canvas.cssWidth + 20) continue;
+      ctx.fillStyle = tree.colour(v, s);
+      if (tree.collapsed.has(v)) {  // a folded subtree: a triangle, green if it holds a solution
+        const h = Math.max(10, radius * 2.4);
+        ctx.fillStyle = tree.firstSolution[v] <= s ? style.solution : tree.colour(v, s);
+        ctx.beginPath(); ctx.moveTo(cx, cy); ctx.lineTo(cx - h / 2, cy + h); ctx.lineTo(cx + h / 2, cy + h); ctx.fill();
+        continue;
+      }
+      ctx.beginPath(); ctx.arc(cx, cy, radius, 0, 2 * Math.PI); ctx.fill();
+      if (labels && tree.cell[v]) { ctx.fillStyle = "#fff"; ctx.fillText(String(tree.cell[v][1]), cx, cy); }
+    }
+    const current = this.currentNode(s);
+    if (current >= 0) {
+      ctx.strokeStyle = "#000"; ctx.lineWidth = 2;
+      ctx.beginPath(); ctx.arc(x(current), y(current), radius + 3, 0, 2 * Math.PI); ctx.stroke();
+    }
+    canvas.dataset.visible = String(visible.length);
+  }
+  currentNode(s) {
+    const tree = this.trace.tree;
+    let node = 0;
+    for (let v = 1; v < tree.parent.length && tree.born[v] <= s; v++) {
+      if (!tree.end[v] || tree.end[v] > s) node = v;
+    }
+    return node;
+  }
+  nodeAt(px, py) {
+    const tree = this.trace.tree, { x, y } = this.treeGeometry();
+    let best = -1, bestDistance = 144;
+    for (let v = 0; v < tree.parent.length; v++) {
+      if (tree.born[v] > player.k) continue;
+      const d = (x(v) - px) ** 2 + (y(v) - py) ** 2;
+      if (d < bestDistance) { best = v; bestDistance = d; }
+    }
+    return best;
+  }
+  zoom(factor, px) {
+    const { spacing, pad } = this.treeGeometry();
+    const at = this.view.offset + (px - pad) / spacing;  // the leaf under the pointer stays put
+    this.view.scale = Math.min(400, Math.max(1, this.view.scale * factor));
+    const after = this.treeGeometry().spacing;
+    this.view.offset = at - (px - pad) / after;
+    if (this.view.scale === 1) this.view.offset = 0;
+  }
+  bindTree() {
+    const canvas = this.sideCanvas;
+    let drag = null;
+    canvas.addEventListener("wheel", (e) => {
+      e.preventDefault();
+      this.zoom(e.deltaY < 0 ? 1.25 : 0.8, e.offsetX); player.draw();
+    }, { passive: false });
+    canvas.addEventListener("mousedown", (e) => { drag = { x: e.offsetX, offset: this.view.offset, moved: false }; });
+    canvas.addEventListener("mousemove", (e) => {
+      if (drag && Math.abs(e.offsetX - drag.x) > 3) {
+        drag.moved = true;
+        this.view.offset = drag.offset - (e.offsetX - drag.x) / this.treeGeometry().spacing;
+        player.draw();
+      }
+      const v = drag ? -1 : this.nodeAt(e.offsetX, e.offsetY);
+      const cell = v > 0 ? this.trace.tree.cell[v] : null;
+      canvas.title = cell ? `row ${cell[0]} col ${cell[1]} (click: fold or unfold)` : "";
+    });
+    window.addEventListener("mouseup", (e) => {
+      if (drag && !drag.moved && e.target === canvas) {
+        const v = this.nodeAt(e.offsetX, e.offsetY);
+        if (v >= 0) { this.trace.tree.toggle(v); player.draw(); }
+      }
+      drag = null;
+    });
+  }
+  fit() { this.view = { scale: 1, offset: 0 }; }
+  // -- conflicts chart (local search) -------------------------------------------------
+  drawChart(s) {
+    const t = this.trace, canvas = this.sideCanvas, ctx = canvas.getContext("2d");
+    const W = canvas.cssWidth, H = canvas.cssHeight, left = 56, bottom = 34, top = 12, right = 12;
+    ctx.clearRect(0, 0, W, H);
+    const values = t.conflicts, peak = values.reduce((a, v) => (v === null ? a : Math.max(a, v)), 1);
+    const X = (i) => left + ((W - left - right) * i) / Math.max(1, t.length - 1);
+    const Y = (v) => H - bottom - ((H - bottom - top) * v) / peak;
+    ctx.strokeStyle = "#888"; ctx.lineWidth = 1; ctx.fillStyle = "#333";
+    ctx.font = "16px system-ui, sans-serif"; ctx.textAlign = "right"; ctx.textBaseline = "middle";
+    ctx.beginPath(); ctx.moveTo(left, top); ctx.lineTo(left, H - bottom); ctx.lineTo(W - right, H - bottom); ctx.stroke();
+    [0, Math.round(peak / 2), peak].forEach((v) => ctx.fillText(String(v), left - 6, Y(v)));
+    ctx.textAlign = "center"; ctx.textBaseline = "top";
+    ctx.fillText(`step (of ${t.length})`, (left + W) / 2, H - bottom + 8);
+    ctx.save(); ctx.translate(12, (top + H - bottom) / 2); ctx.rotate(-Math.PI / 2);
+    ctx.fillText("attacking pairs", 0, -6); ctx.restore();
+    ctx.setLineDash([4, 4]); ctx.strokeStyle = style.explored;
+    for (let i = 0; i < s; i++) if (t.steps[i].kind === "restart") {
+      ctx.beginPath(); ctx.moveTo(X(i), top); ctx.lineTo(X(i), H - bottom); ctx.stroke();
+    }
+    ctx.setLineDash([]); ctx.strokeStyle = style.path; ctx.lineWidth = 2.5; ctx.beginPath();
+    let started = false;
+    for (let i = 0; i < s; i++) {
+      if (values[i] === null) continue;
+      if (started) ctx.lineTo(X(i), Y(values[i])); else { ctx.moveTo(X(i), Y(values[i])); started = true; }
+    }
+    ctx.stroke();
+    for (let i = 0; i < s; i++) if (t.steps[i].plateau) {
+      ctx.fillStyle = style.moved; ctx.beginPath(); ctx.arc(X(i), Y(values[i]), 3.5, 0, 2 * Math.PI); ctx.fill();
+    }
+    let i = s - 1;
+    while (i >= 0 && values[i] === null) i--;
+    if (i >= 0) {
+      ctx.fillStyle = values[i] === 0 ? style.solution : style.attacked;
+      ctx.beginPath(); ctx.arc(X(i), Y(values[i]), 6, 0, 2 * Math.PI); ctx.fill();
+    }
+    canvas.dataset.points = String(values.slice(0, s).filter((v) => v !== null).length);
+  }
 }
-function rate() { return Math.round(Math.pow(10, document.getElementById("speed").value / 25)); }
-function play() { pause(); timer = setInterval(() => forward(Math.max(1, Math.round(rate() / 20))), Math.max(50, 1000 / rate())); }
-function pause() { if (timer !== null) { clearInterval(timer); timer = null; } }
-document.getElementById("play").onclick = play;
-document.getElementById("pause").onclick = pause;
-document.getElementById("step").onclick = () => { pause(); forward(1); };
-document.getElementById("reset").onclick = () => { pause(); reset(); };
-document.getElementById("back").onclick = () => { pause(); const target = done - 1; reset(); if (target > 0) forward(target); };
-const speed = document.getElementById("speed");
-speed.oninput = () => { document.getElementById("rate").textContent = `${rate()} steps/s`; if (timer !== null) play(); };
-speed.oninput();
-reset();
+
+function hexAlpha(hex, alpha) {
+  const v = parseInt(hex.slice(1), 16);
+  return `rgba(${v >> 16},${(v >> 8) & 255},${v & 255},${alpha})`;
+}
+function cross(ctx, x, y, cell, colour) {
+  const m = cell * 0.28;
+  ctx.strokeStyle = colour; ctx.lineWidth = Math.max(1.5, cell / 14);
+  ctx.beginPath(); ctx.moveTo(x + m, y + m); ctx.lineTo(x + cell - m, y + cell - m);
+  ctx.moveTo(x + cell - m, y + m); ctx.lineTo(x + m, y + cell - m); ctx.stroke();
+}
+
+// -- the player: one step counter for every panel ------------------------------------
+const player = {
+  k: 0,
+  timer: null,
+  traces: data.traces.map((raw) => new Trace(raw)),
+  panels: [],
+  get length() { return Math.max(...this.traces.map((t) => t.length)); },
+  get compare() { return this.traces.length > 1; },
+  go(k) {
+    this.k = Math.max(0, Math.min(this.length, k));
+    this.draw();
+    if (this.k >= this.length) this.pause();
+  },
+  draw() {
+    this.panels.forEach((p) => p.draw(this.k));
+    $("scrub").value = String(this.k);
+    $("status").textContent = `step ${this.k} of ${this.length}`;
+    $("play").textContent = this.timer === null ? "play" : "pause";
+  },
+  rate() { return Math.round(Math.pow(10, $("speed").value / 25)); },
+  play() {
+    this.pause();
+    if (this.k >= this.length) this.k = 0;
+    const every = Math.max(16, 1000 / this.rate()), per = Math.max(1, Math.round(this.rate() / 60));
+    this.timer = setInterval(() => this.go(this.k + per), every);
+    this.draw();
+  },
+  pause() { if (this.timer !== null) { clearInterval(this.timer); this.timer = null; } },
+  toggle() { if (this.timer === null) this.play(); else { this.pause(); this.draw(); } },
+  step(delta) { this.pause(); this.go(this.k + delta); },
+  jump(what, direction) {
+    this.pause();
+    const targets = this.traces.map((t) => t.jump(this.k, what, direction)).filter((k) => k !== this.k);
+    if (targets.length) this.go(direction > 0 ? Math.min(...targets) : Math.max(...targets));
+  },
+  layout() {
+    // the canvases fill the window below the captions, whatever its size
+    const stacked = this.panels.length > 1;
+    this.draw();  // captions first: their height decides the room left
+    const width = $("panels").clientWidth / this.panels.length - (stacked ? 16 : 0);
+    const top = Math.max(...this.panels.map((p) => p.views.getBoundingClientRect().top));
+    const height = window.innerHeight - top - 12;
+    this.panels.forEach((p) => p.size(width, height, stacked));
+    this.draw();
+  },
+};
+
+function legend() {
+  const items = [["queen", style.queen, "circle"], ["solution (kept green)", style.solution, "circle"]];
+  if (data.givens.length) items.push(["given queen", style.given, "ring"]);
+  if (data.blocked.length) items.push(["blocked cell", style.blocked, "square"]);
+  const any = (f) => player.traces.some(f);
+  if (any((t) => t.steps.some((s) => s.kind === "reject"))) items.push(["cell tested and refused, line from its attacker", style.attacked, "square"]);
+  if (any((t) => t.inference || t.steps.some((s) => s.free))) items.push(["column still possible (domain)", style.domain, "square"]);
+  if (any((t) => t.inference)) items.push(["removed by this step's inference", style.attacked, "cross"]);
+  if (any((t) => t.local)) {
+    items.push(["queen under attack", style.attacked, "circle"], ["rows just moved", style.moved, "square"]);
+    items.push(["chart: attacking pairs; dashed: restart; dots: plateau moves", style.path, "square"]);
+  }
+  if (any((t) => t.tree)) {
+    items.push(["tree: current path", style.path, "circle"], ["explored", style.explored, "circle"],
+      ["failure", style.attacked, "circle"], ["solution, and the nodes above it", style.solution, "circle"], ["folded subtree", style.explored, "triangle"]);
+  }
+  $("legend").innerHTML = items.map(([text, colour, shape]) =>
+    `<span class="item"><span class="swatch ${shape}" style="--c:${colour}"></span>${text}</span>`).join("");
+}
+
+function keys(e) {
+  if (e.target.tagName === "INPUT" && e.target.type !== "range") return;
+  const big = e.shiftKey ? 10 : 1;
+  const act = {
+    ArrowRight: () => player.step(big), ArrowDown: () => player.step(big), PageDown: () => player.step(big),
+    ArrowLeft: () => player.step(-big), ArrowUp: () => player.step(-big), PageUp: () => player.step(-big),
+    " ": () => player.toggle(), Home: () => { player.pause(); player.go(0); },
+    End: () => { player.pause(); player.go(player.length); },
+    s: () => player.jump("solution", 1), S: () => player.jump("solution", -1),
+    f: () => player.jump("failure", 1), F: () => player.jump("failure", -1),
+    "[": () => { $("speed").value = Number($("speed").value) - 10; $("speed").oninput(); },
+    "]": () => { $("speed").value = Number($("speed").value) + 10; $("speed").oninput(); },
+    c: () => { player.panels.forEach((p) => p.trace.tree && p.trace.tree.collapseFailed(player.k)); player.draw(); },
+    "0": () => { player.panels.forEach((p) => p.fit()); player.draw(); },
+    "+": () => { player.panels.forEach((p) => p.zoom(1.5, p.sideCanvas.cssWidth / 2)); player.draw(); },
+    "-": () => { player.panels.forEach((p) => p.zoom(1 / 1.5, p.sideCanvas.cssWidth / 2)); player.draw(); },
+    "?": () => { $("help").hidden = !$("help").hidden; },
+  }[e.key];
+  if (act) { e.preventDefault(); act(); }
+}
+
+player.panels = player.traces.map((t, i) => new Panel(t, i, $("panels")));
+document.body.classList.toggle("compare", player.panels.length > 1);
+$("scrub").max = String(player.length);
+$("scrub").oninput = () => { player.pause(); player.go(Number($("scrub").value)); };
+$("home").onclick = () => { player.pause(); player.go(0); };
+$("back").onclick = () => player.step(-1);
+$("play").onclick = () => player.toggle();
+$("step").onclick = () => player.step(1);
+$("end").onclick = () => { player.pause(); player.go(player.length); };
+$("next-solution").onclick = () => player.jump("solution", 1);
+$("next-failure").onclick = () => player.jump("failure", 1);
+$("help-button").onclick = () => { $("help").hidden = !$("help").hidden; };
+$("speed").oninput = () => { $("rate").textContent = `${player.rate()} steps/s`; if (player.timer !== null) player.play(); };
+$("speed").oninput();
+document.addEventListener("keydown", keys);
+window.addEventListener("resize", () => player.layout());
+legend();
+player.layout();
+window.player = player;

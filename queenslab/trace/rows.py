@@ -1,19 +1,23 @@
-"""Row-by-row searches for tracing: backtracking, the bitmask search, Las Vegas.
+"""Row-by-row searches for tracing: the CSP searches, the bitmask search, Las Vegas.
 
-Small Python reference versions of the ``backtrack``, ``bitmask`` and ``las-vegas``
-backends (the fast ones stay untouched). All three keep, per row, the bitmask of columns
-still free (the board layer's ``allowed_masks`` and ``attack_masks``, so every variant and
-blocked cell is honoured), and explore children in increasing column order, so they visit
-the same tree as the backends. Backtracking tests each column in turn and logs the tests
-that fail (``reject``); the bitmask search (Somers) jumps straight to the free columns.
+The CSP searches (plain backtracking, forward checking, MAC, with their orders) are the
+``csp`` backend's own search told to emit its steps. The ``bitmask`` and ``las-vegas``
+traces are small Python reference versions of those backends (the fast ones stay
+untouched): they keep, per row, the bitmask of columns still free (the board layer's
+``allowed_masks`` and ``attack_masks``, so every variant and blocked cell is honoured) and
+explore children in increasing column order, so they visit the same tree as the backends;
+the bitmask search (Somers) jumps straight to the free columns, with no failed test.
 """
 
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 
 from queenslab.core.errors import UsageError
 from queenslab.core.problem import Problem
+from queenslab.core.run import Run
+from queenslab.exact.csp import CspSearch, Strategy
 from queenslab.trace.tracer import Tracer
 
 
@@ -45,16 +49,17 @@ class RowMasks:
 
 
 class RowSearch(RowMasks):
-    """Depth-first search over rows, each step told to a tracer."""
+    """Depth-first search over rows jumping to the free columns, each step told to a tracer."""
 
-    def __init__(self, problem: Problem, tracer: Tracer, log_rejects: bool) -> None:
+    def __init__(self, problem: Problem, tracer: Tracer) -> None:
         super().__init__(problem)
         self.tracer = tracer
-        self.log_rejects = log_rejects
+        self.givens = problem.given_cols
 
     def place(self, masks: list[int], row: int, col: int) -> list[int]:
         """The masks after a queen on (row, col)."""
-        self.tracer.emit("place", row=row, col=col, free=self.free(masks, row))
+        given = {"given": True} if row in self.givens else {}
+        self.tracer.emit("place", row=row, col=col, free=self.free(masks, row), **given)
         return self.after(masks, row, col)
 
     def descend(self, masks: list[int], row: int, cols: list[int], every: bool) -> bool:
@@ -62,11 +67,7 @@ class RowSearch(RowMasks):
         if row == self.n:
             self.tracer.emit("solution", cols=list(cols))
             return not every
-        for col in self.candidates[row]:
-            if not masks[row] >> col & 1:
-                if self.log_rejects:
-                    self.tracer.emit("reject", row=row, col=col)
-                continue
+        for col in self.free(masks, row):
             cols.append(col)
             if self.descend(self.place(masks, row, col), row + 1, cols, every):
                 return True
@@ -75,15 +76,27 @@ class RowSearch(RowMasks):
         return False
 
 
-def backtrack(problem: Problem, tracer: Tracer, *, every: bool = False, **_: object) -> str:
-    """Textbook backtracking; ``every`` walks the whole tree (all solutions)."""
-    search = RowSearch(problem, tracer, log_rejects=True)
-    return _outcome(search.descend(search.start, 0, [], every), every)
+def csp(inference: str) -> Callable[..., str]:
+    """The traced CSP search with ``inference`` (``none`` is textbook backtracking)."""
+
+    def search(
+        problem: Problem, tracer: Tracer, run: Run, *, every: bool = False,
+        variables: str = "static", values: str = "static", **_: object,
+    ) -> str:  # fmt: skip
+        strategy = Strategy(inference, variables, values)
+        found = False
+        for _solution in CspSearch(problem, strategy, run, tracer.emit).solutions():
+            found = True
+            if not every:
+                break
+        return _outcome(found, every)
+
+    return search
 
 
-def bitmask(problem: Problem, tracer: Tracer, *, every: bool = False, **_: object) -> str:
-    """The bitmask search: the same tree, no failed tests."""
-    search = RowSearch(problem, tracer, log_rejects=False)
+def bitmask(problem: Problem, tracer: Tracer, run: Run, *, every: bool = False, **_: object) -> str:
+    """The bitmask search: the backtracking tree, no failed tests."""
+    search = RowSearch(problem, tracer)
     return _outcome(search.descend(search.start, 0, [], every), every)
 
 
@@ -94,8 +107,8 @@ def _outcome(found: bool, every: bool) -> str:
 
 
 def las_vegas(
-    problem: Problem, tracer: Tracer, *, seed: int | None = None, step: int | None = None,
-    trials: int = 1000, **_: object,
+    problem: Problem, tracer: Tracer, run: Run, *, step: int | None = None, trials: int = 1000,
+    **_: object,
 ) -> str:  # fmt: skip
     """Random free columns in the first ``step`` rows, then backtracking; restart on failure."""
     from queenslab.heuristics.las_vegas import default_step
@@ -105,8 +118,8 @@ def las_vegas(
         step = default_step(n)
     elif step > n:
         raise UsageError(f"--step must be between 0 and N={n}, got {step}")
-    rng = random.Random(seed)
-    search = RowSearch(problem, tracer, log_rejects=False)
+    rng = random.Random(run.seed)
+    search = RowSearch(problem, tracer)
     for _trial in range(trials):
         tracer.emit("restart", cols=[-1] * n)
         masks, cols = search.start, []

@@ -2,14 +2,24 @@
 
 Every traced search calls ``Tracer.emit(kind, **fields)`` and nothing else, so the step
 vocabulary below is the whole contract between the searches and the players (JSON lines,
-the HTML page, the animated SVG):
+the HTML page, the animated SVG and GIF). Steps are numbered from 1, as the players count
+them; step 0 is the position before the search starts.
 
 - ``place`` / ``remove``: a queen put on / taken off ``row``, ``col`` (row-by-row searches);
-- ``reject``: a column tested and found attacked (backtracking tests columns one by one);
-- ``move``: queens of ``rows`` moved to ``cols`` (local search), with ``conflicts`` after;
+  ``given`` when it is a given queen; ``free``, the row's free columns (bitmask search);
+  ``domains`` (per row, a bitmask of the columns still possible) and ``pruned`` (values
+  inference removed) with forward checking and MAC;
+- ``reject``: a column tested and found attacked, ``by`` the queen of that row along
+  ``line`` (``col``, ``diag_up``, ``diag_down``, ``leap``);
+- ``wipeout``: inference left ``row`` without a value: the placement fails;
+- ``prune``: inference before the first choice (MAC), with ``domains`` and ``pruned``;
+- ``move``: queens of ``rows`` moved to ``cols`` (local search), with ``conflicts`` after
+  and ``plateau`` when they did not change (Minton's min-conflicts);
 - ``restart``: a fresh start; ``cols`` is the new board (-1 for an empty row);
 - ``solution``: ``cols`` is a complete valid board;
-- ``end``: the search's last word: ``status`` (solved, exhausted, gave up, step limit).
+- ``end``: the search's last word: ``status`` (solved, exhausted, no solution, gave up,
+  step limit), the number of ``solutions`` met, and ``stats``, the statistics of the
+  search where it keeps them.
 """
 
 from __future__ import annotations
@@ -17,10 +27,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-#: Most steps a trace may record: an HTML page of this many steps still plays smoothly.
-MAX_STEPS = 200_000
-#: Steps recorded unless asked otherwise.
-DEFAULT_STEPS = 20_000
+#: Most steps a trace may record: the backtracking tree of n = 10 with every test.
+MAX_STEPS = 1_000_000
+#: Steps recorded unless asked otherwise: every search of the teaching examples, whole.
+DEFAULT_STEPS = 500_000
 
 
 class TraceFull(Exception):
@@ -39,11 +49,11 @@ class Tracer:
     def emit(self, kind: str, **fields: Any) -> None:
         if len(self.steps) >= self.max_steps:
             raise TraceFull
-        self.steps.append({"step": len(self.steps), "kind": kind, **fields})
+        self.steps.append({"step": len(self.steps) + 1, "kind": kind, **fields})
 
     def end(self, status: str, **fields: Any) -> None:
         """The closing step; always recorded, even past ``max_steps``."""
-        self.steps.append({"step": len(self.steps), "kind": "end", "status": status, **fields})
+        self.steps.append({"step": len(self.steps) + 1, "kind": "end", "status": status, **fields})
 
     @property
     def truncated(self) -> bool:

@@ -1,9 +1,11 @@
-"""The search tree of a row-by-row trace, laid out for drawing beside the board.
+"""The search tree of a row-by-row trace: its nodes and when each appears, ends or fails.
 
-Each ``place`` step is a node one level below the node it extends; ``remove`` marks the
-node abandoned, ``solution`` marks it a solution, ``restart`` returns to the root. Leaves
-take x = 0, 1, 2, ... in the order they appear, and a parent sits midway between its first
-and last child: the tree grows left to right as the search moves on.
+Each ``place`` step is a node one level below the node it extends (node k is the k-th
+place, node 0 the empty board); ``remove`` closes it, ``solution`` marks it a solution,
+``restart`` abandons the path and returns to the root. A node closed without children
+that is no solution is a failure: a dead end (every column of the next row refused) or a
+wipe-out (inference emptied a domain). The player lays the tree out itself, because
+folding a subtree moves the others; these columns tell it what to draw at each step.
 """
 
 from __future__ import annotations
@@ -12,48 +14,35 @@ from collections.abc import Sequence
 from typing import Any
 
 
-def layout(steps: Sequence[dict[str, Any]]) -> dict[str, list[Any]]:
-    """Node columns for the player: x, depth, parent, and the step each node appears at.
-
-    ``node_of_step[i]`` is the node a step creates or changes (-1 for none): the player
-    draws it at that step (a place), greys it (a remove) or marks it (a solution).
-    """
-    parent, depth, born = [-1], [0], [0]
-    children: list[list[int]] = [[]]
-    node_of_step = []
+def nodes(steps: Sequence[dict[str, Any]]) -> dict[str, list[int]]:
+    """Per node: ``parent``, ``born`` (its place step), ``end`` (its remove step, 0 while
+    open at the end), ``solved`` (the step it became a solution, 0 if never) and ``failed``
+    (the step its failure shows: the wipe-out, or the remove of a dead end; 0 if never)."""
+    parent, born, end, solved, failed = [-1], [0], [0], [0], [0]
+    has_child = [False]
     path = [0]
+
+    def close(node: int, at: int) -> None:
+        end[node] = at
+        if not (has_child[node] or solved[node] or failed[node]):
+            failed[node] = at
+
     for step in steps:
-        kind, node = step["kind"], -1
+        kind = step["kind"]
         if kind == "place":
-            node = len(parent)
-            parent.append(path[-1])
-            depth.append(step["row"] + 1)
-            born.append(step["step"])
-            children.append([])
-            children[path[-1]].append(node)
-            path.append(node)
+            has_child[path[-1]] = True
+            path.append(len(parent))
+            parent.append(path[-2])
+            for column, value in ((born, step["step"]), (end, 0), (solved, 0), (failed, 0)):
+                column.append(value)
+            has_child.append(False)
         elif kind == "remove":
-            node = path.pop()
+            close(path.pop(), step["step"])
+        elif kind == "restart":  # Las Vegas abandons the whole path at once
+            while len(path) > 1:
+                close(path.pop(), step["step"])
+        elif kind == "wipeout":
+            failed[path[-1]] = step["step"]
         elif kind == "solution":
-            node = path[-1]
-        elif kind == "restart":
-            path = [0]
-        node_of_step.append(node)
-    x = [0.0] * len(parent)
-    leaves = 0
-    for node in range(len(parent)):  # preorder: leaves left to right as they appear
-        if not children[node]:
-            x[node] = leaves
-            leaves += 1
-    for node in reversed(range(len(parent))):  # children are numbered after their parent
-        kids = children[node]
-        if kids:
-            x[node] = (x[kids[0]] + x[kids[-1]]) / 2
-    return {
-        "x": x,
-        "depth": depth,
-        "parent": parent,
-        "born": born,
-        "node_of_step": node_of_step,
-        "leaves": [max(leaves, 1)],
-    }
+            solved[path[-1]] = step["step"]
+    return {"parent": parent, "born": born, "end": end, "solved": solved, "failed": failed}

@@ -1,5 +1,5 @@
 """A pytest plugin (``-p notebook_registration``) that registers a backend as a notebook
-would, with ``ql.register_backend``, before the harness in tests/test_backends.py is
+would, with ``ql.register_backend``, before the harness in tests/harness/test_backends.py is
 collected from the registry."""
 
 from queenslab_permutations import PermutationsBackend
@@ -11,4 +11,4 @@ class NotebookPermutations(PermutationsBackend):
     name = "notebook-permutations"
 
 
-ql.register_backend(NotebookPermutations.name, NotebookPermutations)
+ql.register_backend(NotebookPermutations)

@@ -1,7 +1,7 @@
 """A queenslab backend from another package: permutations built row by row, pruned.
 
 Installed, it is found through the ``queenslab.backends`` entry point its pyproject.toml
-declares; in a notebook, ``ql.register_backend("permutations", PermutationsBackend)``.
+declares; in a notebook, ``ql.register_backend(PermutationsBackend)``.
 """
 
 from __future__ import annotations
@@ -11,13 +11,14 @@ from collections.abc import Iterator
 from queenslab import (
     VARIANTS,
     Backend,
-    Capability,
     CountResult,
     Family,
+    Feature,
     LimitReached,
     Placement,
     SolveResult,
     Status,
+    Task,
 )
 
 
@@ -26,15 +27,8 @@ class PermutationsBackend(Backend):
 
     name = "permutations"
     family = Family.EXACT
-    capabilities = frozenset(
-        {
-            Capability.SOLVE,
-            Capability.ENUMERATE,
-            Capability.COUNT,
-            Capability.GIVENS,
-            Capability.BLOCKED,
-        }
-    )
+    tasks = frozenset({Task.SOLVE, Task.ENUMERATE, Task.COUNT})
+    features = frozenset({Feature.GIVENS, Feature.BLOCKED})
     variants = frozenset(VARIANTS)  # the board layer knows every variant's rules
     summary = "permutations extended row by row (a plug-in example)"
 

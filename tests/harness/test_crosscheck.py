@@ -1,0 +1,98 @@
+"""`queens crosscheck`: agreement passes, any wrong count or invalid board fails it."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from queenslab import cli, registry
+from queenslab.core.backend import Backend, Family, Task
+from queenslab.core.errors import UsageError
+from queenslab.core.placement import Placement
+from queenslab.core.result import CountResult, SolveResult, Status
+from queenslab.exact.backtracking import BacktrackingBackend
+from queenslab.lab import reference
+from queenslab.lab.crosscheck import crosscheck
+
+
+class OffByOneCounter(BacktrackingBackend):
+    """Counts one solution too many from n = 5 on: a deliberately broken encoding."""
+
+    name = "off-by-one"
+
+    def count(self, problem, run, unique=False):
+        result = super().count(problem, run, unique)
+        return CountResult(result.total + (problem.n >= 5))
+
+
+class DiagonalHeuristic(Backend):
+    """Returns the main diagonal, which is never a solution for n > 1."""
+
+    name = "diagonal"
+    family = Family.HEURISTIC
+    tasks = frozenset({Task.SOLVE})
+
+    def solve(self, problem, run):
+        return SolveResult(Status.SOLVED, Placement(range(problem.n)))
+
+
+@pytest.fixture
+def broken(monkeypatch):
+    monkeypatch.setattr(registry, "_registered", dict(registry._registered))
+    registry.register_backend(OffByOneCounter)
+    registry.register_backend(DiagonalHeuristic)
+
+
+def test_cli_crosscheck_small_range_agrees(queens):
+    run = queens("crosscheck", "--n", "1-6", "--format", "json")
+    assert run.returncode == 0, run.stdout + run.stderr
+    report = json.loads(run.stdout)
+    assert report["ok"] is True
+    counting = [b for b in registry.names() if Task.COUNT in registry.info(b).tasks]
+    assert report["counters"] == counting  # every counting backend is shown
+    for row in report["rows"]:
+        assert row["oeis"] == reference.total(row["n"])
+        for cell in row["counts"].values():
+            assert cell["value"] in (row["oeis"], None)
+
+
+def test_a_wrong_counter_is_a_disagreement(broken):
+    report = crosscheck(range(1, 7), ["backtrack", "off-by-one"])
+    assert not report.ok
+    assert [row.n for row in report.rows if row.disagrees] == [5, 6]
+    assert "!! disagree" in report.to_text()
+    assert cli.main(["crosscheck", "--n", "4-5", "--backend", "off-by-one"]) == 1
+
+
+def test_an_invalid_heuristic_board_fails(broken):
+    report = crosscheck(range(1, 6), ["backtrack", "diagonal"])
+    assert not report.ok
+    cell = report.rows[4].heuristics["diagonal"]
+    assert cell.failed and "invalid" in cell.note
+    assert report.rows[0].heuristics == {}  # heuristics start at n = 4
+
+
+def test_too_large_n_is_shown_as_skipped():
+    report = crosscheck([12], ["backtrack", "bitmask"])
+    assert report.ok
+    assert report.rows[0].counts["backtrack"].note == "skipped (n too large)"
+    assert "skipped (n too large)" in report.to_text()
+
+
+@pytest.mark.parametrize("backends", [["backtrack"], ["bitmask"]])
+def test_sizes_nothing_can_check_are_refused(backends):
+    with pytest.raises(UsageError, match="nothing in this cross-check can check n=30"):
+        crosscheck([30], backends)
+
+
+def test_a_construction_that_does_not_cover_n_is_not_a_failure():
+    report = crosscheck([14], ["divide-conquer", "explicit"])
+    assert report.ok
+    assert report.rows[0].heuristics["divide-conquer"].note == "n not covered"
+    assert report.rows[0].heuristics["explicit"].note == ""
+
+
+def test_an_unknown_backend_is_a_usage_error(capsys):
+    assert cli.main(["crosscheck", "--n", "4", "--backend", "nonexistent"]) == 2
+    assert "unknown backend" in capsys.readouterr().err

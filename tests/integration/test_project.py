@@ -1,0 +1,208 @@
+"""The project's own promises: README commands, CI script, lint, import cost."""
+
+from __future__ import annotations
+
+import ast
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import ROOT
+
+README = (ROOT / "README.md").read_text()
+
+
+def readme_commands() -> list[str]:
+    """The commands of the README's Set-up section, in order."""
+    setup = README.split("## Set-up", 1)[1].split("\n## ", 1)[0]
+    return re.findall(r"```bash\n(.+?)\n```", setup)
+
+
+def test_readme_has_exactly_two_setup_commands():
+    install_and_run, install_and_test = readme_commands()
+    assert install_and_run.startswith("pip install . && queens ")
+    assert install_and_test.startswith('pip install ".[test]" && ')
+
+
+def test_ci_runs_exactly_the_readme_test_command():
+    ci = (ROOT / ".ci" / "run").read_text()
+    assert readme_commands()[1] in ci.splitlines()
+    assert "python3 -m venv" in ci and "set -euo pipefail" in ci
+
+
+def test_readme_main_job_runs(queens):
+    main_job = readme_commands()[0].split(" && ", 1)[1].split()
+    assert main_job[0] == "queens"
+    run = queens(*main_job[1:])
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.count("Q") == 8
+
+
+DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
+
+
+def _matches(expected: list[str], actual: list[str]) -> bool:
+    """Line-by-line equality where ``...`` in an expected line matches any text."""
+    if len(expected) != len(actual):
+        return False
+    return all(
+        re.fullmatch(".*".join(map(re.escape, want.split("..."))), got)
+        for want, got in zip(expected, actual, strict=True)
+    )
+
+
+@pytest.mark.parametrize("document", DOCUMENTS, ids=lambda p: p.name)
+def test_console_examples(queens, document):
+    """Each `$ queens ...` example prints what the document shows (``...`` = anything)."""
+    for block in re.findall(r"```console\n(.+?)```", document.read_text(), re.S):
+        for example in re.split(r"^\$ ", block, flags=re.M)[1:]:
+            command, *expected = example.rstrip("\n").split("\n")
+            if not command.startswith("queens "):
+                continue
+            run = queens(*command.split()[1:])
+            assert _matches(expected, (run.stdout + run.stderr).splitlines()), (
+                f"{document.name}: {command}\n{run.stdout}{run.stderr}"
+            )
+
+
+def _python_blocks(document) -> list[str]:
+    return re.findall(r"```python\n(.+?)```", document.read_text(), re.S)
+
+
+@pytest.mark.parametrize(
+    "document", [d for d in DOCUMENTS if _python_blocks(d)], ids=lambda p: p.name
+)
+def test_python_examples(document, monkeypatch):
+    """The examples run in this process: backends they register stay in the example."""
+    import doctest
+
+    from queenslab import registry
+
+    monkeypatch.setattr(registry, "_registered", dict(registry._registered))
+    blocks = _python_blocks(document)
+    test = doctest.DocTestParser().get_doctest("\n".join(blocks), {}, document.name, None, 0)
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
+    runner.run(test)
+    assert runner.failures == 0 and runner.tries > 0
+
+
+@pytest.mark.parametrize("args", [["check"], ["format", "--check"]])
+def test_ruff_is_clean(args):
+    run = subprocess.run(
+        [sys.executable, "-m", "ruff", *args, "queenslab", "tests", "benchmarks"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+    )
+    assert run.returncode == 0, run.stdout + run.stderr
+
+
+@pytest.mark.parametrize(
+    "code",
+    [
+        "import queenslab",
+        "from queenslab.cli import build_parser; build_parser()",
+        "from queenslab.cli import build_parser; build_parser().parse_args(['count', '12'])",
+    ],
+    ids=["import", "cli-parser", "cli-parse-args"],
+)
+def test_import_is_light(code):
+    """Neither importing the package nor building the CLI loads NumPy, Numba or a solver,
+    nor the standard library's slow imports: importlib.metadata (about 50 ms with its scan;
+    no installed package declares a backend here), multiprocessing, concurrent.futures,
+    subprocess."""
+    probe = (
+        f"import sys; {code}; "
+        "heavy = {'numpy', 'numba', 'ortools', 'pysat', 'pyomo', 'highspy', 'dask',"
+        " 'distributed', 'matplotlib', 'pyganak'}; "
+        "slow = {'importlib.metadata', 'multiprocessing', 'concurrent.futures', 'subprocess'}; "
+        "print(sorted(heavy & {m.split('.')[0] for m in sys.modules} | slow & set(sys.modules)))"
+    )
+    run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, cwd=ROOT)
+    assert run.stdout.strip() == "[]", run.stdout + run.stderr
+
+
+@pytest.mark.parametrize(
+    "call",
+    [
+        "ql.count(6, 'bitmask')",
+        "ql.solve(8, 'bitmask')",
+        "ql.solve(200, 'min-conflicts', seed=1)",
+        "ql.solve(30, 'las-vegas', seed=1)",
+    ],
+)
+def test_first_call_seconds_exclude_kernel_loading(call):
+    """Numba loads cached kernels at their first call; load() must do that, not the search."""
+    code = (
+        f"import queenslab as ql; first = {call}; second = {call}; "
+        "print(first.seconds, second.seconds)"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    first, second = map(float, run.stdout.split())
+    assert first < 20 * second + 0.05, run.stdout
+
+
+def test_numba_is_imported_only_through_the_cache_shim():
+    """queenslab.compiled.jit points NUMBA_CACHE_DIR at a writable place before numba loads; a
+    module importing numba itself could load it first and break read-only installs."""
+    direct = re.compile(r"^\s*(from numba\b|import numba\b)", re.M)
+    offenders = [
+        str(path.relative_to(ROOT))
+        for path in (ROOT / "queenslab").rglob("*.py")
+        if path.relative_to(ROOT).as_posix() != "queenslab/compiled/jit.py"
+        and direct.search(path.read_text())
+    ]
+    assert offenders == []
+
+
+#: The package's floors, bottom first: a module may import only from its own wing or from
+#: a lower floor (an import under TYPE_CHECKING included). Wings on one floor never import
+#: each other.
+LAYERS = [
+    {"compiled", "data"},
+    {"boards"},
+    {"core"},
+    {"problems"},
+    {"runtime", "io"},
+    {"models", "exact"},
+    {"heuristics", "exports"},
+    {"registry"},
+    {"api"},
+    {"trace"},
+    {"lab"},
+    {"cli"},
+    {"__init__", "__main__"},
+]
+
+
+def _wing(module: str) -> str:
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else "__init__"
+
+
+def _imports(path: Path) -> list[str]:
+    found = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("queenslab"):
+            found += [f"{node.module}.{alias.name}" for alias in node.names]
+        elif isinstance(node, ast.Import):
+            found += [a.name for a in node.names if a.name.startswith("queenslab")]
+    return found
+
+
+def test_every_import_points_down_the_layers():
+    floor = {wing: level for level, wings in enumerate(LAYERS) for wing in wings}
+    upward = []
+    for path in sorted((ROOT / "queenslab").rglob("*.py")):
+        source = _wing(".".join(path.relative_to(ROOT).with_suffix("").parts))
+        assert source in floor, f"{path} is in a wing without a floor: add it to LAYERS"
+        for target in _imports(path):
+            wing = _wing(target)
+            if wing == source or wing not in floor:  # a name from the package's face
+                continue
+            if floor[wing] >= floor[source]:
+                upward.append(f"{path.relative_to(ROOT)} imports {target}")
+    assert upward == []

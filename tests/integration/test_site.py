@@ -1,0 +1,89 @@
+"""The documentation site builds with ``mkdocs build --strict`` (no broken link, ref or
+anchor), offline, with the notebooks executed and shown with their outputs."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+
+import pytest
+import yaml
+
+from tests.conftest import ROOT
+
+
+def _build(config, site, cwd=ROOT):
+    return subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "-f", str(config),
+         "--site-dir", str(site)],
+        cwd=cwd, capture_output=True, text=True, timeout=900,
+    )  # fmt: skip
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    pytest.importorskip("mkdocs", reason="mkdocs not installed (docs extra)")
+    pytest.importorskip("mkdocstrings", reason="mkdocstrings[python] not installed (docs extra)")
+    pytest.importorskip("nbclient", reason="nbclient not installed (docs extra)")
+    site = tmp_path_factory.mktemp("site")
+    run = _build(ROOT / "mkdocs.yml", site)
+    assert run.returncode == 0, run.stderr[-3000:]
+    return site
+
+
+def test_site_builds_strictly(site):
+    reference = (site / "reference" / "index.html").read_text()
+    assert 'id="queenslab.api.solve"' in reference
+    assert "queenslab.lab.estimate.estimate" in reference
+    assert (site / "notebooks" / "01-tour-of-the-paradigms.ipynb").exists()  # for download
+
+
+def test_notebooks_are_pages_with_their_outputs(site):
+    for notebook in sorted((ROOT / "docs" / "notebooks").glob("*.ipynb")):
+        page = (site / "notebooks" / notebook.stem / "index.html").read_text()
+        assert page.count('class="nb-output"') >= 3, notebook.name
+        assert 'class="codehilite"' in page
+    symmetry = (site / "notebooks" / "02-counting-and-symmetry" / "index.html").read_text()
+    assert symmetry.count("<figcaption>") == 8 and "<figcaption>rot90</figcaption>" in symmetry
+    assert "data:image/png;base64," in symmetry  # the profile plot
+
+
+def test_the_site_works_offline(site):
+    for page in site.rglob("*.html"):
+        text = page.read_text()
+        fetched = re.findall(r'<(?:script|link)[^>]+(?:src|href)="(https?:[^"]+)"', text)
+        assert fetched == [], f"{page.relative_to(site)} fetches {fetched}"
+
+
+def test_teaching_comes_first_and_shows_the_player(site):
+    nav = yaml.safe_load((ROOT / "mkdocs.yml").read_text())["nav"]
+    assert list(nav[1].values()) == ["teaching.md"]
+    stray = [e for e in nav if "benchmarks-full" in str(e) and "Full run" not in str(e)]
+    assert stray == []
+    teaching = (site / "teaching" / "index.html").read_text()
+    pictures = re.findall(r'<img[^>]+src="([^"]+\.png)"', teaching)
+    assert len(pictures) >= 4
+    assert all((site / "teaching" / src).resolve().exists() for src in pictures)
+
+
+def test_a_broken_anchor_fails_the_strict_build(tmp_path):
+    """mkdocs reports a missing anchor at INFO level unless told; our settings make it fail."""
+    pytest.importorskip("mkdocs", reason="mkdocs not installed (docs extra)")
+    ours = yaml.safe_load((ROOT / "mkdocs.yml").read_text())
+    docs = tmp_path / "docs"
+    docs.mkdir()
+    (docs / "index.md").write_text("# Home\n\nSee [the part](other.md#a-missing-part).\n")
+    (docs / "other.md").write_text("# Other\n\n## The part\n")
+    config = {
+        "site_name": "anchors",
+        "docs_dir": str(docs),
+        "validation": ours["validation"],
+        "markdown_extensions": ours["markdown_extensions"],
+    }
+    (tmp_path / "mkdocs.yml").write_text(yaml.safe_dump(config))
+    broken = _build(tmp_path / "mkdocs.yml", tmp_path / "site", cwd=tmp_path)
+    assert broken.returncode != 0
+    assert "does not contain an anchor '#a-missing-part'" in broken.stderr
+    (docs / "index.md").write_text("# Home\n\nSee [the part](other.md#the-part).\n")
+    assert _build(tmp_path / "mkdocs.yml", tmp_path / "site", cwd=tmp_path).returncode == 0

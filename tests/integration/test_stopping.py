@@ -1,0 +1,171 @@
+"""Every run ends on time and on Ctrl-C, however big the model: the real command.
+
+Ctrl-C ends a long count cleanly: exit 130, one line on stderr, no traceback. The command
+runs in its own session with SIGINT at its default (as from a terminal), and the signal
+goes to the whole process group, pool processes included.
+
+A time limit covers building the model and loading it into the solver (n = 2000 takes
+minutes to build); Ctrl-C ends optimisation and counting runs with exit 130 and one line
+(CP-SAT used to abort, RC2 to end in a traceback, Ganak to ignore it, a MILP count to
+print a reader thread's traceback first). Nothing here asserts a duration: a run that
+ignored its limit would run into the subprocess timeout.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from queenslab.registry import info
+from tests.conftest import ROOT, ctrl_c_after, start_queens
+
+#: Far longer than a run that honours its limit or Ctrl-C needs; far shorter than the runs.
+TIMEOUT = 60
+
+
+def _needs(backend: str) -> pytest.MarkDecorator:
+    return pytest.mark.skipif(not info(backend).available, reason=f"{backend} not installed")
+
+
+def _start(*args: str) -> subprocess.Popen[str]:
+    """The command in a session of its own, SIGINT at its default (as from a terminal)."""
+    return start_queens(*args)
+
+
+def _finish(process: subprocess.Popen[str]) -> tuple[str, str]:
+    """Its output; a run that overstays ``TIMEOUT`` is killed (with its children) and fails."""
+    try:
+        return process.communicate(timeout=TIMEOUT)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.communicate()
+        raise
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        pytest.param(["solve", "2000", "-b", "cpsat"], marks=_needs("cpsat")),
+        pytest.param(["solve", "2000", "-b", "milp"], marks=_needs("milp")),
+        pytest.param(["solve", "150", "-b", "sat"], marks=_needs("sat")),
+        pytest.param(["count", "1000", "-b", "sat"], marks=_needs("sat")),  # n³ clauses
+        pytest.param(["enumerate", "1000", "-b", "sat"], marks=_needs("sat")),
+        pytest.param(["count", "1000", "-b", "cpsat"], marks=_needs("cpsat")),
+        pytest.param(["count", "14", "-b", "milp"], marks=_needs("milp")),
+        pytest.param(["enumerate", "14", "-b", "milp"], marks=_needs("milp")),
+    ],
+    ids=" ".join,
+)
+def test_time_limit_covers_building_big_models(args):
+    process = _start(*args, "--time-limit", "1")
+    _, err = _finish(process)
+    assert process.returncode == 3, err
+    assert len(err.splitlines()) == 1 and "limit" in err, err
+
+
+@pytest.fixture(scope="module")
+def weights_file(tmp_path_factory):
+    """Random weights 0..10^6 on a 30 x 30 board (the first n rows and columns are used)."""
+    rng = random.Random(30)
+    path = tmp_path_factory.mktemp("weights") / "w30.json"
+    path.write_text(json.dumps([[rng.randint(0, 10**6) for _ in range(30)] for _ in range(30)]))
+    return path
+
+
+def _weights(n: int, path) -> list[str]:
+    matrix = json.loads(path.read_text())
+    small = path.with_name(f"w{n}.json")
+    small.write_text(json.dumps([row[:n] for row in matrix[:n]]))
+    return ["--weights", str(small)]
+
+
+#: Runs that take far longer than the few seconds before the interrupt.
+LONG_RUNS = {
+    "cpsat optimize": (["optimize", "30", "-b", "cpsat"], 30),
+    "maxsat optimize": (["optimize", "30", "-b", "maxsat"], 30),
+    "sharpsat count": (["count", "13", "-b", "sharpsat"], None),
+    "milp count": (["count", "14", "-b", "milp"], None),
+    "sat solve": (["solve", "150", "-b", "sat"], None),
+}
+
+
+@pytest.mark.parametrize("case", LONG_RUNS)
+def test_ctrl_c_ends_a_model_run_with_one_line(case, weights_file):
+    args, weights_n = LONG_RUNS[case]
+    backend = args[3]
+    if not info(backend).available:
+        pytest.skip(f"{backend} not installed")
+    extra = _weights(weights_n, weights_file) if weights_n else []
+    process = _start(*args, *extra)
+    time.sleep(3)
+    assert process.poll() is None, "the run ended before the interrupt"
+    os.killpg(process.pid, signal.SIGINT)
+    out, err = _finish(process)
+    assert (process.returncode, out, err) == (130, "", "queens: interrupted\n"), err
+
+
+@pytest.fixture
+def scheduler(tmp_path):
+    """A Dask scheduler on 127.0.0.1 (no workers): its address and its process."""
+    pytest.importorskip("distributed")
+    address_file = tmp_path / "scheduler.json"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "distributed.cli.dask_scheduler", "--host", "127.0.0.1",
+         "--port", "0", "--no-dashboard", "--scheduler-file", str(address_file)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        for _ in range(300):
+            if address_file.exists() and address_file.stat().st_size:
+                break
+            time.sleep(0.1)
+        yield json.loads(address_file.read_text())["address"], process
+    finally:
+        process.kill()
+        process.wait()
+
+
+def test_a_scheduler_without_workers_honours_the_time_limit(scheduler):
+    address, _ = scheduler
+    process = _start("count", "12", "-b", "bitmask", "--scheduler", address, "--time-limit", "1")
+    _, err = _finish(process)
+    assert process.returncode == 3, err
+    assert len(err.splitlines()) == 1, err
+
+
+def test_a_killed_scheduler_is_one_line(scheduler, tmp_path):
+    address, scheduler_process = scheduler
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "distributed.cli.dask_worker", address, "--nthreads", "1",
+         "--no-dashboard"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )  # fmt: skip
+    try:
+        process = _start("count", "19", "-b", "bitmask", "--scheduler", address)
+        time.sleep(6)
+        assert process.poll() is None, "the count ended before the scheduler was killed"
+        scheduler_process.kill()
+        _, err = _finish(process)
+    finally:
+        worker.kill()
+        worker.wait()
+    assert process.returncode not in (0, None), err
+    assert len(err.splitlines()) == 1 and "lost the Dask scheduler" in err, err
+
+
+#: Counts that take well over the few seconds before the interrupt.
+LONG_COUNTS = {"bitmask": "18", "cpsat": "16", "sat": "16", "milp": "14"}
+
+
+@pytest.mark.parametrize(("backend", "n"), LONG_COUNTS.items())
+def test_ctrl_c_stops_a_count_cleanly(backend, n):
+    process = start_queens("count", n, "--backend", backend)
+    assert ctrl_c_after(process, 3) == (130, "", "queens: interrupted\n")

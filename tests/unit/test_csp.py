@@ -1,0 +1,121 @@
+"""The CSP course's searches: forward checking, MAC, MRV and LCV, and Minton's min-conflicts.
+
+One search with options (``queenslab.exact.csp``): every strategy finds the same solutions
+as the textbook backtracking, plain backtracking is its tree node for node, inference
+visits fewer nodes, and the traces show the statistics of the very same searches.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import queenslab as ql
+from queenslab.core.problem import Problem
+from queenslab.trace import trace
+from tests import oracle
+
+STRATEGIES = [
+    {"inference": inference, "variables": variables, "values": values}
+    for inference in ("none", "forward-checking", "mac")
+    for variables in ("static", "mrv")
+    for values in ("static", "lcv")
+]
+BOARDS = [
+    Problem(7),
+    Problem(8, variant="toroidal", blocked=((0, 0),)),
+    Problem(8, blocked=((0, 1), (3, 3)), givens=((2, 5),)),
+    Problem(9, variant="superqueens"),
+    Problem(6, blocked=tuple((2, c) for c in range(6))),  # a row with no open cell
+]
+
+
+@pytest.mark.parametrize("problem", BOARDS, ids=repr)
+@pytest.mark.parametrize("strategy", STRATEGIES, ids=lambda s: "-".join(s.values()))
+def test_every_strategy_finds_the_textbook_solutions(problem, strategy):
+    expected = {tuple(p.to_list()) for p in ql.enumerate_solutions(problem, "backtrack")}
+    found = [tuple(p.to_list()) for p in ql.enumerate_solutions(problem, "csp", **strategy)]
+    assert len(found) == len(set(found)) and set(found) == expected
+
+
+@pytest.mark.parametrize("problem", BOARDS, ids=repr)
+def test_plain_backtracking_is_the_backtrack_backends_tree(problem):
+    plain = ql.count(problem, "csp", inference="none", profile=True)
+    textbook = ql.count(problem, "backtrack", profile=True)
+    assert plain.stats["nodes"] == textbook.stats["nodes"]
+    assert plain.stats["profile"] == textbook.stats["profile"]
+
+
+@pytest.mark.parametrize(
+    "n", [*range(4, 12), pytest.param(12, marks=pytest.mark.slow)], ids=lambda n: f"n={n}"
+)
+def test_inference_visits_fewer_nodes_than_plain_backtracking(n):
+    """Whole trees. At n = 4 and 5 every wipe-out forward checking sees is of the very
+    next row, where plain backtracking fails without placing a queen either: the same
+    nodes (it still tests fewer values); from n = 6 on it visits fewer. MAC always does."""
+    nodes = {
+        inference: ql.count(n, "csp", inference=inference).stats["nodes"]
+        for inference in ("none", "forward-checking", "mac")
+    }
+    assert nodes["mac"] < nodes["forward-checking"] <= nodes["none"]
+    assert nodes["forward-checking"] < nodes["none"] or n in (4, 5)
+
+
+def test_mrv_and_lcv_do_not_visit_more_nodes_with_mac_on_n8():
+    plain = ql.count(8, "csp", inference="mac").stats["nodes"]
+    ordered = ql.count(8, "csp", inference="mac", variables="mrv", values="lcv").stats["nodes"]
+    assert ordered <= plain
+
+
+@pytest.mark.parametrize(
+    "spec", ["backtrack", "forward-checking", "mac", "forward-checking+mrv", "mac+mrv+lcv"]
+)
+@pytest.mark.parametrize("every", [False, True], ids=["first", "all"])
+def test_a_traces_counts_are_the_backends_statistics(spec, every):
+    problem = Problem(7, givens=((1, 3),))
+    name, *orders = spec.split("+")
+    options = {"inference": "none" if name == "backtrack" else name}
+    options |= {"variables": "mrv"} if "mrv" in orders else {}
+    options |= {"values": "lcv"} if "lcv" in orders else {}
+    run = (ql.count if every else ql.solve)(problem, "csp", **options)
+    tracer = trace(problem, spec, every=every)
+    end = tracer.steps[-1]
+    places = sum(step["kind"] == "place" for step in tracer.steps)
+    assert end["stats"]["nodes"] == places + 1 == run.stats["nodes"]
+    assert end["stats"].get("pruned", 0) == run.stats.get("pruned", 0)
+    assert end["stats"].get("pruned", 0) == sum(
+        step.get("pruned", 0) for step in tracer.steps if step["kind"] in ("place", "prune")
+    )
+
+
+def test_the_csp_backend_refuses_unknown_options():
+    with pytest.raises(ql.UsageError, match="choose from: none, forward-checking, mac"):
+        ql.solve(8, "csp", inference="magic")
+
+
+@pytest.mark.parametrize("seed", [0, 1, 5])
+@pytest.mark.parametrize(
+    "problem",
+    [Problem(30), Problem(11, variant="toroidal"), Problem(8, blocked=((0, 0), (0, 2), (0, 4)))],
+    ids=repr,
+)
+def test_minton_solves_and_its_trace_is_the_same_search(problem, seed):
+    result = ql.solve(problem, "minton", seed=seed)
+    assert result.placement is not None
+    assert oracle.is_solution(
+        result.placement.to_list(), problem.n, problem.variant, problem.blocked
+    )
+    tracer = trace(problem, "minton", seed=seed)
+    moves = [step for step in tracer.steps if step["kind"] == "move"]
+    stats = tracer.steps[-1]["stats"]
+    assert stats["moves"] == len(moves) == result.stats["moves"]
+    assert (
+        stats["plateau_moves"] == sum(m["plateau"] for m in moves) == result.stats["plateau_moves"]
+    )
+    assert tracer.steps[-2]["cols"] == result.placement.to_list()
+    assert all(problem.board.is_open(step["row"], step["col"]) for step in moves)
+
+
+def test_minton_keeps_given_queens_and_gives_up_on_three_queens():
+    result = ql.solve(10, "minton", seed=3, givens=[(4, 4)])
+    assert result.placement.to_list()[4] == 4
+    assert ql.solve(3, "minton", seed=1, restarts=3).status == ql.Status.UNKNOWN

@@ -1,0 +1,64 @@
+"""Model backends report the shared statistics (queenslab.core.stats.FIELDS) that apply.
+
+Parametrized from the registry: every model backend x every task it offers. Each field
+must be present, integral and plausible (a model has constraints, a search that found a
+board made at least one decision or branch, where the solver counts them).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import queenslab as ql
+from queenslab.core.backend import Family, Task
+from queenslab.core.stats import FIELDS
+from queenslab.registry import backend_class, info, names
+
+#: What each model backend reports for every task, beside the model size.
+EFFORT = {
+    "cpsat": ("conflicts", "branches"),
+    "sat": ("conflicts", "decisions", "propagations", "restarts"),
+    "maxsat": ("conflicts", "decisions", "propagations", "restarts"),
+    "milp": ("mip_nodes", "lp_iterations"),
+    "sharpsat": (),
+}
+TASKS = (Task.SOLVE, Task.COUNT, Task.OPTIMIZE)
+CASES = [
+    (name, task)
+    for name in names()
+    if backend_class(name).family is Family.MODEL
+    for task in TASKS
+    if task in backend_class(name).tasks
+]
+
+
+def _run(name: str, task: Task) -> dict:
+    n = 8
+    if task is Task.SOLVE:
+        return ql.solve(n, name).stats
+    if task is Task.COUNT:
+        return ql.count(n, name).stats
+    weights = np.arange(n * n).reshape(n, n) % 7
+    return ql.optimize(n, weights, name).stats
+
+
+def test_every_model_backend_is_covered():
+    """A new model backend must say here what effort it reports."""
+    assert {n for n in names() if backend_class(n).family is Family.MODEL} <= set(EFFORT)
+
+
+@pytest.mark.parametrize(("name", "task"), CASES, ids=lambda x: getattr(x, "value", x))
+def test_model_statistics_are_shared_integral_and_plausible(name, task):
+    if not info(name).available:
+        pytest.skip(f"{name} not installed")
+    stats = _run(name, task)
+    expected = ("variables", "constraints", *EFFORT[name])
+    for field in expected:
+        assert field in FIELDS
+        assert isinstance(stats.get(field), int) and stats[field] >= 0, (field, stats)
+    assert stats["variables"] >= 64 and stats["constraints"] > 0
+    if name in ("sat", "sharpsat"):
+        assert stats["auxiliary_variables"] == stats["variables"] - 64
+    for timing in ("build_seconds", "solve_seconds"):
+        assert stats[timing] >= 0
