@@ -1,25 +1,34 @@
-"""Colouring the queens graph: every formulation against an exact colouring by brute force
-and the published chromatic numbers, the checker against wrong colourings, symmetry."""
+"""Colouring the queens graph: every formulation on every translator, against an exact
+colouring by brute force and the published chromatic numbers; the checker against wrong
+colourings; symmetry breaking that keeps a colouring of every class."""
 
 from __future__ import annotations
+
+from functools import cache
 
 import pytest
 
 from queenslab.boards import board
 from queenslab.core.errors import UsageError
+from queenslab.core.result import Status
+from queenslab.lab import reference
 from queenslab.problems import kind
 from queenslab.problems.coloring import Coloring, ColourClasses, clique_bound, dsatur
 from tests import oracle
-from tests.bool_solver import answers, optimum
+from tests.translators import ENUMERATORS, TRANSLATORS, load_solvers, optima, solve
 
 MODELS = list(Coloring.models)
-#: OEIS A088202, n = 1..8 (for comparison only; nothing in the package reads it).
-PUBLISHED = [1, 4, 5, 5, 5, 7, 7, 9]
 
 
-def chromatic(n: int, variant: str = "standard", blocked=()) -> int:
+@pytest.fixture(scope="module", autouse=True)
+def loaded():
+    load_solvers()
+
+
+@cache
+def chromatic(n: int, variant: str = "standard", blocked: tuple = ()) -> int:
     """The fewest colours, by backtracking over the cells in order with 1, 2, ... colours."""
-    cells = [(r, c) for r in range(n) for c in range(n) if (r, c) not in set(blocked)]
+    cells = [(r, c) for r in range(n) for c in range(n) if (r, c) not in blocked]
     near = [[j for j in range(i) if oracle.attack(n, variant, cells[i], cells[j])]
             for i in range(len(cells))]  # fmt: skip
 
@@ -35,25 +44,22 @@ def chromatic(n: int, variant: str = "standard", blocked=()) -> int:
     return next(k for k in range(len(cells) + 1) if colourable(k, []))
 
 
-def solve(n: int, model: str, symmetry: str = "none", variant="standard", blocked=()) -> int:
-    b = board(n, variant, blocked)
-    k = Coloring()
-    bm = k.build(b, model, symmetry)
-    value, values = optimum(bm)
-    classes = k.decode(b, bm, values)
-    assert k.check(b, classes) is None, classes
-    assert k.value(classes) == value
-    return value
+def value(name: str, n: int, model: str, symmetry: str = "none", **board_args) -> int:
+    outcome = solve(name, "coloring", n, model, symmetry, **board_args)
+    assert outcome.status is Status.OPTIMAL
+    return outcome.objective
 
 
-def test_the_kind_is_registered():
+def test_the_kind_is_registered_with_precedence_first():
     assert isinstance(kind("coloring"), Coloring)
+    assert next(iter(Coloring.models)) == "precedence"
 
 
 @pytest.mark.parametrize("model", MODELS)
-@pytest.mark.parametrize("n", range(1, 6))
-def test_every_model_finds_the_published_chromatic_number(model, n):
-    assert solve(n, model) == PUBLISHED[n - 1] == chromatic(n)
+@pytest.mark.parametrize("name", TRANSLATORS)
+def test_every_model_proves_the_published_chromatic_number(model, name):
+    for n in range(1, 6):
+        assert value(name, n, model) == reference.optimum("coloring", n) == chromatic(n)
 
 
 BOARDS = [(4, "toroidal", ()), (5, "toroidal", ()), (4, "standard", ((0, 0), (1, 2), (3, 3))),
@@ -64,29 +70,28 @@ BOARDS = [(4, "toroidal", ()), (5, "toroidal", ()), (4, "standard", ((0, 0), (1,
 @pytest.mark.parametrize(("n", "variant", "blocked"), [*BOARDS, (4, "superqueens", ())])
 def test_every_model_agrees_with_brute_force(model, n, variant, blocked):
     if model == "assignment" and variant == "superqueens":
-        pytest.skip("10 colours of 11 interchangeable: CP-SAT needs minutes to prove it")
-    assert solve(n, model, variant=variant, blocked=blocked) == chromatic(n, variant, blocked)
+        pytest.skip("10 colours of 11 interchangeable: proving it takes minutes")
+    for name in ENUMERATORS:
+        got = value(name, n, model, variant=variant, blocked=blocked)
+        assert got == chromatic(n, variant, blocked)
 
 
-@pytest.mark.parametrize("model", ["assignment", "precedence"])
-@pytest.mark.parametrize("n", [4, 5])
-def test_lex_leader_keeps_the_optimum(model, n):
-    assert solve(n, model, "lex-leader") == PUBLISHED[n - 1]
+@pytest.mark.parametrize("model", ["precedence", "assignment"])
+@pytest.mark.parametrize("name", TRANSLATORS)
+def test_lex_leader_keeps_the_optimum(model, name):
+    for n in (4, 5):
+        assert value(name, n, model, "lex-leader") == reference.optimum("coloring", n)
 
 
-def test_lex_leader_and_precedence_keep_a_colouring_of_every_class():
+@pytest.mark.parametrize("name", ENUMERATORS)
+def test_lex_leader_and_precedence_keep_a_colouring_of_every_class(name):
     """Value precedence names the colours once; lex-leader over the board's symmetries then
     keeps at least one colouring of each class (not exactly one: the products of a board
     symmetry and a renaming of colours get no constraint of their own)."""
-    b, k = board(4), Coloring()
-
-    def partitions(model, symmetry):
-        bm = k.build(b, model, symmetry)
-        return {k.decode(b, bm, _full(bm, a)) for a in answers(bm, 5)}
-
-    every = partitions("precedence", "none")
-    leaders = partitions("precedence", "lex-leader")
-    assert every == partitions("representatives", "none")
+    b = board(4)
+    every = set(optima(name, "coloring", 4, "precedence"))
+    leaders = set(optima(name, "coloring", 4, "precedence", "lex-leader"))
+    assert every == set(optima(name, "coloring", 4, "representatives"))
     assert leaders <= every
     for p in every:
         orbit = {
@@ -96,24 +101,16 @@ def test_lex_leader_and_precedence_keep_a_colouring_of_every_class():
         assert orbit & leaders
 
 
-def _full(bm, answer):
-    """Values indexed like the model's variables, from an answer projection."""
-    values = [False] * bm.size
-    for v, value in zip(bm.answer, answer, strict=True):
-        values[v] = value
-    return values
-
-
 def test_the_representatives_model_refuses_lex_leader():
     with pytest.raises(UsageError, match="representatives"):
         Coloring().build(board(4), "representatives", "lex-leader")
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("model", MODELS)
-@pytest.mark.parametrize("n", [6, 7])
-def test_every_model_finds_the_published_value_on_bigger_boards(model, n):
-    assert solve(n, model) == PUBLISHED[n - 1]
+@pytest.mark.parametrize("name", ["cpsat", "sat"])
+def test_the_default_model_proves_the_published_value_up_to_8(name):
+    for n in range(6, 9):
+        assert value(name, n, "precedence") == reference.optimum("coloring", n)
 
 
 @pytest.mark.parametrize(("n", "variant"), [(8, "standard"), (7, "toroidal"), (6, "superqueens")])
