@@ -1,4 +1,4 @@
-"""The problem kinds side by side: each model of each problem on each backend.
+"""The problem kinds side by side: each model of each problem on each paradigm.
 
 Three reports, each a Markdown table on stdout (and every run as a JSON line with
 ``--log``):
@@ -6,13 +6,17 @@ Three reports, each a Markdown table on stdout (and every run as a JSON line wit
 - ``compare``: every model (and ``--symmetry`` choice) of each problem on each backend for
   the given n, the median seconds of ``--repeat`` runs, the value and the status;
 - ``reach``: per problem and backend (the problem's default model unless ``--model``), n
-  from 1 up while the optimum is proven within ``--budget`` seconds: the largest n proven;
+  from ``--start`` up while the optimum is proven within ``--budget`` seconds: the
+  largest n proven;
 - ``targets``: the issue's peaceable targets, n = 9 within 60 s and n = 10 within 15
   minutes, by each model on each backend.
 
-Runs go through the API (``queenslab.optimize``) in this process, with the run's time
-limit; a run that ends by its limit counts as not proven. Pair figures only from one
-machine and one load: record it (``machine()`` prints it first).
+Each run builds the kind's model and solves it with the backend's 0-1 translator
+(``queenslab.models.zero_one``) and the backend's default settings (cpsat: 2 workers),
+then checks the answer with the kind's checker; the seconds cover building, solving and
+the translator's forked child, not the command's start-up. A run that ends by its limit
+counts as not proven. Figures pair only on one machine under one load: the report prints
+the machine and its load average first.
 
     python benchmarks/problems.py compare --problems peaceable coloring --n 6 8 \\
         --backends cpsat milp sat maxsat --symmetry none lex-leader --repeat 3
@@ -23,6 +27,7 @@ machine and one load: record it (``machine()`` prints it first).
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import statistics
 import sys
@@ -31,10 +36,12 @@ from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from typing import Any
 
-import queenslab as ql
 from benchmarks._process import machine
+from queenslab import registry
+from queenslab.boards import board
 from queenslab.core.errors import QueensError
-from queenslab.problems import KINDS
+from queenslab.core.run import Run
+from queenslab.problems import KINDS, kind
 
 BACKENDS = ("cpsat", "milp", "maxsat", "sat")
 
@@ -59,15 +66,22 @@ class Measure:
 def run_once(
     problem: str, model: str, symmetry: str, backend: str, n: int, limit: float
 ) -> tuple[str, int | None, float]:
-    """(status, value, seconds) of one optimize call; refused combinations read 'refused'."""
+    """(status, value, seconds) of one solve; a refused combination reads 'refused: why'."""
+    translator = importlib.import_module(f"queenslab.models.zero_one.{backend}")
+    settings = registry.backend_class(backend)().settings
+    question, field = kind(problem), board(n)
     start = time.perf_counter()
     try:
-        result = ql.optimize(
-            n, problem=problem, backend=backend, model=model, symmetry=symmetry, time_limit=limit
-        )
+        built = question.build(field, model, symmetry)
+        outcome = translator.optimize(built, Run(time_limit=limit), settings)
     except QueensError as exc:
         return f"refused: {exc}", None, 0.0
-    return str(result.status), result.objective, time.perf_counter() - start
+    seconds = time.perf_counter() - start
+    if outcome.values is not None:
+        fault = question.check(field, question.decode(field, built, outcome.values))
+        if fault is not None:
+            raise AssertionError(f"{problem} {model} {backend} n={n}: {fault}")
+    return str(outcome.status), outcome.objective, seconds
 
 
 def measure(
