@@ -8,25 +8,16 @@ import pytest
 from queenslab.boards import board
 from queenslab.core.run import never
 from queenslab.heuristics.graph_search import KINDS, search
-from queenslab.problems.coloring import Coloring
-from queenslab.problems.domination import Domination
-from queenslab.problems.peaceable import Peaceable
+from queenslab.problems import kind as problem_kind
 
 
 def valid(b, kind: str, answer) -> str | None:
-    """What the kinds' own checkers say (independent domination: dominating and peaceful)."""
-    if kind == "peaceable":
-        return Peaceable().check(b, answer)
-    if kind == "coloring":
-        return Coloring().check(b, answer)
-    problem = Domination().check(b, answer)
-    if problem is None and kind == "independent-domination" and not b.peaceful(sorted(answer)):
-        return "two queens attack each other"
-    return problem
+    """What the kind's own checker says."""
+    return problem_kind(kind).check(b, answer)
 
 
 def value(kind: str, answer) -> int:
-    return {"peaceable": Peaceable, "coloring": Coloring}.get(kind, Domination)().value(answer)
+    return problem_kind(kind).value(answer)
 
 
 @pytest.mark.parametrize("kind", KINDS)
