@@ -13,6 +13,9 @@ from collections.abc import Iterator
 
 from queenslab.boards.base import Board, Cell
 
+#: A line of the board: (index of its family in ``board.families``, its key).
+LineId = tuple[int, int]
+
 
 def cells(board: Board) -> Iterator[Cell]:
     """Every cell of the board, blocked ones too, row by row."""
@@ -20,26 +23,41 @@ def cells(board: Board) -> Iterator[Cell]:
     return ((r, c) for r in range(n) for c in range(n))
 
 
+def lines_through(board: Board, cell: Cell) -> list[LineId]:
+    """The line of each family through ``cell`` (blocked or open)."""
+    return [(index, family.key(board.n, *cell)) for index, family in enumerate(board.families)]
+
+
+def open_lines(board: Board) -> dict[LineId, list[Cell]]:
+    """The open cells of each line that has some, row by row: a queen on any of them
+    attacks every cell of the line."""
+    found: dict[LineId, list[Cell]] = {}
+    for cell in board.open_cells():
+        for line in lines_through(board, cell):
+            found.setdefault(line, []).append(cell)
+    return found
+
+
+def leap_reach(board: Board, cell: Cell) -> list[Cell]:
+    """The open cells a leap joins to ``cell`` (a knight's move for super-queens)."""
+    r, c = cell
+    return [
+        other
+        for dr, dc in board.variant.leaps
+        for other in ((r + dr, c + dc), (r - dr, c - dc))
+        if board.is_open(*other)
+    ]
+
+
 def reach(board: Board) -> dict[Cell, frozenset[Cell]]:
     """For every cell, the open cells whose queen occupies or attacks it.
 
-    Built from the line families over all cells (blocked ones included) and the leaps:
-    O(n^3) work, for the boards exact models take.
+    Built from the lines over all cells (blocked ones included) and the leaps: O(n^3)
+    work, for the boards exact models take.
     """
-    n = board.n
-    lines: dict[tuple[int, int], list[Cell]] = {}
+    lines = open_lines(board)
+    found = {}
     for cell in cells(board):
-        if board.is_open(*cell):
-            for index, family in enumerate(board.families):
-                lines.setdefault((index, family.key(n, *cell)), []).append(cell)
-    found: dict[Cell, frozenset[Cell]] = {}
-    for r, c in cells(board):
-        near: set[Cell] = set()
-        for index, family in enumerate(board.families):
-            near.update(lines.get((index, family.key(n, r, c)), ()))
-        for dr, dc in board.variant.leaps:
-            for other in ((r + dr, c + dc), (r - dr, c - dc)):
-                if board.is_open(*other):
-                    near.add(other)
-        found[(r, c)] = frozenset(near)
+        near = [o for line in lines_through(board, cell) for o in lines.get(line, ())]
+        found[cell] = frozenset(near + leap_reach(board, cell))
     return found

@@ -1,4 +1,5 @@
-"""Published counts from OEIS, per board variant (the table of each variant names them).
+"""Published counts from OEIS, per board variant (the table of each variant names them),
+and the published optima of the problem kinds (each kind names its sequences).
 
 For validation and the cross-check report only: no backend may read an answer from here.
 """
@@ -10,6 +11,7 @@ from functools import cache
 from importlib.resources import files
 
 from queenslab import boards
+from queenslab.problems import kind
 
 
 @cache
@@ -34,3 +36,14 @@ def total(n: int, variant: str = boards.DEFAULT_VARIANT) -> int | None:
 def unique(n: int, variant: str = boards.DEFAULT_VARIANT) -> int | None:
     """Solutions up to rotation and reflection, or None where nothing is published."""
     return _lookup(boards.variant(variant).unique_sequence, n)
+
+
+def optimum(problem: str, n: int, variant: str = boards.DEFAULT_VARIANT) -> int | None:
+    """The published optimum of problem kind ``problem`` on an n x n board of ``variant``
+    (a domination number, an army size...), or None where nothing is published."""
+    return _lookup(kind(problem).value_sequences.get(variant), n)
+
+
+def optima(problem: str, n: int, variant: str = boards.DEFAULT_VARIANT) -> int | None:
+    """The published number of optimal answers of ``problem``, or None where unpublished."""
+    return _lookup(kind(problem).count_sequences.get(variant), n)

@@ -132,7 +132,7 @@ def build(problem: Problem, formulation: str, should_stop: Callable[[], bool] = 
     return Model(model, cells, columns, x)
 
 
-def _new_solver() -> Any:
+def new_solver() -> Any:
     """A CpSolver that leaves Ctrl-C to Python.
 
     With its default ``catch_sigint_signal`` CP-SAT installs a SIGINT handler of its own and
@@ -146,7 +146,22 @@ def _new_solver() -> Any:
     return solver
 
 
-def _search(solver: Any, model: Any, should_stop: Callable[[], bool], callback: Any = None) -> Any:
+def parallel_solver(workers: int, run: Run) -> Any:
+    """A solver on ``workers`` threads, limited to the run's remaining time (set it after
+    building: the limit covers the build); interleaved search keeps it deterministic for a
+    given seed."""
+    solver = new_solver()
+    params = solver.parameters
+    params.num_workers = workers
+    params.interleave_search = True
+    params.random_seed = (run.seed or 0) % 2**31  # CP-SAT's seed is a 32-bit int
+    remaining = run.remaining()
+    if remaining is not None:
+        params.max_time_in_seconds = remaining
+    return solver
+
+
+def search(solver: Any, model: Any, should_stop: Callable[[], bool], callback: Any = None) -> Any:
     """Solve in a helper thread that a stop of the run (or Ctrl-C) ends; None when stopped.
 
     The solver's own time limit is set from the run too, so a long solve also ends inside
@@ -158,13 +173,24 @@ def _search(solver: Any, model: Any, should_stop: Callable[[], bool], callback: 
     return status if finished else None
 
 
-def _model_stats(model: Any) -> dict[str, int]:
+def model_stats(model: Any) -> dict[str, int]:
     proto = model.proto
     return {"variables": len(proto.variables), "constraints": len(proto.constraints)}
 
 
-def _solver_stats(solver: Any) -> dict[str, int]:
+def solver_stats(solver: Any) -> dict[str, int]:
     return {"conflicts": int(solver.num_conflicts), "branches": int(solver.num_branches)}
+
+
+def enumerating_solver() -> Any:
+    """A solver that visits every solution: one worker (with several,
+    ``enumerate_all_solutions`` misses and repeats solutions), no SAT inprocessing."""
+    solver = new_solver()
+    params = solver.parameters
+    params.enumerate_all_solutions = True
+    params.num_workers = 1
+    params.use_sat_inprocessing = False
+    return solver
 
 
 def _enumerating_solver(built: Model, n: int, formulation: str) -> Any:
@@ -172,11 +198,8 @@ def _enumerating_solver(built: Model, n: int, formulation: str) -> Any:
     in lexicographic order up to ``FIXED_SEARCH_UP_TO_N``."""
     from ortools.sat.python import cp_model
 
-    solver = _new_solver()
+    solver = enumerating_solver()
     params = solver.parameters
-    params.enumerate_all_solutions = True
-    params.num_workers = 1
-    params.use_sat_inprocessing = False
     if n <= FIXED_SEARCH_UP_TO_N:
         lowest_first = (
             cp_model.SELECT_MIN_VALUE if formulation == "integer" else cp_model.SELECT_MAX_VALUE
@@ -194,14 +217,14 @@ class _End:
     error: BaseException | None = None
 
 
-def _solutions(
-    built: Model,
+def solutions(
+    model: Any,
     solver: Any,
     should_stop: Callable[[], bool],
     take: Callable[[Sequence[int]], Any],
     stats: Stats,
 ) -> Iterator[Any]:
-    """``take(solution)`` for every solution of a model, streamed from ``solver``'s thread.
+    """``take(solution)`` for every solution of a CpModel, streamed from ``solver``'s thread.
 
     A bounded queue holds the solutions the consumer has not taken yet; the solver's
     statistics go into ``stats``. LimitReached when ``should_stop`` says stop first. When
@@ -230,8 +253,8 @@ def _solutions(
 
     def produce() -> None:
         try:
-            status = solver.solve(built.model, Callback())
-            stats.add(_solver_stats(solver))
+            status = solver.solve(model, Callback())
+            stats.add(solver_stats(solver))
             put(_End(status))
         except BaseException as exc:  # handed to the consumer, raised there
             put(_End(error=exc))
@@ -276,7 +299,7 @@ def _cube_solutions(
         built = build(cube.problem, formulation, should_stop)
         solver = _enumerating_solver(built, problem.n, formulation)
         take = built.columns if decode else _nothing
-        for chunk in cubes.chunks(_solutions(built, solver, should_stop, take, stats)):
+        for chunk in cubes.chunks(solutions(built.model, solver, should_stop, take, stats)):
             yield cube, chunk
     yield None, stats
 
@@ -331,16 +354,7 @@ class CpSatBackend(Backend):
         from ortools.sat.python import cp_model  # noqa: F401
 
     def _solver(self, run: Run) -> Any:
-        """A parallel solver; interleaved search keeps it deterministic for a given seed."""
-        solver = _new_solver()
-        params = solver.parameters
-        params.num_workers = self.settings["workers"]
-        params.interleave_search = True
-        params.random_seed = (run.seed or 0) % 2**31  # CP-SAT's seed is a 32-bit int
-        remaining = run.remaining()
-        if remaining is not None:
-            params.max_time_in_seconds = remaining
-        return solver
+        return parallel_solver(self.settings["workers"], run)
 
     def _build(
         self, problem: Problem, run: Run, formulation: str, should_stop: Callable[[], bool] = never
@@ -349,7 +363,7 @@ class CpSatBackend(Backend):
         ``never``: the parent ends the child at the deadline."""
         with run.phase("build"):
             built = build(problem, formulation, should_stop)
-        run.stats.add(_model_stats(built.model))
+        run.stats.add(model_stats(built.model))
         return built
 
     def solve(self, problem: Problem, run: Run) -> SolveResult:
@@ -360,8 +374,8 @@ class CpSatBackend(Backend):
 
         built = self._build(problem, run, self.settings["formulation"])
         solver = self._solver(run)
-        status = _search(solver, built.model, run.should_stop)
-        run.stats.add(_solver_stats(solver))
+        status = search(solver, built.model, run.should_stop)
+        run.stats.add(solver_stats(solver))
         if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
             solution = solver.response_proto.solution
             return SolveResult(Status.SOLVED, Placement(built.columns(solution)))
@@ -400,8 +414,8 @@ class CpSatBackend(Backend):
                 sum(int(weights[r, c]) * built.board[r][c] for r in range(n) for c in range(n))
             )
         solver = self._solver(run)
-        status = _search(solver, built.model, run.should_stop)
-        run.stats.add(_solver_stats(solver))
+        status = search(solver, built.model, run.should_stop)
+        run.stats.add(solver_stats(solver))
         if status == cp_model.INFEASIBLE:
             return OptimizeResult(Status.INFEASIBLE)
         if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):

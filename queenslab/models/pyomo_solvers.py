@@ -136,8 +136,10 @@ class PyomoSolver:
         #: The last solve's search effort under the shared names (``queenslab.core.stats``),
         #: where the interface reports it.
         self.effort: dict[str, int] = {}
-        #: How the last solve ended, in the interface's terms (its termination condition).
-        self.said = ""
+        #: The last solve's proven bound on the objective (None: none reported), and its
+        #: termination condition in the interface's words (for a failure's message).
+        self.bound: float | None = None
+        self.condition = ""
 
     def prepare(self, model: Any) -> None:
         """Hand the finished model over; a persistent solver loads it now, outside the clock.
@@ -181,9 +183,14 @@ class PyomoSolver:
     def _update_flags(self) -> Any:
         raise NotImplementedError
 
+    @property
+    def said(self) -> str:
+        """How the last solve ended, in the solver's words (for a failure's message)."""
+        return f"{self.name} ended with termination condition {self.condition!r}"
+
     def _limit_or_error(self, limited: bool, condition: Any) -> Outcome:
         """A solve without a solution or a proof: a limit, or a failure in the solver's words."""
-        self.said = f"{self.name} ended with termination condition {condition.name!r}"
+        self.condition = getattr(condition, "name", str(condition))
         return Outcome.LIMIT if limited else Outcome.ERROR
 
 
@@ -210,6 +217,8 @@ class _ContribSolver(PyomoSolver):
                 raise_exception_on_nonoptimal_result=False,
             )
         extra = results.extra_info
+        self.bound = results.objective_bound
+        self.condition = results.termination_condition.name
         self.effort = {
             name: int(value)
             for name, key in _CONTRIB_EFFORT.items()
@@ -256,6 +265,7 @@ class _AppsiSolver(PyomoSolver):
         with _ctrl_c_kept():
             results = self.solver.solve(self.model)
         condition = results.termination_condition
+        self.bound, self.condition = results.best_objective_bound, condition.name
         if condition in (
             TerminationCondition.infeasible,
             TerminationCondition.infeasibleOrUnbounded,
@@ -298,6 +308,7 @@ class _LegacySolver(PyomoSolver):
         with _ctrl_c_kept():
             results = self.solver.solve(self.model, **options)
         condition = results.solver.termination_condition
+        self.condition = str(condition)
         if condition in (
             TerminationCondition.infeasible,
             TerminationCondition.infeasibleOrUnbounded,

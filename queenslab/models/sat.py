@@ -75,7 +75,7 @@ def _blocking_clause(n: int, model: list[int]) -> list[int]:
 
 
 @pysat_ctrl_c()
-def _solve_until(
+def solve_until(
     solver: Any, should_stop: Callable[[], bool], assumptions: Sequence[int] = ()
 ) -> bool | None:
     """Solve in slices of conflicts, asking ``should_stop`` between them; None when told to.
@@ -113,7 +113,7 @@ def _cube_models(
     only. Raises LimitReached when ``should_stop`` says stop first.
     """
     assumptions = [cell(n, r, c) for r, c in cube.problem.givens]
-    while satisfiable := _solve_until(solver, should_stop, assumptions):
+    while satisfiable := solve_until(solver, should_stop, assumptions):
         model = solver.get_model()
         yield model
         solver.add_clause(_blocking_clause(n, model))
@@ -210,7 +210,7 @@ class SatBackend(Backend):
             solver = Solver(name=self.settings["solver"], bootstrap_with=body)
         run.stats.add(_model_stats(top, body, problem.n))
         with solver:
-            found = _solve_until(solver, run.should_stop)
+            found = solve_until(solver, run.should_stop)
             run.stats.add(solver_stats(solver))
             if found is None:
                 return SolveResult(Status.LIMIT)

@@ -14,14 +14,19 @@ from typing import Any, ClassVar
 
 from queenslab.boards import Board, Cell
 from queenslab.boards.symmetry import Symmetry
-from queenslab.problems.model import BoolModel, Sense
+from queenslab.core.errors import UsageError
+from queenslab.problems.model import BoolModel, Sense, Var
 
 #: ``--symmetry`` choices: every model takes them.
 SYMMETRY_CHOICES = ("none", "lex-leader")
 
 
 class ProblemKind:
-    """Base class: subclasses set the class attributes and implement the methods."""
+    """Base class: subclasses set the class attributes and implement the methods.
+
+    ``weights`` (an n x n integer matrix, already checked by the caller) only for a kind
+    that ``takes_weights``; any other kind refuses them in one line.
+    """
 
     name: ClassVar[str]
     question: ClassVar[str]
@@ -33,6 +38,24 @@ class ProblemKind:
     count_sequences: ClassVar[Mapping[str, str]] = {}
     #: Whether blocked cells make sense for this question (else they are refused).
     takes_blocked: ClassVar[bool] = True
+    #: Whether the question has cell weights (weighted placement); else they are refused.
+    takes_weights: ClassVar[bool] = False
+
+    def __init__(self, weights: Any = None) -> None:
+        if weights is not None and not self.takes_weights:
+            raise UsageError(f"problem {self.name!r} takes no weights")
+        self.weights = weights
+
+    def model_name(self, model: str | None) -> str:
+        """``model`` checked against this kind's formulations; None: the default one."""
+        if model is None:
+            return next(iter(self.models))
+        if model not in self.models:
+            raise UsageError(
+                f"unknown model {model!r} for problem {self.name!r}; "
+                f"choose from: {', '.join(self.models)}"
+            )
+        return model
 
     def build(self, board: Board, model: str, symmetry: str = "none") -> BoolModel:
         """The 0-1 model of this question on ``board``, with symmetry breaking when asked."""
@@ -55,6 +78,14 @@ class ProblemKind:
         raise NotImplementedError
 
 
+def check_symmetry(symmetry: str) -> str:
+    if symmetry not in SYMMETRY_CHOICES:
+        raise UsageError(
+            f"unknown symmetry {symmetry!r}; choose from: {', '.join(SYMMETRY_CHOICES)}"
+        )
+    return symmetry
+
+
 def cell_images(board: Board, cells: Sequence[Cell], symmetry: Symmetry) -> list[int]:
     """For each of ``cells``, the index in ``cells`` of its image under ``symmetry``.
 
@@ -63,3 +94,18 @@ def cell_images(board: Board, cells: Sequence[Cell], symmetry: Symmetry) -> list
     """
     index = {cell: i for i, cell in enumerate(cells)}
     return [index[symmetry.cell(board.n, r, c)] for r, c in cells]
+
+
+def lex_leader(
+    model: BoolModel,
+    board: Board,
+    cells: Sequence[Cell],
+    variables: Sequence[Var],
+    symmetries: Sequence[Symmetry],
+) -> None:
+    """Keep only the lexicographically least answer of each class: ``variables`` (one per
+    cell of ``cells``) at most their image under each of ``symmetries`` but the identity."""
+    for image in symmetries:
+        order = cell_images(board, cells, image)
+        if order != list(range(len(cells))):
+            model.lex_leq(variables, [variables[i] for i in order])

@@ -17,7 +17,7 @@ them, or projected away).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
 Var = int
@@ -117,6 +117,20 @@ class BoolModel:
             self.clause(*guard, X, Y, after)
             self.clause(*guard, -X, -Y, after)
             equal = after
+
+    def with_objective_at(self, value: int) -> BoolModel:
+        """A copy whose solutions are this model's answers of objective ``value``, with
+        nothing to optimise: what counting and enumerating the optima solve."""
+        fixed = replace(
+            self,
+            names=list(self.names),
+            clauses=list(self.clauses),
+            linear=list(self.linear),
+            objective=(),
+            answer=list(self.answer),
+        )
+        fixed.add_linear(self.objective, value, value)
+        return fixed
 
     # -- reading ------------------------------------------------------------------------
     @property

@@ -139,8 +139,7 @@ def test_a_solver_error_is_solved_again_not_read_as_a_limit(queens):
 
 def test_a_solver_that_keeps_failing_is_unknown_in_its_own_words(monkeypatch):
     def failing(self, time_limit, presolve=True):
-        self.said = "highs ended with termination condition 'error'"
-        return pyomo_solvers.Outcome.ERROR
+        return self._limit_or_error(False, "error")
 
     monkeypatch.setattr(pyomo_solvers._ContribSolver, "solve", failing)
     counted, solved = ql.count(6, "milp"), ql.solve(6, "milp")

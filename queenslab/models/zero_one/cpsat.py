@@ -1,0 +1,104 @@
+"""A ``BoolModel`` in OR-Tools CP-SAT, built directly: a Boolean per variable (numbered as
+in the model, so a solution's values need no map), ``add_bool_or`` per clause, each linear
+constraint and the objective as linear expressions.
+
+Optimising runs on ``workers`` threads; the time limit given to CP-SAT is what remains of
+the run after building. Enumerating runs one worker (``models.cpsat.enumerating_solver``);
+CP-SAT cannot project its solutions on some variables, so an answer whose auxiliary
+variables could take several values would come several times: each answer is kept once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Mapping
+from typing import Any
+
+from queenslab.core.errors import LimitReached
+from queenslab.core.result import Status
+from queenslab.core.run import Run, never
+from queenslab.core.stats import Stats
+from queenslab.models import cpsat as cp
+from queenslab.models.zero_one.outcome import Outcome, found, integral_bound
+from queenslab.problems.model import BoolModel, Sense
+from queenslab.runtime import forked
+
+#: Constraints posted between two looks at ``should_stop``.
+_CHECK_EVERY = 1024
+
+
+def translate(model: BoolModel, should_stop: Callable[[], bool] = never) -> Any:
+    """The CpModel of ``model``; LimitReached when ``should_stop`` says stop first."""
+    from ortools.sat.python import cp_model
+
+    cpm = cp_model.CpModel()
+    x = [cpm.new_bool_var(name) for name in model.names]
+
+    def literal(lit: int) -> Any:
+        return x[lit - 1] if lit > 0 else x[-lit - 1].Not()
+
+    def expression(terms: tuple[tuple[int, int], ...]) -> Any:
+        return cp_model.LinearExpr.weighted_sum([x[v] for _, v in terms], [a for a, _ in terms])
+
+    for i, clause in enumerate(model.clauses):
+        if i % _CHECK_EVERY == 0 and should_stop():
+            raise LimitReached
+        cpm.add_bool_or([literal(lit) for lit in clause])
+    for i, constraint in enumerate(model.linear):
+        if i % _CHECK_EVERY == 0 and should_stop():
+            raise LimitReached
+        lower = cp_model.INT_MIN if constraint.lower is None else constraint.lower
+        upper = cp_model.INT_MAX if constraint.upper is None else constraint.upper
+        cpm.add_linear_constraint(expression(constraint.terms), lower, upper)
+    if model.objective:
+        goal = cpm.minimize if model.sense is Sense.MIN else cpm.maximize
+        goal(expression(model.objective))
+    return cpm
+
+
+def optimize(model: BoolModel, run: Run, settings: Mapping[str, Any]) -> Outcome:
+    """The optimum, proven, or what the limit left; built and solved in a forked child."""
+    return forked.in_child(lambda: _optimize(model, run, settings), run, Outcome(Status.LIMIT))
+
+
+def _optimize(model: BoolModel, run: Run, settings: Mapping[str, Any]) -> Outcome:
+    from ortools.sat.python import cp_model
+
+    with run.phase("build"):
+        cpm = translate(model)
+    run.stats.add(cp.model_stats(cpm))
+    solver = cp.parallel_solver(settings["workers"], run)
+    status = cp.search(solver, cpm, run.should_stop)
+    run.stats.add(cp.solver_stats(solver))
+    bound = integral_bound(model, solver.best_objective_bound) if model.objective else 0
+    if status == cp_model.MODEL_INVALID:
+        return Outcome(Status.UNKNOWN, message=f"CP-SAT: invalid model: {cpm.validate()}")
+    if status == cp_model.INFEASIBLE:
+        return Outcome(Status.INFEASIBLE)
+    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        values = solver.response_proto.solution
+        return found(model, values, status == cp_model.OPTIMAL, bound)
+    return Outcome(Status.LIMIT, bound=bound if status == cp_model.UNKNOWN else None)
+
+
+def solutions(model: BoolModel, run: Run, settings: Mapping[str, Any]) -> Iterator[list[bool]]:
+    """Every answer of ``model`` (its objective ignored), once each on ``model.answer``;
+    LimitReached when the run stops first."""
+    with run.phase("build"):
+        cpm = translate(model, run.should_stop)
+    run.stats.add(cp.model_stats(cpm))
+    seen: set[tuple[bool, ...]] = set()
+    stats = Stats()
+    stream = cp.solutions(cpm, cp.enumerating_solver(), run.should_stop, _values, stats)
+    try:
+        for values in stream:
+            key = tuple(values[v] for v in model.answer)
+            if key not in seen:
+                seen.add(key)
+                yield values
+    finally:
+        stream.close()
+        run.stats.add(stats)
+
+
+def _values(solution: Any) -> list[bool]:
+    return [bool(value) for value in solution]

@@ -1,0 +1,79 @@
+"""A ``BoolModel`` as a 0-1 integer program in Pyomo, solved by HiGHS or any MILP solver
+``models.pyomo_solvers`` finds (its solver choice, gap settings and limits).
+
+Binary x[v] per variable; a clause is ``sum(x of its positive literals) + sum(1 - x of
+its negative ones) >= 1``; each linear constraint is one row with its bounds. A constraint
+without terms is decided here (an empty clause: infeasible, proven without a solver).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from queenslab.core.result import Status
+from queenslab.core.run import Run
+from queenslab.models.pyomo_solvers import Outcome as Solved
+from queenslab.models.pyomo_solvers import open_solver
+from queenslab.models.zero_one.outcome import Outcome, found, integral_bound
+from queenslab.problems.model import BoolModel, Sense
+from queenslab.runtime import forked
+from queenslab.runtime.stop import run_stoppably
+
+
+def translate(model: BoolModel) -> Any | None:
+    """The ConcreteModel of ``model``, or None when a constraint without terms fails."""
+    import pyomo.environ as pe
+
+    if any(not clause for clause in model.clauses) or any(
+        not c.terms and not c.holds(()) for c in model.linear
+    ):
+        return None
+    pm = pe.ConcreteModel(name=model.name)
+    pm.x = pe.Var(range(model.size), domain=pe.Binary)
+    x = pm.x
+    pm.rows = pe.ConstraintList()
+    for clause in model.clauses:
+        pm.rows.add(pe.quicksum(x[i - 1] if i > 0 else 1 - x[-i - 1] for i in clause) >= 1)
+    for constraint in model.linear:
+        if constraint.terms:
+            total = pe.quicksum(a * x[v] for a, v in constraint.terms)
+            if constraint.lower is not None and constraint.lower == constraint.upper:
+                pm.rows.add(total == constraint.lower)
+            else:
+                pm.rows.add((constraint.lower, total, constraint.upper))
+    sense = pe.minimize if model.sense is Sense.MIN else pe.maximize
+    goal = pe.quicksum(a * x[v] for a, v in model.objective) if model.objective else 0
+    pm.objective = pe.Objective(expr=goal, sense=sense)
+    return pm
+
+
+def optimize(model: BoolModel, run: Run, settings: Mapping[str, Any]) -> Outcome:
+    """The optimum, proven, or what the limit left; built and solved in a forked child."""
+    return forked.in_child(lambda: _optimize(model, run, settings), run, Outcome(Status.LIMIT))
+
+
+def _optimize(model: BoolModel, run: Run, settings: Mapping[str, Any]) -> Outcome:
+    with run.phase("build"):
+        solver = open_solver(settings["solver"])
+        pm = translate(model)
+        if pm is not None:
+            solver.prepare(pm)
+    if pm is None:
+        return Outcome(Status.INFEASIBLE, message="a constraint without terms cannot hold")
+    run.stats.add(variables=model.size, constraints=len(pm.rows), solver=settings["solver"])
+    if run.should_stop():
+        return Outcome(Status.LIMIT)
+    remaining = run.remaining()
+    # The main thread waits in Python and takes Ctrl-C (see models.milp._Session.solve).
+    _, solved = run_stoppably(lambda: solver.solve(remaining), lambda: None, lambda: False)
+    run.stats.add(solver.effort)
+    bound = integral_bound(model, solver.bound) if model.objective else 0
+    if solved in (Solved.OPTIMAL, Solved.FEASIBLE):
+        values = [bool(var.value is not None and var.value > 0.5) for var in pm.x.values()]
+        return found(model, values, solved is Solved.OPTIMAL, bound)
+    if solved is Solved.INFEASIBLE:
+        return Outcome(Status.INFEASIBLE)
+    if solved is Solved.LIMIT:
+        return Outcome(Status.LIMIT, bound=bound)
+    return Outcome(Status.UNKNOWN, message=f"{settings['solver']}: {solver.condition}")

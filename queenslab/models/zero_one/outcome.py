@@ -1,0 +1,60 @@
+"""What a 0-1 translator answers, the same for every paradigm.
+
+``status``: ``optimal`` only with a proof; ``feasible`` when a limit came first, with the
+best answer found and the best bound proven; ``infeasible`` proven; ``limit`` when no
+answer came before the limit (the bound, if any, is still proven); ``unknown`` when the
+solver failed, with its own words in ``message`` (a failure is never read as a limit).
+The statistics of the solve go into the run's record (``Run.stats``, in the shared
+vocabulary of ``core.stats``).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from queenslab.core.result import Status
+from queenslab.problems.model import BoolModel, Sense
+
+
+@dataclass(frozen=True)
+class Outcome:
+    status: Status
+    #: A value per variable of the model, for the best answer found (None: no answer).
+    values: tuple[bool, ...] | None = None
+    objective: int | None = None
+    #: The best proven bound on the objective: a lower bound when minimising, an upper
+    #: bound when maximising; equal to ``objective`` when optimal.
+    bound: int | None = None
+    message: str = ""
+
+    @property
+    def gap(self) -> int | None:
+        """How far the answer may be from the optimum (0 when proven optimal)."""
+        if self.objective is None or self.bound is None:
+            return None
+        return abs(self.objective - self.bound)
+
+
+def found(
+    model: BoolModel, values: Sequence[bool], proven: bool, bound: int | None = None
+) -> Outcome:
+    """The outcome of an answer: its objective computed from ``values``, never taken from
+    the solver; ``proven``: optimal (the bound is then the objective)."""
+    values = tuple(bool(v) for v in values)
+    objective = model.value(values)
+    if proven:
+        return Outcome(Status.OPTIMAL, values, objective, objective)
+    return Outcome(Status.FEASIBLE, values, objective, bound)
+
+
+def integral_bound(model: BoolModel, bound: float | None) -> int | None:
+    """A solver's bound as an integer (objectives have integer coefficients): rounded up
+    when minimising, down when maximising; None when the solver proved no finite bound."""
+    if bound is None or not math.isfinite(bound):
+        return None
+    slack = 1e-6  # float noise of LP bounds
+    if model.sense is Sense.MIN:
+        return math.ceil(bound - slack)
+    return math.floor(bound + slack)

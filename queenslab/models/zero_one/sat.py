@@ -1,0 +1,94 @@
+"""A ``BoolModel`` in CNF for a SAT solver, optimised by an incremental bound.
+
+The clauses and cardinality constraints come from ``cnf.encode``. The objective must be a
+count of literals (coefficients +-1, ``cnf.unit_penalties``): each answer found with cost
+c adds "at most c - 1" through an incremental totalizer (pysat ``ITotalizer``, built up
+to the first cost found), until the solver proves the next bound unsatisfiable, which
+proves the last answer optimal. A limit leaves the best answer found, and the only
+bound the descent has proven: none below the optimum (the cost can be 0).
+
+Enumerating blocks each answer on ``model.answer`` only, so auxiliary variables never
+count one answer twice. Solves run in conflict slices (``models.sat.solve_until``), so
+the clock and Ctrl-C are looked at between them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from queenslab.core.errors import LimitReached
+from queenslab.core.result import Status
+from queenslab.core.run import Run
+from queenslab.models import sat
+from queenslab.models.zero_one import cnf
+from queenslab.models.zero_one.outcome import Outcome, found
+from queenslab.problems.model import BoolModel
+from queenslab.runtime import forked
+
+
+def optimize(model: BoolModel, run: Run, settings: Mapping[str, Any]) -> Outcome:
+    """The optimum, proven, or what the limit left; built and solved in a forked child."""
+    return forked.in_child(lambda: _optimize(model, run, settings), run, Outcome(Status.LIMIT))
+
+
+def _optimize(model: BoolModel, run: Run, settings: Mapping[str, Any]) -> Outcome:
+    from pysat.card import ITotalizer
+    from pysat.solvers import Solver
+
+    with run.phase("build"):
+        goal = cnf.unit_penalties(model)
+        hard = cnf.encode(model, settings["encoding"])
+        solver = Solver(name=settings["solver"], bootstrap_with=hard.clauses)
+    run.stats.add(hard.stats(model))
+    lits = [lit for _, lit in goal.weighted]
+    lowest = goal.objective(0)  # the trivial bound: no literal true
+    best: list[bool] | None = None
+    totalizer: Any = None
+    with solver:
+        while True:
+            satisfiable = sat.solve_until(solver, run.should_stop)
+            if satisfiable is None:
+                run.stats.add(sat.solver_stats(solver))
+                if best is None:
+                    return Outcome(Status.LIMIT, bound=lowest)
+                return found(model, best, proven=False, bound=lowest)
+            if not satisfiable:
+                break
+            true = {lit for lit in solver.get_model() if lit > 0}
+            best = [v + 1 in true for v in range(model.size)]
+            cost = sum(1 for lit in lits if (abs(lit) in true) == (lit > 0))
+            if cost == 0:
+                break
+            if totalizer is None:  # built once, up to the first cost: bounds only fall
+                totalizer = ITotalizer(lits, ubound=cost, top_id=hard.top)
+                solver.append_formula(totalizer.cnf.clauses)
+                run.stats.add(auxiliary_variables=totalizer.top_id - hard.top)
+            solver.add_clause([-totalizer.rhs[cost - 1]])  # at most cost - 1
+        run.stats.add(sat.solver_stats(solver))
+    if totalizer is not None:
+        totalizer.delete()
+    if best is None:
+        return Outcome(Status.INFEASIBLE)
+    return found(model, best, proven=True)
+
+
+def solutions(model: BoolModel, run: Run, settings: Mapping[str, Any]) -> Iterator[list[bool]]:
+    """Every answer of ``model`` (its objective ignored), once each on ``model.answer``;
+    LimitReached when the run stops first."""
+    from pysat.solvers import Solver
+
+    with run.phase("build"):
+        hard = cnf.encode(model, settings["encoding"], run.should_stop)
+    run.stats.add(hard.stats(model))
+    with Solver(name=settings["solver"], bootstrap_with=hard.clauses) as solver:
+        try:
+            while satisfiable := sat.solve_until(solver, run.should_stop):
+                true = {lit for lit in solver.get_model() if lit > 0}
+                values = [v + 1 in true for v in range(model.size)]
+                yield values
+                solver.add_clause([-(v + 1) if values[v] else v + 1 for v in model.answer])
+        finally:
+            run.stats.add(sat.solver_stats(solver))
+    if satisfiable is None:
+        raise LimitReached

@@ -1,0 +1,45 @@
+"""Independent queens domination: the fewest non-attacking queens that occupy or attack
+every cell.
+
+The independent domination number of the queens graph (OEIS A075324, the diagonal of
+A299029); Östergård and Weakley (2001) and Bird (2017) computed it beside the domination
+number. Always at least the domination number (n = 4: 3 against 2).
+
+Blocked cells: as for domination, a blocked cell holds no queen but must be dominated.
+Two queens on one line attack each other even with a blocked cell between them: a blocked
+cell shields nothing (``boards.graph``).
+
+The model is domination's with every line and leap pair of the board (``Board.groups``)
+holding at most one queen, rows and columns included.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import ClassVar
+
+from queenslab.boards import Board, Cell
+from queenslab.problems.domination import Domination
+from queenslab.problems.model import BoolModel, Var
+
+
+class IndependentDomination(Domination):
+    name = "independent-domination"
+    question = "fewest non-attacking queens that occupy or attack every cell"
+    models: ClassVar[Mapping[str, str]] = {
+        "cells": "domination's covering clauses, at most one queen on each line and leap pair"
+    }
+    value_sequences: ClassVar[Mapping[str, str]] = {"standard": "A075324"}
+    count_sequences: ClassVar[Mapping[str, str]] = {}
+
+    def restrict(self, model: BoolModel, board: Board, queen: Mapping[Cell, Var]) -> None:
+        for group in board.groups():
+            model.at_most_one([queen[cell] for cell in group.cells])
+
+    def check(self, board: Board, answer: frozenset[Cell]) -> str | None:
+        queens = sorted(answer)
+        for i, a in enumerate(queens):
+            for b in queens[i + 1 :]:
+                if board.attacks(a, b):
+                    return f"queens {a[0]}:{a[1]} and {b[0]}:{b[1]} attack each other"
+        return super().check(board, answer)

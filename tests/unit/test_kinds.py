@@ -1,0 +1,258 @@
+"""Problem kinds on the 0-1 translators: published optima proven on every paradigm, the
+optima counted, symmetry classes, the checkers, limits and models the CNF cannot take."""
+
+from __future__ import annotations
+
+from itertools import combinations
+
+import pytest
+
+import queenslab as ql
+from queenslab.boards import board
+from queenslab.core.errors import UsageError
+from queenslab.core.result import Status
+from queenslab.core.run import Run
+from queenslab.lab import reference
+from queenslab.models.zero_one import maxsat, sat
+from queenslab.models.zero_one.outcome import Outcome
+from queenslab.problems import KINDS, kind
+from queenslab.problems.model import BoolModel
+from tests import oracle
+from tests.translators import ENUMERATORS, TRANSLATORS, load_solvers
+
+
+@pytest.fixture(scope="module", autouse=True)
+def loaded():
+    load_solvers()
+
+
+def optimize(name: str, problem: str, n: int, variant: str = "standard", **build) -> Outcome:
+    """The translator's outcome, its answer checked by the kind's own checker."""
+    module, settings = TRANSLATORS[name]
+    question, field = kind(problem), board(n, variant, build.pop("blocked", ()))
+    model = question.build(field, build.pop("model", "cells"), **build)
+    outcome = module.optimize(model, Run(), settings)
+    if outcome.values is not None:
+        answer = question.decode(field, model, outcome.values)
+        assert question.check(field, answer) is None
+        assert question.value(answer) == outcome.objective
+    return outcome
+
+
+def count(name: str, problem: str, n: int, variant: str = "standard", **build) -> int:
+    """The number of optimal answers: the optimum proven, then its answers streamed."""
+    module, settings = ENUMERATORS[name]
+    question, field = kind(problem), board(n, variant, build.pop("blocked", ()))
+    model = question.build(field, build.pop("model", "cells"), **build)
+    best = module.optimize(model, Run(), settings)
+    assert best.status is Status.OPTIMAL
+    fixed = model.with_objective_at(best.objective)
+    answers = [question.decode(field, model, v) for v in module.solutions(fixed, Run(), settings)]
+    assert all(question.check(field, a) is None for a in answers)
+    assert len(set(answers)) == len(answers)
+    return len(answers)
+
+
+@pytest.mark.parametrize("name", TRANSLATORS)
+@pytest.mark.parametrize("variant", ["standard", "toroidal"])
+def test_domination_numbers_are_the_published_ones(name, variant):
+    for n in range(1, 7):
+        outcome = optimize(name, "domination", n, variant)
+        assert outcome.status is Status.OPTIMAL
+        assert outcome.objective == outcome.bound == reference.optimum("domination", n, variant)
+
+
+@pytest.mark.parametrize("name", TRANSLATORS)
+def test_independent_domination_numbers_are_the_published_ones(name):
+    for n in range(1, 7):
+        outcome = optimize(name, "independent-domination", n)
+        assert outcome.status is Status.OPTIMAL
+        assert outcome.objective == reference.optimum("independent-domination", n)
+
+
+@pytest.mark.parametrize("name", TRANSLATORS)
+def test_the_lines_model_and_lex_leader_keep_the_optimum(name):
+    for n in (5, 7):
+        expected = reference.optimum("domination", n)
+        for build in ({"model": "lines"}, {"symmetry": "lex-leader"}):
+            assert optimize(name, "domination", n, **build).objective == expected
+
+
+def brute_force_domination(n: int, blocked: tuple) -> tuple[int, int]:
+    """(domination number, number of minimum dominating sets) by trying every set of
+    open cells, smallest first, with the naive attack rule of ``tests.oracle``."""
+    cells = [(r, c) for r in range(n) for c in range(n)]
+    free = [cell for cell in cells if cell not in blocked]
+    for k in range(1, len(free) + 1):
+        found = sum(
+            all(
+                cell in queens or any(oracle.attack(n, "standard", q, cell) for q in queens)
+                for cell in cells
+            )
+            for queens in combinations(free, k)
+        )
+        if found:
+            return k, found
+    raise AssertionError("the whole board dominates itself")
+
+
+@pytest.mark.parametrize("name", TRANSLATORS)
+def test_blocked_cells_hold_no_queen_but_are_dominated(name):
+    blocked = ((2, 2), (0, 1))  # the centre: one queen there would dominate the 5x5 board
+    best, _ = brute_force_domination(5, blocked)
+    outcome = optimize(name, "domination", 5, blocked=blocked)
+    assert outcome.objective == best
+
+
+@pytest.mark.parametrize("name", ENUMERATORS)
+def test_optima_counted_as_published(name):
+    for n in range(1, 7):
+        assert count(name, "domination", n) == reference.optima("domination", n)
+    assert (
+        count(name, "domination", 5, blocked=((2, 2), (0, 1)))
+        == brute_force_domination(5, ((2, 2), (0, 1)))[1]
+    )
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ENUMERATORS)
+def test_4860_minimum_dominating_sets_at_8(name):
+    assert count(name, "domination", 8) == 4860
+
+
+def classes(problem: str, n: int) -> int:
+    """Optima up to the board's symmetries, from every optimum and its images."""
+    question, field = kind(problem), board(n)
+    model = question.build(field, "cells")
+    module, settings = ENUMERATORS["sat"]
+    best = module.optimize(model, Run(), settings).objective
+    seen = set()
+    for values in module.solutions(model.with_objective_at(best), Run(), settings):
+        answer = question.decode(field, model, values)
+        seen.add(min(s.cells(n, answer) for s in field.symmetries()))
+    return len(seen)
+
+
+@pytest.mark.parametrize("name", ENUMERATORS)
+def test_lex_leader_counts_the_classes(name):
+    for n in (4, 5, 6):
+        for problem in ("domination", "independent-domination"):
+            assert count(name, problem, n, symmetry="lex-leader") == classes(problem, n)
+
+
+@pytest.mark.parametrize("name", ENUMERATORS)
+@pytest.mark.parametrize(
+    ("n", "variant", "blocked"),
+    [(6, "standard", ()), (7, "toroidal", ()), (10, "superqueens", ()), (6, "standard", ((0, 1),))],
+)
+def test_placement_as_a_kind_counts_what_the_counters_count(name, n, variant, blocked):
+    expected = ql.count(ql.Problem(n, variant=variant, blocked=blocked), "backtrack").total
+    assert count(name, "placement", n, variant, blocked=blocked) == expected
+
+
+def test_weighted_placement_is_the_weighted_optimum():
+    import numpy as np
+
+    weights = np.random.default_rng(3).integers(-5, 20, size=(6, 6))
+    field = board(6)
+    question = kind("placement", weights)
+    model = question.build(field, "cells", "lex-leader")
+    for name in ("cpsat", "milp", "maxsat"):
+        module, settings = TRANSLATORS[name]
+        outcome = module.optimize(model, Run(), settings)
+        assert outcome.objective == oracle.best_weight(6, weights)
+        assert question.value(question.decode(field, model, outcome.values)) == outcome.objective
+
+
+def test_each_checker_rejects_a_wrong_answer():
+    field = board(5)
+    domination = kind("domination")
+    assert "neither occupied nor attacked" in domination.check(field, frozenset({(0, 0), (4, 4)}))
+    assert "blocked" in domination.check(
+        board(5, blocked=[(2, 2)]), frozenset({(2, 2)}) | {(0, 0), (4, 4)}
+    )
+    independent = kind("independent-domination")
+    attacking = frozenset({(0, 0), (1, 1), (2, 3), (4, 2)})
+    assert domination.check(board(4), frozenset({(0, 0), (2, 2)})) is None
+    assert "attack each other" in independent.check(board(4), frozenset({(0, 0), (2, 2)}))
+    assert independent.check(field, attacking) is not None
+    placement = kind("placement")
+    peaceful = frozenset({(0, 1), (1, 3), (2, 0), (3, 2)})
+    assert placement.check(board(4), peaceful) is None
+    assert "attack each other" in placement.check(
+        board(4), frozenset({(0, 0), (1, 2), (2, 3), (3, 1)})
+    )
+    assert "rows" in placement.check(board(4), frozenset({(0, 1), (0, 3), (2, 0), (3, 2)}))
+
+
+def test_kinds_refuse_what_they_do_not_take():
+    with pytest.raises(UsageError, match="unknown problem 'dominaton'; choose from: placement"):
+        kind("dominaton")
+    with pytest.raises(UsageError, match="problem 'domination' takes no weights"):
+        kind("domination", [[1]])
+    with pytest.raises(UsageError, match="unknown model 'rows' for problem 'domination'"):
+        kind("domination").model_name("rows")
+    assert set(KINDS) >= {"placement", "domination", "independent-domination"}
+
+
+def general_linear_model() -> BoolModel:
+    model = BoolModel("pb")
+    x = [model.var(f"x{i}", answer=True) for i in range(3)]
+    model.add_linear([(2, x[0]), (1, x[1]), (1, x[2])], lower=2, upper=3)
+    model.minimise((1, v) for v in x)
+    return model
+
+
+@pytest.mark.parametrize("name", ["sat", "maxsat"])
+def test_a_constraint_the_cnf_cannot_take_is_one_line(name):
+    module, settings = TRANSLATORS[name]
+    with pytest.raises(UsageError, match=r"coefficient 2.*backends that take it: cpsat, milp"):
+        module.optimize(general_linear_model(), Run(), settings)
+
+
+@pytest.mark.parametrize("name", ["cpsat", "milp"])
+def test_general_linear_constraints_on_cpsat_and_milp(name):
+    module, settings = TRANSLATORS[name]
+    outcome = module.optimize(general_linear_model(), Run(), settings)
+    assert (outcome.status, outcome.objective) == (Status.OPTIMAL, 1)
+
+
+@pytest.mark.parametrize("name", TRANSLATORS)
+def test_infeasible_models_are_proven_so(name):
+    model = BoolModel("none")
+    x = model.var("x", answer=True)
+    model.clause(x + 1)
+    model.add_linear([(1, x)], upper=0)
+    model.minimise([(1, x)])
+    module, settings = TRANSLATORS[name]
+    assert module.optimize(model, Run(), settings).status is Status.INFEASIBLE
+
+
+@pytest.mark.parametrize("name", ["cpsat", "milp"])
+def test_a_time_limit_leaves_the_best_answer_and_its_bound(name):
+    import numpy as np
+
+    weights = np.random.default_rng(0).integers(0, 1000, (30, 30))
+    question, field = kind("placement", weights), board(30)
+    model = question.build(field, "cells")
+    module, settings = TRANSLATORS[name]
+    outcome = module.optimize(model, Run(time_limit=3.0), settings)
+    assert outcome.status is Status.FEASIBLE
+    assert outcome.objective < outcome.bound  # maximising: the bound is above
+    assert outcome.gap == outcome.bound - outcome.objective
+    assert question.check(field, question.decode(field, model, outcome.values)) is None
+
+
+def test_sat_at_a_limit_keeps_its_best_answer():
+    question, field = kind("domination"), board(16)
+    model = question.build(field, "cells")
+    outcome = sat.optimize(model, Run(time_limit=1.0), TRANSLATORS["sat"][1])
+    assert outcome.status is Status.FEASIBLE and outcome.bound == 0
+    assert question.check(field, question.decode(field, model, outcome.values)) is None
+
+
+def test_maxsat_at_a_limit_keeps_its_lower_bound():
+    model = kind("domination").build(board(22), "cells")
+    outcome = maxsat.optimize(model, Run(time_limit=1.0), TRANSLATORS["maxsat"][1])
+    assert outcome.status is Status.LIMIT and outcome.values is None
+    assert outcome.bound is not None and 0 <= outcome.bound <= 12
