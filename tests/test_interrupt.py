@@ -68,3 +68,30 @@ def test_sigterm_ends_an_enumeration_in_worker_processes(tmp_path):
             process.communicate()
     assert (process.returncode, out, err) == (143, "", "queens: terminated\n")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_ctrl_c_inside_thread_start_leaves_no_work_running(monkeypatch):
+    """A signal inside Thread.start() (which waits for the new thread) escaped before the
+    main thread watched the work: the command printed its last line while the solve still
+    ran, inside Pyomo's capture of stderr, and the line was lost (enumerate 12 -b milp)."""
+    import threading
+
+    from queenslab.runtime.stop import run_stoppably
+
+    start = threading.Thread.start
+
+    def start_then_interrupt(thread: threading.Thread) -> None:
+        start(thread)
+        raise KeyboardInterrupt
+
+    began, ended = threading.Event(), threading.Event()
+
+    def work() -> None:
+        began.set()
+        time.sleep(0.2)
+        ended.set()
+
+    monkeypatch.setattr(threading.Thread, "start", start_then_interrupt)
+    with pytest.raises(KeyboardInterrupt):
+        run_stoppably(work, lambda: None, lambda: False)
+    assert ended.is_set() or not began.wait(0.5)  # finished first, or never ran

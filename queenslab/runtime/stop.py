@@ -23,30 +23,45 @@ def run_stoppably(
     Ctrl-C inside ``join`` marks the thread as finished while it still runs
     (CPython gh-90882), and the process then exits under a running solver (CP-SAT
     aborts: "terminate called without an active exception").
+
+    The work waits for a permit given once the main thread is where it handles Ctrl-C: a
+    signal landing inside ``Thread.start()`` (which waits for the thread) left the work
+    running unwatched, and the command printed its last line while Pyomo's capture of
+    the solver's output still held stderr (the line was lost, ``enumerate 12 -b milp``).
     """
     outcome: list[T] = []
     failure: list[BaseException] = []
     done = threading.Event()
+    permit = threading.Event()
+    cancelled = False
 
     def target() -> None:
+        while not permit.wait(_POLL_SECONDS):  # a set() cut short by a signal shows too
+            pass
         try:
-            outcome.append(work())
+            if not cancelled:
+                outcome.append(work())
         except BaseException as exc:  # handed to the main thread
             failure.append(exc)
         finally:
             done.set()
 
     worker = threading.Thread(target=target, name="queenslab-native", daemon=True)
-    worker.start()
     try:
+        worker.start()
+        permit.set()
         while not done.wait(_POLL_SECONDS):
             if should_stop():
                 stop()
                 done.wait()
                 return False, None
     except KeyboardInterrupt:
-        stop()
-        done.wait()
+        if permit.is_set():  # the work runs, or is about to: it stops first
+            stop()
+            done.wait()
+        else:  # a thread that started, if it did, ends without working
+            cancelled = True
+            permit.set()
         raise
     if failure:
         raise failure[0]
