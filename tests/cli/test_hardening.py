@@ -216,6 +216,8 @@ HUGE_BOARDS = {
     "enumerate 1000000000 --limit 1": (2, "handles n <= 1000000"),
     "solve 1000000000 --variant superqueens": (2, "handles n <= 1000000"),
     "solve 1000000000 -b las-vegas": (2, "out of memory"),
+    # a trial's random phase (n rows of n columns) never looked at the clock: 500 s
+    "solve 100000 -b las-vegas --time-limit 1": (3, "no answer: limit"),
     "generate --kind blocked --n 1000000000 --density 0.1": (2, "boards up to n = 500"),
     "hardness-study --kind blocked --n 1000000000 --densities 0.1 -b cpsat": (2, "up to n = 500"),
 }
