@@ -24,6 +24,8 @@ from queenslab.core.result import CountResult, SolveResult, Status
 from queenslab.core.run import Run
 from queenslab.models import cubes, external
 from queenslab.models.cnf import ENCODING_OPTION, board_clauses, cell, clauses, decode
+from queenslab.models.zero_one.backend import KindModels
+from queenslab.problems import KINDS
 from queenslab.runtime import forked
 
 #: pysat solvers that construct in this build, solve incrementally and take conflict
@@ -170,10 +172,13 @@ def cube_solutions(
     )
 
 
-class SatBackend(Backend):
+class SatBackend(KindModels, Backend):
     name = "sat"
     family = Family.MODEL
     tasks = frozenset({Task.SOLVE, Task.ENUMERATE, Task.COUNT})
+    kinds = frozenset(KINDS)
+    kind_tasks = frozenset({Task.OPTIMIZE, Task.COUNT, Task.ENUMERATE})
+    translator = "sat"
     features = frozenset({Feature.GIVENS, Feature.BLOCKED})
     variants = frozenset(VARIANTS)
     summary = "CNF with pysat cardinality encodings; counts cube by cube in processes"

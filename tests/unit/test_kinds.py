@@ -249,7 +249,6 @@ def test_a_time_limit_leaves_the_best_answer_and_its_bound(name):
     outcome = module.optimize(model, Run(time_limit=3.0), settings)
     assert outcome.status is Status.FEASIBLE
     assert outcome.objective < outcome.bound  # maximising: the bound is above
-    assert outcome.gap == outcome.bound - outcome.objective
     assert question.check(field, question.decode(field, model, outcome.values)) is None
 
 
@@ -262,6 +261,6 @@ def test_sat_at_a_limit_keeps_its_best_answer():
 
 
 def test_maxsat_at_a_limit_reports_the_limit():
-    model = kind("domination").build(board(22), "cells")
-    outcome = maxsat.optimize(model, Run(time_limit=1.0), TRANSLATORS["maxsat"][1])
-    assert outcome.status is Status.LIMIT and outcome.values is None
+    """RC2's oracle takes no interrupt: the backend's forked child is ended instead."""
+    result = ql.optimize(22, problem="domination", backend="maxsat", time_limit=1.0)
+    assert result.status is Status.LIMIT and result.answer is None

@@ -23,18 +23,14 @@ from queenslab.models import sat
 from queenslab.models.zero_one import cnf
 from queenslab.models.zero_one.outcome import Outcome, found
 from queenslab.problems.model import BoolModel
-from queenslab.runtime import forked
 
 #: RC2's oracle, by its pysat name: CaDiCaL 1.9.5.
 ORACLE = "cd19"
 
 
 def optimize(model: BoolModel, run: Run, settings: Mapping[str, Any]) -> Outcome:
-    """The optimum, proven; built and solved in a forked child that a limit ends."""
-    return forked.in_child(lambda: _optimize(model, run, settings), run, Outcome(Status.LIMIT))
-
-
-def _optimize(model: BoolModel, run: Run, settings: Mapping[str, Any]) -> Outcome:
+    """The optimum, proven. RC2's oracle takes no interrupt: run it in a forked child
+    (``runtime.forked``) that the deadline can end."""
     from pysat.examples.rc2 import RC2
     from pysat.formula import WCNF
 
