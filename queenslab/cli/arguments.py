@@ -204,6 +204,12 @@ def kind_arguments(args: argparse.Namespace) -> dict[str, Any]:
     return {"problem": args.problem, "model": args.model, "symmetry": args.symmetry}
 
 
+def refuse_kind_model(args: argparse.Namespace) -> None:
+    """Placement runs on the backends' own models: a kind's --model or --symmetry is refused."""
+    if args.model is not None or args.symmetry != "none":
+        raise UsageError("--model and --symmetry choose a problem kind's model (--problem)")
+
+
 def add_plot(parser: argparse.ArgumentParser, what: str, default: str) -> None:
     """``--plot [FILE]``: the figure's file, checked before the run (``--plot`` alone writes
     ``default`` here); ``wrote_plot`` says where it went."""

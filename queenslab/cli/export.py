@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from queenslab.cli import arguments as a
-from queenslab.core.errors import ExitCode, UsageError
+from queenslab.core.errors import ExitCode
 from queenslab.problems import DEFAULT_KIND
 
 HELP = "write the model as DIMACS, WCNF, OPB, LP, MPS, CP-SAT proto or MiniZinc"
@@ -70,8 +70,7 @@ def run(args: argparse.Namespace) -> int:
 
     name = exports.choose(args.format, args.output).name
     if args.problem == DEFAULT_KIND:
-        if args.model is not None or args.symmetry != "none":
-            raise UsageError("--model and --symmetry choose a problem kind's model (--problem)")
+        a.refuse_kind_model(args)
         return write_model(args, name, args.weights)
     return _write_kind_model(args, name)
 
