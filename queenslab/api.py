@@ -5,6 +5,11 @@ board's rules (the variant's lines and leaps, blocked cells) and of the given qu
 backend that returns a wrong board, claims infeasibility without being complete, or
 reports a negative count raises ``BackendBug`` instead of reaching the user.
 
+A problem kind other than placement (``problem="domination"``...) is answered through the
+backends' ``*_kind`` methods; every answer they return passes the kind's own checker
+(``ProblemKind.check``, which shares no code with the models), its value must be the one
+reported, and a bound must lie on the right side of it.
+
 Timing: ``startup_seconds`` (imports, compiled kernels) is measured apart; ``seconds`` is
 the backend's work, split into ``build_seconds`` and ``solve_seconds``. The time limit
 covers the whole call, start-up and model building included.
@@ -14,6 +19,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable, Iterator
+from dataclasses import replace
 from typing import Any, TypeVar
 
 from queenslab import registry
@@ -25,6 +31,9 @@ from queenslab.core.placement import Placement
 from queenslab.core.problem import Problem
 from queenslab.core.result import CountResult, OptimizeResult, SolveResult, Status
 from queenslab.core.run import ProgressCallback, Run
+from queenslab.problems import DEFAULT_KIND, kind
+from queenslab.problems.base import ProblemKind, Question, check_symmetry
+from queenslab.problems.model import BoolModel, Sense
 
 R = TypeVar("R", SolveResult, CountResult, OptimizeResult)
 
@@ -38,13 +47,65 @@ def make_problem(
     givens: Iterable[Cell] = (),
     variant: str = DEFAULT_VARIANT,
     blocked: Iterable[Cell] = (),
+    problem: str | None = None,
 ) -> Problem:
-    """``n`` itself when it is a Problem, else the problem these arguments describe."""
+    """``n`` itself when it is a Problem (of kind ``problem`` when named), else the problem
+    these arguments describe; the kind's name is checked here."""
     if isinstance(n, Problem):
         if tuple(givens) or tuple(blocked) or variant != DEFAULT_VARIANT:
             raise UsageError("pass givens, variant and blocked cells inside the Problem")
-        return n
-    return Problem(n, tuple(givens), variant, tuple(blocked))
+        instance = n if problem is None else replace(n, kind=problem)
+    else:
+        instance = Problem(n, tuple(givens), variant, tuple(blocked), problem or DEFAULT_KIND)
+    question = kind(instance.kind)
+    if instance.kind != DEFAULT_KIND:
+        if instance.givens:
+            raise UsageError(f"problem {instance.kind!r} takes no given queens")
+        if instance.blocked and not question.takes_blocked:
+            raise UsageError(f"problem {instance.kind!r} takes no blocked cells")
+    return instance
+
+
+def _question(problem: Problem, model: str | None, symmetry: str, weights: Any = None) -> Question:
+    """What a backend is asked about a kind other than placement, every part checked."""
+    question = kind(problem.kind, weights)
+    return Question(question, question.model_name(model), check_symmetry(symmetry))
+
+
+def _placement_only(problem: Problem, model: str | None, symmetry: str) -> None:
+    """Placement runs on the backends' own models: refuse a kind's model or symmetry."""
+    if model is not None or symmetry != "none":
+        raise UsageError(
+            "--model and --symmetry choose a problem kind's model (--problem); placement "
+            "counts classes with --unique"
+        )
+
+
+def _checked_answer(question: ProblemKind, problem: Problem, answer: Any, backend: str) -> int:
+    """The value of an answer the kind's own checker accepts; BackendBug otherwise."""
+    why = question.check(problem.board, answer)
+    if why is not None:
+        raise BackendBug(f"{backend} returned a wrong {problem.kind} answer ({why}): {answer!r}")
+    return question.value(answer)
+
+
+def _checked_optimum(question: ProblemKind, problem: Problem, result: OptimizeResult) -> None:
+    """Check the answer, its value and the bound; then keep the answer as JSON data."""
+    backend = result.backend
+    if result.answer is None:
+        if result.status in (Status.OPTIMAL, Status.FEASIBLE):
+            raise BackendBug(f"{backend} said {result.status} without an answer")
+        return
+    value = _checked_answer(question, problem, result.answer, backend)
+    if result.objective != value:
+        raise BackendBug(f"{backend} reported {result.objective}, its answer gives {value}")
+    if result.bound is not None:
+        below = question.sense is Sense.MIN
+        if (result.bound > value) if below else (result.bound < value):
+            raise BackendBug(f"{backend} bound {result.bound} is beyond its answer's {value}")
+        if result.status is Status.OPTIMAL and result.bound != value:
+            raise BackendBug(f"{backend} said optimal with bound {result.bound} and {value}")
+    result.answer = question.to_json(result.answer)
 
 
 def _checked_options(options: dict[str, Any]) -> dict[str, Any]:
@@ -135,6 +196,11 @@ def solve(
         3
     """
     problem = make_problem(n, givens, variant, blocked)
+    if problem.kind != DEFAULT_KIND:
+        raise UsageError(
+            f"solve places n queens; ask the {problem.kind} problem with optimize, count or "
+            "enumerate"
+        )
     run = Run(seed, time_limit)
     engine = registry.resolve(Task.SOLVE, problem, backend, _checked_options(options))
     result = _timed(engine, Task.SOLVE, problem, run, lambda: engine.solve(problem, run))
@@ -147,36 +213,58 @@ def solve(
     return result
 
 
-class Solutions(Iterator[Placement]):
-    """The stream of ``enumerate_solutions``: each placement checked as it comes.
+class Solutions(Iterator[Any]):
+    """The stream of ``enumerate_solutions``: each answer checked as it comes.
 
-    After the stream ends, ``stats`` and ``seconds`` describe the run (as on results).
+    Placements for the placement problem; for another kind, its optimal answers as JSON
+    data (``ProblemKind.to_json``). After the stream ends, ``stats`` and ``seconds``
+    describe the run (as on results).
     """
 
-    def __init__(self, engine: Backend, problem: Problem, run: Run) -> None:
+    def __init__(
+        self, engine: Backend, problem: Problem, run: Run, question: Question | None = None
+    ) -> None:
         self.backend, self.problem, self.run = engine.name, problem, run
         self.stats = run.stats
         self.seconds = 0.0
         self._engine = engine
-        self._stream: Iterator[Placement] | None = None
-        self._clock = 0.0
+        self._question = question
+        self._stream: Iterator[Any] | None = None
+        self._value: int | None = None  # of the first answer: every other must equal it
 
-    def __next__(self) -> Placement:
+    def __next__(self) -> Any:
         start = time.perf_counter()
         try:
             if self._stream is None:
                 self._engine.load_for(Task.ENUMERATE, self.problem)
                 self.stats["startup_seconds"] = time.perf_counter() - start
                 start = time.perf_counter()
-                self._stream = iter(self._engine.enumerate(self.problem, self.run))
-            placement = next(self._stream)
+                self._stream = iter(self._open())
+            answer = next(self._stream)
         except KeyboardInterrupt:
             self.run.stop()
             raise
         finally:
             self.seconds += time.perf_counter() - start
             self.stats["solve_seconds"] = self.seconds - self.stats.get("build_seconds", 0.0)
-        return _checked(self.problem, placement, self.backend)
+        if self._question is None:
+            return _checked(self.problem, answer, self.backend)
+        return self._checked_optimum(answer)
+
+    def _open(self) -> Iterator[Any]:
+        if self._question is None:
+            return self._engine.enumerate(self.problem, self.run)
+        return self._engine.enumerate_kind(self.problem, self.run, self._question)
+
+    def _checked_optimum(self, answer: Any) -> Any:
+        assert self._question is not None
+        question = self._question.kind
+        value = _checked_answer(question, self.problem, answer, self.backend)
+        if self._value is None:
+            self._value = value
+        elif value != self._value:
+            raise BackendBug(f"{self.backend} streamed answers of value {self._value} and {value}")
+        return question.to_json(answer)
 
     def __enter__(self) -> Solutions:
         return self
@@ -200,9 +288,13 @@ def enumerate_solutions(
     variant: str = DEFAULT_VARIANT,
     blocked: Iterable[Cell] = (),
     time_limit: float | None = None,
+    problem: str | None = None,
+    model: str | None = None,
+    symmetry: str = "none",
     **options: Any,
 ) -> Solutions:
-    """Stream every solution (each validated) without holding them all in memory.
+    """Stream every solution (each validated) without holding them all in memory; for a
+    problem kind, every optimal answer (its optimum proven first).
 
     Bad arguments raise here, at the call; the search starts at the first ``next()``.
 
@@ -216,9 +308,14 @@ def enumerate_solutions(
         blocked: cells that may not hold a queen.
         time_limit: seconds for the whole call, model building included.
         **options: backend options (``workers``, ``encoding``, ``formulation``...).
+        problem: the question (``queenslab.problems.KINDS``): ``"placement"`` (n queens,
+            the default), ``"domination"``, ``"independent-domination"``...
+        model: the kind's formulation (``ProblemKind.models``; None: its first).
+        symmetry: ``"lex-leader"`` keeps one answer per class of the board's symmetries.
 
     Returns:
-        An iterator of ``Placement``; close it (or leave a ``with`` block) to stop early.
+        An iterator of ``Placement`` (of the kind's answers as JSON data for another
+        problem); close it (or leave a ``with`` block) to stop early.
 
     Raises:
         UsageError: a bad argument (n, cell, variant, option value, time limit).
@@ -232,9 +329,14 @@ def enumerate_solutions(
         >>> sum(1 for _ in ql.enumerate_solutions(6))
         4
     """
-    problem = make_problem(n, givens, variant, blocked)
-    engine = registry.resolve(Task.ENUMERATE, problem, backend, _checked_options(options))
-    return Solutions(engine, problem, Run(None, time_limit))
+    instance = make_problem(n, givens, variant, blocked, problem)
+    question = None
+    if instance.kind == DEFAULT_KIND:
+        _placement_only(instance, model, symmetry)
+    else:
+        question = _question(instance, model, symmetry)
+    engine = registry.resolve(Task.ENUMERATE, instance, backend, _checked_options(options))
+    return Solutions(engine, instance, Run(None, time_limit), question)
 
 
 def count(
@@ -248,9 +350,14 @@ def count(
     time_limit: float | None = None,
     progress: ProgressCallback | None = None,
     profile: bool = False,
+    problem: str | None = None,
+    model: str | None = None,
+    symmetry: str = "none",
     **options: Any,
 ) -> CountResult:
-    """Count all solutions (and, with ``unique``, the classes under the board's symmetries).
+    """Count all solutions (and, with ``unique``, the classes under the board's symmetries);
+    for a problem kind, its optimal answers (the optimum proven first, and in
+    ``CountResult.optimum``), or their classes with ``symmetry="lex-leader"``.
 
     Args:
         n: the board size, or a ready ``Problem`` (then ``givens``, ``variant`` and
@@ -266,6 +373,10 @@ def count(
         progress: called with (finished, total) work units as a long count goes.
         profile: record ``stats["profile"][d]``, the nodes of the search tree with d
             queens placed (backends with the ``profile`` feature).
+        problem: the question (``queenslab.problems.KINDS``): ``"placement"`` (n queens,
+            the default), ``"domination"``, ``"independent-domination"``...
+        model: the kind's formulation (``ProblemKind.models``; None: its first).
+        symmetry: ``"lex-leader"`` keeps one answer per class of the board's symmetries.
 
     Returns:
         A ``CountResult``: ``total`` (and ``unique``), or status ``limit`` with ``total``
@@ -281,35 +392,69 @@ def count(
         >>> ql.count(13, variant="toroidal").total
         4524
     """
-    problem = make_problem(n, givens, variant, blocked)
-    if unique and problem.givens:
+    instance = make_problem(n, givens, variant, blocked, problem)
+    if instance.kind != DEFAULT_KIND:
+        if unique or profile:
+            raise UsageError(
+                f"the {instance.kind} problem counts its classes with --symmetry lex-leader "
+                "(--unique and --profile are for placements)"
+            )
+        return _count_kind(instance, _question(instance, model, symmetry), backend,
+                           time_limit, options)  # fmt: skip
+    _placement_only(instance, model, symmetry)
+    if unique and instance.givens:
         raise UsageError("--unique counts symmetry classes of a board without givens")
-    features = registry.needs(problem, unique=unique, profile=profile)
-    engine = registry.resolve(Task.COUNT, problem, backend, _checked_options(options), features)
+    features = registry.needs(instance, unique=unique, profile=profile)
+    engine = registry.resolve(Task.COUNT, instance, backend, _checked_options(options), features)
     run = Run(None, time_limit, progress, profile)
     result = _timed(
-        engine, Task.COUNT, problem, run, lambda: engine.count(problem, run, unique), unique
+        engine, Task.COUNT, instance, run, lambda: engine.count(instance, run, unique), unique
     )
+    return _checked_count(result, engine.name)
+
+
+def _count_kind(
+    problem: Problem,
+    question: Question,
+    backend: str | None,
+    time_limit: float | None,
+    options: dict[str, Any],
+) -> CountResult:
+    engine = registry.resolve(Task.COUNT, problem, backend, options)
+    run = Run(None, time_limit)
+    result = _timed(
+        engine, Task.COUNT, problem, run, lambda: engine.count_kind(problem, run, question)
+    )
+    result.kind = problem.kind
+    return _checked_count(result, engine.name)
+
+
+def _checked_count(result: CountResult, backend: str) -> CountResult:
     for value in (result.total, result.unique):
         if value is not None and value < 0:
-            raise BackendBug(f"{engine.name} reported a negative count {value}")
+            raise BackendBug(f"{backend} reported a negative count {value}")
     if result.status is Status.SOLVED and result.total is None:
-        raise BackendBug(f"{engine.name} finished a count without a total")
+        raise BackendBug(f"{backend} finished a count without a total")
     return result
 
 
 def optimize(
     n: int | Problem,
-    weights: Any,
+    weights: Any = None,
     backend: str | None = None,
     *,
     givens: Iterable[Cell] = (),
     variant: str = DEFAULT_VARIANT,
     blocked: Iterable[Cell] = (),
     time_limit: float | None = None,
+    problem: str | None = None,
+    model: str | None = None,
+    symmetry: str = "none",
     **options: Any,
 ) -> OptimizeResult:
-    """Place n queens to maximise the total weight of the occupied cells.
+    """Place n queens to maximise the total weight of the occupied cells; or answer a
+    problem kind (``problem="domination"``...): its optimum, a certificate answer and the
+    best bound proven.
 
     Args:
         n: the board size, or a ready ``Problem`` (then ``givens``, ``variant`` and
@@ -321,12 +466,18 @@ def optimize(
         blocked: cells that may not hold a queen.
         time_limit: seconds for the whole call, model building included.
         **options: backend options (``workers``, ``encoding``, ``formulation``...).
-        weights: an n x n matrix of integers within +-10^12.
+        weights: an n x n matrix of integers within +-10^12: required by the placement
+            problem, refused by a kind that takes none.
+        problem: the question (``queenslab.problems.KINDS``): ``"placement"`` (n queens,
+            the default), ``"domination"``, ``"independent-domination"``...
+        model: the kind's formulation (``ProblemKind.models``; None: its first).
+        symmetry: ``"lex-leader"`` keeps one answer per class of the board's symmetries.
 
     Returns:
         An ``OptimizeResult``: status ``optimal`` (proven), ``feasible`` (a board found
         before the limit, not proven best), ``infeasible`` or ``limit``; ``objective``
-        and the validated ``placement``.
+        and the validated ``placement``; for a kind, ``answer`` (checked by the kind's
+        own checker, as JSON data), ``bound`` and ``gap``.
 
     Raises:
         UsageError: a bad argument (n, cell, variant, option value, time limit).
@@ -338,18 +489,27 @@ def optimize(
         >>> import numpy as np
         >>> ql.optimize(4, np.arange(16).reshape(4, 4), "cpsat").objective
         30
+        >>> best = ql.optimize(5, problem="domination", backend="milp")
+        >>> best.status, best.objective, best.bound, len(best.answer)
+        (<Status.OPTIMAL: 'optimal'>, 3, 3, 3)
     """
     from queenslab.io.weights import check_weights
 
-    problem = make_problem(n, givens, variant, blocked)
-    matrix = check_weights(weights, problem.n)
-    engine = registry.resolve(Task.OPTIMIZE, problem, backend, _checked_options(options))
+    instance = make_problem(n, givens, variant, blocked, problem)
+    matrix = None if weights is None else check_weights(weights, instance.n)
+    if instance.kind != DEFAULT_KIND:
+        return _optimize_kind(instance, _question(instance, model, symmetry, matrix), backend,
+                              time_limit, _checked_options(options))  # fmt: skip
+    _placement_only(instance, model, symmetry)
+    if matrix is None:
+        raise UsageError("the placement problem needs weights (or choose a --problem)")
+    engine = registry.resolve(Task.OPTIMIZE, instance, backend, _checked_options(options))
     run = Run(None, time_limit)
     result = _timed(
-        engine, Task.OPTIMIZE, problem, run, lambda: engine.optimize(problem, run, matrix)
+        engine, Task.OPTIMIZE, instance, run, lambda: engine.optimize(instance, run, matrix)
     )
     if result.placement is not None:
-        placement = _checked(problem, result.placement, engine.name)
+        placement = _checked(instance, result.placement, engine.name)
         achieved = sum(int(matrix[r, c]) for r, c in enumerate(placement))
         if result.objective != achieved:
             raise BackendBug(
@@ -358,3 +518,46 @@ def optimize(
     elif result.status in (Status.OPTIMAL, Status.FEASIBLE):
         raise BackendBug(f"{engine.name} said {result.status} without a placement")
     return result
+
+
+def _optimize_kind(
+    problem: Problem,
+    question: Question,
+    backend: str | None,
+    time_limit: float | None,
+    options: dict[str, Any],
+) -> OptimizeResult:
+    engine = registry.resolve(Task.OPTIMIZE, problem, backend, options)
+    run = Run(None, time_limit)
+    result = _timed(
+        engine, Task.OPTIMIZE, problem, run, lambda: engine.optimize_kind(problem, run, question)
+    )
+    result.kind = problem.kind
+    _checked_optimum(question.kind, problem, result)
+    if result.status is Status.INFEASIBLE and engine.family is Family.HEURISTIC:
+        raise BackendBug(f"{engine.name} is incomplete but claimed that no answer exists")
+    return result
+
+
+def problem_model(
+    n: int | Problem,
+    problem: str | None = None,
+    model: str | None = None,
+    symmetry: str = "none",
+    *,
+    variant: str = DEFAULT_VARIANT,
+    blocked: Iterable[Cell] = (),
+    weights: Any = None,
+) -> BoolModel:
+    """The 0-1 model of problem kind ``problem`` (None: the Problem's own) on a board, as
+    every model backend receives it (``queens export --problem`` writes it).
+
+    Example:
+        >>> ql.problem_model(4, "domination").stats()
+        {'variables': 16, 'clauses': 16, 'linear_constraints': 0}
+    """
+    from queenslab.io.weights import check_weights
+
+    instance = make_problem(n, (), variant, blocked, problem)
+    matrix = None if weights is None else check_weights(weights, instance.n)
+    return _question(instance, model, symmetry, matrix).build(instance.board)

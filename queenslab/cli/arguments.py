@@ -192,6 +192,43 @@ def add_run(parser: argparse.ArgumentParser, *, seed: bool = False) -> None:
         )
 
 
+def add_problem(parser: argparse.ArgumentParser) -> None:
+    """``--problem``, ``--model`` and ``--symmetry``: the question asked of the board."""
+    from queenslab.problems import DEFAULT_KIND, KINDS
+    from queenslab.problems.base import SYMMETRY_CHOICES
+
+    parser.add_argument(
+        "--problem",
+        default=DEFAULT_KIND,
+        type=non_empty("the problem"),
+        metavar="P",
+        help="the question: " + "; ".join(f"{k.name}: {k.question}" for k in KINDS.values()),
+    )
+    parser.add_argument(
+        "--model",
+        type=non_empty("the model"),
+        help="the problem's formulation (default its first): "
+        + "; ".join(f"{k.name}: {', '.join(k.models)}" for k in KINDS.values()),
+    )
+    parser.add_argument(
+        "--symmetry",
+        default="none",
+        choices=SYMMETRY_CHOICES,
+        help="none: every optimal answer; lex-leader: one per class of the board's symmetries",
+    )
+
+
+def kind_arguments(args: argparse.Namespace) -> dict[str, Any]:
+    """The ``problem``, ``model`` and ``symmetry`` keywords of the API, from ``add_problem``."""
+    return {"problem": args.problem, "model": args.model, "symmetry": args.symmetry}
+
+
+def refuse_kind_model(args: argparse.Namespace) -> None:
+    """Placement runs on the backends' own models: a kind's --model or --symmetry is refused."""
+    if args.model is not None or args.symmetry != "none":
+        raise UsageError("--model and --symmetry choose a problem kind's model (--problem)")
+
+
 def add_plot(parser: argparse.ArgumentParser, what: str, default: str) -> None:
     """``--plot [FILE]``: the figure's file, checked before the run (``--plot`` alone writes
     ``default`` here); ``wrote_plot`` says where it went."""
@@ -209,7 +246,7 @@ def wrote_plot(path: str) -> None:
 
 
 def add_backend_options(parser: argparse.ArgumentParser, task: Task) -> None:
-    """A flag for every option declared by a backend that does ``task``."""
+    """A flag for every option declared by a backend that does ``task`` (on any kind)."""
     from queenslab.core.backend import options_table
     from queenslab.registry import backend_class, names
 
@@ -219,7 +256,7 @@ def add_backend_options(parser: argparse.ArgumentParser, task: Task) -> None:
             cls = backend_class(name)
         except UsageError:
             continue  # a broken plug-in: `queens backends` says so
-        if task in cls.tasks:
+        if any(cls.does(task, kind) for kind in cls.kinds):
             able[name] = cls
     group = parser.add_argument_group("backend options")
     for option_name, offered in options_table(able).items():

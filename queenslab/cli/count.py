@@ -13,7 +13,7 @@ from queenslab.core.errors import ExitCode, UsageError
 from queenslab.core.result import Status
 from queenslab.runtime import progress
 
-HELP = "count all solutions (and unique ones with --unique)"
+HELP = "count all solutions (and unique ones with --unique), or a problem's optimal answers"
 #: The tree --profile describes unless told otherwise: the textbook one, as ``estimate``.
 PROFILE_BACKEND = "backtrack"
 EXAMPLES = """examples:
@@ -22,7 +22,9 @@ EXAMPLES = """examples:
   queens count 17 --scheduler tcp://10.0.0.5:8786
   queens count 13 --variant toroidal
   queens count 8 --profile --plot tree8.png
-  queens count 10 --backend sat --encoding seqcounter --format json"""
+  queens count 10 --backend sat --encoding seqcounter --format json
+  queens count 8 --problem domination
+  queens count 8 --problem domination --symmetry lex-leader --backend cpsat"""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -39,6 +41,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     a.add_plot(parser, "the tree profile", "tree-profile.png")
     parser.add_argument("--format", choices=["text", "json"], default="text")
+    a.add_problem(parser)
     a.add_backend_options(parser, Task.COUNT)
 
 
@@ -55,6 +58,7 @@ def run(args: argparse.Namespace) -> int:
             time_limit=args.time_limit,
             progress=bar,
             profile=args.profile,
+            **a.kind_arguments(args),
             **a.backend_options(args),
         )
     a.say_result(args, result)
@@ -66,6 +70,8 @@ def run(args: argparse.Namespace) -> int:
             what = f"no count: {result.status}"
         print(f"{what} ({a.by_whom(result)})", file=sys.stderr)
         return result.status.exit_code
+    if result.optimum is not None:
+        a.say(args, f"{result.total} answers of optimum {result.optimum}")
     if args.format == "text":
         print(f"total  {result.total}\nunique {result.unique}" if args.unique else result.total)
     if args.profile:

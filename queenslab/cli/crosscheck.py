@@ -7,6 +7,7 @@ import json
 
 from queenslab.cli import arguments as a
 from queenslab.core.errors import ExitCode
+from queenslab.problems import DEFAULT_KIND
 from queenslab.runtime import progress
 
 HELP = "all counting backends vs each other and OEIS"
@@ -15,7 +16,9 @@ EXAMPLES = """examples:
   queens crosscheck --n 1-9 --backend bitmask --backend milp --format json
   queens crosscheck --n 8-10 --stats
   queens crosscheck --variant toroidal --n 1-13
-  queens crosscheck --variant superqueens --n 1-12 --blocked 0:0"""
+  queens crosscheck --variant superqueens --n 1-12 --blocked 0:0
+  queens crosscheck --problem domination --n 1-8
+  queens crosscheck --problem domination --variant toroidal --n 1-9 -b milp -b sat"""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -25,6 +28,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     a.add_board_rules(parser)
     parser.add_argument("--backend", "-b", action="append", help="only these (repeatable)")
     parser.add_argument("--format", choices=["text", "json"], default="text")
+    a.add_problem(parser)
     parser.add_argument(
         "--stats",
         action="store_true",
@@ -35,16 +39,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from queenslab.core.stats import summary
     from queenslab.lab.crosscheck import crosscheck
+    from queenslab.lab.kind_crosscheck import crosscheck_kind
 
     with progress.progress_bar("cross-checking") as bar:
-        report = crosscheck(
-            args.n, args.backend, variant=args.variant, blocked=a.blocked_cells(args), progress=bar
-        )
+        if args.problem == DEFAULT_KIND:
+            a.refuse_kind_model(args)
+            report = crosscheck(args.n, args.backend, variant=args.variant,
+                                blocked=a.blocked_cells(args), progress=bar)  # fmt: skip
+            tables = [report]
+        else:
+            report = crosscheck_kind(args.problem, args.n, args.backend, variant=args.variant,
+                                     blocked=a.blocked_cells(args), model=args.model,
+                                     symmetry=args.symmetry, progress=bar)  # fmt: skip
+            tables = [report.values, report.optima]
     if args.verbose:
-        for row in report.rows:
-            for name, cell in {**row.counts, **row.heuristics}.items():
-                if cell.stats:
-                    a.say(args, f"n={row.n} {name}: {cell.text()}; {summary(cell.stats)}")
+        for table in tables:
+            for row in table.rows:
+                for name, cell in {**row.counts, **row.heuristics}.items():
+                    if cell.stats:
+                        a.say(args, f"n={row.n} {name}: {cell.text()}; {summary(cell.stats)}")
     if args.format == "json":
         print(json.dumps(report.to_json(args.stats)))
     else:

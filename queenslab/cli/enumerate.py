@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 
 from queenslab import api
 from queenslab.cli import arguments as a
 from queenslab.core.backend import Task
-from queenslab.core.errors import ExitCode, LimitReached, Undecided
+from queenslab.core.errors import ExitCode, LimitReached, Undecided, UsageError
 from queenslab.core.stats import summary
 from queenslab.io import formats
 from queenslab.io.output import atomic_output
+from queenslab.problems import DEFAULT_KIND
 from queenslab.runtime import progress
 
 HELP = "stream every solution"
@@ -19,7 +21,8 @@ EXAMPLES = """examples:
   queens enumerate 4 --format leetcode
   queens enumerate 8 --backend sat --format jsonl --output all8.jsonl
   queens enumerate 10 --given 0:0 --limit 5
-  queens enumerate 10 --variant superqueens"""
+  queens enumerate 10 --variant superqueens
+  queens enumerate 6 --problem domination --symmetry lex-leader"""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -30,7 +33,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--format", choices=formats.solution_formats(), help="default: jsonl")
     parser.add_argument("--output", "-o", metavar="FILE", help="write here instead of stdout")
+    a.add_problem(parser)
     a.add_backend_options(parser, Task.ENUMERATE)
+
+
+def _answer_line(answer: object) -> str:
+    return json.dumps({"answer": answer}, separators=(", ", ": ")) + "\n"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -38,8 +46,14 @@ def run(args: argparse.Namespace) -> int:
     fmt = formats.choose(args.format, args.output, formats.solution_formats(), "jsonl")
     assert fmt.solution is not None
     solutions = api.enumerate_solutions(
-        problem, args.backend, time_limit=args.time_limit, **a.backend_options(args)
-    )
+        problem, args.backend, time_limit=args.time_limit, **a.kind_arguments(args),
+        **a.backend_options(args),
+    )  # fmt: skip
+    write = fmt.solution
+    if args.problem != DEFAULT_KIND:  # a kind's answers: JSON lines of their data
+        if fmt.name != "jsonl":
+            raise UsageError(f"the {args.problem} problem's answers are written as jsonl only")
+        write = _answer_line
     found = 0
     streams = args.output is None  # to a terminal, a bar would mix with the solutions
     try:
@@ -51,7 +65,7 @@ def run(args: argparse.Namespace) -> int:
             for placement in stream:  # LeetCode 51 lists them in order
                 if found == args.limit:
                     break
-                out.write(fmt.solution(placement))
+                out.write(write(placement))
                 found += 1
                 if bar and found % 1024 == 0:
                     bar(found, None)

@@ -6,6 +6,7 @@ import argparse
 
 from queenslab.cli import arguments as a
 from queenslab.core.errors import ExitCode
+from queenslab.problems import DEFAULT_KIND
 
 HELP = "write the model as DIMACS, WCNF, OPB, LP, MPS, CP-SAT proto or MiniZinc"
 EXAMPLES = """examples:
@@ -13,7 +14,9 @@ EXAMPLES = """examples:
   queens export 8 --format lp --given 0:0 --output eight.lp
   queens export 8 --output eight.mzn --variant toroidal --blocked 0:0
   queens export 8 --format wcnf --weights weights.csv --encoding seqcounter
-  queens export 10 --format cpsat --weights weights.json --output ten.pbtxt"""
+  queens export 10 --format cpsat --weights weights.json --output ten.pbtxt
+  queens export 8 --problem domination --format lp --output domination8.lp
+  queens export 8 --problem independent-domination --symmetry lex-leader --format wcnf"""
 
 
 def add_model_arguments(parser: argparse.ArgumentParser) -> None:
@@ -45,6 +48,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="FILE",
         help="n x n integers, JSON or CSV: the weighted problem (maximise the queens' weight)",
     )
+    a.add_problem(parser)
 
 
 def write_model(args: argparse.Namespace, name: str, weights_file: str | None = None) -> int:
@@ -64,4 +68,24 @@ def write_model(args: argparse.Namespace, name: str, weights_file: str | None = 
 def run(args: argparse.Namespace) -> int:
     from queenslab import exports
 
-    return write_model(args, exports.choose(args.format, args.output).name, args.weights)
+    name = exports.choose(args.format, args.output).name
+    if args.problem == DEFAULT_KIND:
+        a.refuse_kind_model(args)
+        return write_model(args, name, args.weights)
+    return _write_kind_model(args, name)
+
+
+def _write_kind_model(args: argparse.Namespace, name: str) -> int:
+    """Write the 0-1 model of the problem kind of ``args`` in format ``name``."""
+    from queenslab import api, exports
+    from queenslab.io.output import atomic_output
+    from queenslab.io.weights import load_weights
+
+    problem = api.make_problem(a.problem(args), problem=args.problem)
+    weights = load_weights(args.weights, problem.n) if args.weights else None
+    model = api.problem_model(problem, None, args.model, args.symmetry, weights=weights)
+    instance = exports.ModelInstance(problem, model, args.symmetry, args.encoding)
+    write = exports.model_writer(name)
+    with atomic_output(args.output) as out:
+        write(instance, out)
+    return ExitCode.OK

@@ -1,28 +1,40 @@
-"""``queens optimize``: the placement of greatest total weight."""
+"""``queens optimize``: the placement of greatest total weight, or a problem's optimum."""
 
 from __future__ import annotations
 
 import argparse
+import json
 import sys
+from typing import TextIO
 
 from queenslab import api
 from queenslab.cli import arguments as a
 from queenslab.cli.solve import write_answer
 from queenslab.core.backend import Task
+from queenslab.core.errors import UsageError
+from queenslab.core.problem import Problem
+from queenslab.core.result import OptimizeResult
 from queenslab.io import formats
+from queenslab.io.output import atomic_output
+from queenslab.problems import DEFAULT_KIND
 
-HELP = "maximise the total weight of occupied cells"
+HELP = "maximise the total weight of occupied cells, or optimise a problem (--problem)"
 EXAMPLES = """examples:
   queens optimize 8 --weights weights.json
-  queens optimize 10 --weights weights.csv --backend milp --solver highs --format json"""
+  queens optimize 10 --weights weights.csv --backend milp --solver highs --format json
+  queens optimize 8 --problem domination
+  queens optimize 12 --problem domination --variant toroidal --backend cpsat --workers 2
+  queens optimize 10 --problem independent-domination --symmetry lex-leader --format json
+  queens optimize 20 --problem domination --backend sat --time-limit 10"""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     a.add_board(parser)
     a.add_run(parser)
     parser.add_argument(
-        "--weights", required=True, metavar="FILE", help="n x n integers, JSON or CSV"
+        "--weights", metavar="FILE", help="n x n integers, JSON or CSV (placement needs them)"
     )
+    a.add_problem(parser)
     parser.add_argument("--format", choices=formats.answer_formats(), help="default: text")
     parser.add_argument("--output", "-o", metavar="FILE", help="write here instead of stdout")
     a.add_backend_options(parser, Task.OPTIMIZE)
@@ -32,14 +44,50 @@ def run(args: argparse.Namespace) -> int:
     from queenslab.io.weights import load_weights
 
     problem = a.problem(args)
+    weights = load_weights(args.weights, problem.n) if args.weights else None
+    if args.problem != DEFAULT_KIND:
+        return _optimize_kind(args, problem, weights)
     fmt = formats.choose(args.format, args.output, formats.answer_formats(), "text")
     formats.check_size(fmt, problem.n)
-    weights = load_weights(args.weights, problem.n)
     result = write_answer(
         args, fmt, lambda: api.optimize(problem, weights, args.backend,
-                                        time_limit=args.time_limit, **a.backend_options(args))
+                                        time_limit=args.time_limit, **a.kind_arguments(args),
+                                        **a.backend_options(args))
     )  # fmt: skip
     a.say_result(args, result)
     if result.placement is None:
         print(f"no optimum: {result.status} ({a.by_whom(result)})", file=sys.stderr)
     return result.status.exit_code
+
+
+def _optimize_kind(args: argparse.Namespace, problem: Problem, weights: object) -> int:
+    """A kind's optimum, its bound and certificate, as text or JSON."""
+    fmt = args.format or ("json" if (args.output or "").endswith(".json") else "text")
+    if fmt not in ("text", "json"):
+        raise UsageError(f"the {args.problem} problem's answer is written as text or json")
+    with atomic_output(args.output) as out:
+        result = api.optimize(problem, weights, args.backend, time_limit=args.time_limit,
+                              **a.kind_arguments(args), **a.backend_options(args))  # fmt: skip
+        if fmt == "json":
+            out.write(json.dumps(result.to_json()) + "\n")
+        else:
+            _write_text(result, out)
+    a.say_result(args, result)
+    if result.message:
+        print(f"queens: {result.backend}: {result.message}", file=sys.stderr)
+    return result.status.exit_code
+
+
+def _write_text(result: OptimizeResult, out: TextIO) -> None:
+    """``optimal 5``, ``feasible 9, bound 8 (gap 1)`` or ``limit``; then the answer drawn."""
+    from queenslab.problems import kind
+
+    line = f"{result.status}"
+    if result.objective is not None:
+        line += f" {result.objective}"
+    if result.bound is not None and result.bound != result.objective:
+        gap = "" if result.gap is None else f" (gap {result.gap})"
+        line += f", bound {result.bound}{gap}"
+    out.write(f"{result.kind} {result.problem.describe() if result.problem else ''}: {line}\n")
+    if result.answer is not None and result.problem is not None:
+        out.write(kind(result.kind).text(result.problem.board, result.answer) + "\n")

@@ -3,7 +3,8 @@
 A backend declares, as class attributes, everything the rest of the package needs to know
 about it: its name, family, the tasks it does (``Task``: solve, enumerate, count, optimize)
 and the features it honours while doing them (``Feature``: unique counts, given queens,
-blocked cells, tree profiles), the board variants and problem kinds it handles, the
+blocked cells, tree profiles), the board variants and problem kinds it handles (and the
+tasks it does on kinds other than placement), the
 packages it needs and its options (``Option``: type, default and help, from which the CLI
 builds its flags). ``registry.resolve`` reads these to choose and refuse backends.
 Its methods receive the ``Problem`` (what to solve) and the ``Run`` (seed, deadline, stop
@@ -102,6 +103,8 @@ class Backend:
     features: ClassVar[frozenset[Feature]] = frozenset()
     #: Problem kinds the backend answers (``queenslab.problems``; placement is today's).
     kinds: ClassVar[frozenset[str]] = frozenset({"placement"})
+    #: The tasks it does on the kinds other than placement (``optimize_kind``...).
+    kind_tasks: ClassVar[frozenset[Task]] = frozenset()
     summary: ClassVar[str] = ""
     #: Board variants the backend searches correctly (see ``queenslab.boards``).
     variants: ClassVar[frozenset[str]] = frozenset({DEFAULT_VARIANT})
@@ -137,6 +140,13 @@ class Backend:
         """``load``, narrowed to what ``task`` on ``problem`` needs (start-up is paid per run)."""
         self.load()
 
+    @classmethod
+    def does(cls, task: Task, kind: str) -> bool:
+        """Whether the backend does ``task`` on problem kind ``kind``."""
+        if kind == "placement":
+            return task in cls.tasks and kind in cls.kinds
+        return task in cls.kind_tasks and kind in cls.kinds
+
     # Each capability raises unless the subclass provides it.
     def solve(self, problem: Problem, run: Run) -> SolveResult:
         raise self.lacks(Task.SOLVE)
@@ -150,11 +160,30 @@ class Backend:
     def optimize(self, problem: Problem, run: Run, weights: np.ndarray) -> OptimizeResult:
         raise self.lacks(Task.OPTIMIZE)
 
+    # The other problem kinds (``queenslab.problems``). ``question`` is a
+    # ``problems.Question``: the kind (with its weights), its model and symmetry breaking.
+    # Answers are the kind's own (a set of cells...); the api checks each with the kind's
+    # checker, never with the model that produced it.
+    def optimize_kind(self, problem: Problem, run: Run, question: Any) -> OptimizeResult:
+        """The optimum of ``question`` on the board, its answer and bound in the result."""
+        raise self.lacks(Task.OPTIMIZE, problem.kind)
+
+    def count_kind(self, problem: Problem, run: Run, question: Any) -> CountResult:
+        """How many answers reach the optimum (the optimum in ``CountResult.optimum``)."""
+        raise self.lacks(Task.COUNT, problem.kind)
+
+    def enumerate_kind(self, problem: Problem, run: Run, question: Any) -> Iterator[Any]:
+        """Every optimal answer once: the optimum is proven before the first."""
+        raise self.lacks(Task.ENUMERATE, problem.kind)
+
     @classmethod
-    def lacks(cls, task: Task) -> CapabilityError:
+    def lacks(cls, task: Task, kind: str = "placement") -> CapabilityError:
         """The error for a task this backend does not do, naming the ones it does."""
-        able = [t for t in Task if t in cls.tasks]
-        return CapabilityError(f"backend {cls.name!r} cannot {task} (it can: {', '.join(able)})")
+        able = [t for t in Task if cls.does(t, kind)]
+        what = "" if kind == "placement" else f" the {kind} problem"
+        return CapabilityError(
+            f"backend {cls.name!r} cannot {task}{what} (it can: {', '.join(able) or 'none'})"
+        )
 
 
 def default_workers() -> int:

@@ -72,29 +72,67 @@ class SolveResult(_Answer):
 
 @dataclass
 class CountResult(_Answer):
-    """A count; ``total`` is None when a limit stopped the count (status LIMIT)."""
+    """A count; ``total`` is None when a limit stopped the count (status LIMIT).
+
+    For a problem kind other than placement (``kind``), ``total`` counts the optimal
+    answers (or their classes, with symmetry breaking) and ``optimum`` is their value.
+    """
 
     total: int | None
     unique: int | None = None
     status: Status = Status.SOLVED
+    kind: str = "placement"
+    optimum: int | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return self._record(status=str(self.status), total=self.total, unique=self.unique)
+        if self.kind == "placement":
+            return self._record(status=str(self.status), total=self.total, unique=self.unique)
+        return self._record(
+            problem=self.kind, status=str(self.status), optimum=self.optimum, total=self.total
+        )
 
 
 @dataclass
 class OptimizeResult(_Answer):
-    """Best total weight of occupied cells; ``placement`` achieves ``objective``."""
+    """Best total weight of occupied cells; ``placement`` achieves ``objective``.
+
+    For a problem kind other than placement (``kind``), ``objective`` is the value of
+    ``answer``, the certificate as JSON data (the kind's ``to_json``: queens' cells...),
+    checked by the kind's own checker; ``bound`` is the best proven bound on the optimum
+    (a lower bound when minimising), equal to ``objective`` when optimal. ``message``
+    carries a solver's own words when it failed (status unknown).
+    """
 
     status: Status
     objective: int | None = None
     placement: Placement | None = None
+    kind: str = "placement"
+    answer: Any = None
+    bound: int | None = None
+    message: str = ""
+
+    @property
+    def gap(self) -> int | None:
+        """How far ``objective`` may be from the optimum (0 when proven optimal)."""
+        if self.objective is None or self.bound is None:
+            return None
+        return abs(self.objective - self.bound)
 
     def to_json(self, with_cols: bool = True) -> dict[str, Any]:
+        if self.kind == "placement":
+            return self._record(
+                status=str(self.status),
+                objective=self.objective,
+                cols=_cols(self.placement, with_cols),
+            )
         return self._record(
+            problem=self.kind,
             status=str(self.status),
             objective=self.objective,
-            cols=_cols(self.placement, with_cols),
+            bound=self.bound,
+            gap=self.gap,
+            answer=self.answer,
+            **({"message": self.message} if self.message else {}),
         )
 
 

@@ -16,7 +16,7 @@ from typing import TextIO
 from queenslab.core.backend import Task
 from queenslab.core.errors import UsageError
 from queenslab.exports import cpsat, dimacs, lp, mps, mzn, opb, wcnf
-from queenslab.exports.spec import Instance
+from queenslab.exports.spec import Instance, ModelInstance
 
 SOLVE, COUNT, OPTIMIZE = Task.SOLVE, Task.COUNT, Task.OPTIMIZE
 #: Every format writes n² variables (and pairwise CNF n³ clauses): beyond this, refused.
@@ -30,23 +30,26 @@ class Export:
     tasks: frozenset[Task]  # solve, count (every solution), optimize (--weights)
     help: str
     write: Callable[[Instance, TextIO], None]
+    #: Writes a problem kind's 0-1 model (``--problem``), where the format can.
+    write_model: Callable[[ModelInstance, TextIO], None] | None = None
 
 
 FORMATS: dict[str, Export] = {
     e.name: e
     for e in (
         Export("dimacs", ".cnf", frozenset({SOLVE, COUNT}),
-               "CNF for SAT solvers and projected model counters", dimacs.write),
+               "CNF for SAT solvers and projected model counters", dimacs.write,
+               dimacs.write_model),
         Export("wcnf", ".wcnf", frozenset({OPTIMIZE}),
-               "weighted MaxSAT, MaxSAT Evaluation 2022 format", wcnf.write),
+               "weighted MaxSAT, MaxSAT Evaluation 2022 format", wcnf.write, wcnf.write_model),
         Export("opb", ".opb", frozenset({SOLVE, COUNT, OPTIMIZE}),
-               "pseudo-Boolean, PB competition format", opb.write),
+               "pseudo-Boolean, PB competition format", opb.write, opb.write_model),
         Export("lp", ".lp", frozenset({SOLVE, OPTIMIZE}),
-               "MILP, CPLEX LP format with readable names", lp.write),
+               "MILP, CPLEX LP format with readable names", lp.write, lp.write_model),
         Export("mps", ".mps", frozenset({SOLVE, OPTIMIZE}),
-               "MILP, free MPS with readable names", mps.write),
+               "MILP, free MPS with readable names", mps.write, mps.write_model),
         Export("cpsat", ".pbtxt", frozenset({SOLVE, COUNT, OPTIMIZE}),
-               "OR-Tools CP-SAT model proto, text form", cpsat.write),
+               "OR-Tools CP-SAT model proto, text form", cpsat.write, cpsat.write_model),
         Export("mzn", ".mzn", frozenset({SOLVE, COUNT, OPTIMIZE}),
                "MiniZinc model with its data", mzn.write),
     )
@@ -82,4 +85,16 @@ def write(instance: Instance, name: str, out: TextIO) -> None:
     export.write(instance, out)
 
 
-__all__ = ["FORMATS", "Export", "Instance", "choose", "write"]
+def model_writer(name: str) -> Callable[[ModelInstance, TextIO], None]:
+    """How format ``name`` writes a problem kind's model; a one-line UsageError if it
+    cannot (asked before an output file is opened)."""
+    export = FORMATS.get(name)
+    if export is None or export.write_model is None:
+        able = ", ".join(e.name for e in FORMATS.values() if e.write_model is not None)
+        raise UsageError(
+            f"format {name} cannot express a problem's model; formats that can: {able}"
+        )
+    return export.write_model
+
+
+__all__ = ["FORMATS", "Export", "Instance", "ModelInstance", "choose", "model_writer", "write"]

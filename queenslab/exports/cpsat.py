@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TextIO
 
-from queenslab.exports.spec import Instance, commented, rules, title
+from queenslab.exports.spec import Instance, ModelInstance, commented, rules, title
 
 
 def write(instance: Instance, out: TextIO) -> None:
@@ -30,3 +30,11 @@ def write(instance: Instance, out: TextIO) -> None:
         notes.append("objective: maximise the total weight of the queens")
     out.write(commented(notes, "#"))
     out.write(str(built.model.proto))
+
+
+def write_model(instance: ModelInstance, out: TextIO) -> None:
+    """A kind's model as ``models.zero_one.cpsat.translate`` makes it."""
+    from queenslab.models.zero_one.cpsat import translate
+
+    out.write(commented(instance.header(), "#"))
+    out.write(str(translate(instance.model).proto))

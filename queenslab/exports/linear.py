@@ -1,4 +1,5 @@
-"""The 0-1 linear view of a board, shared by the OPB, LP and MPS writers.
+"""The 0-1 linear view of a board (or of a problem kind's model), shared by the OPB, LP and
+MPS writers.
 
 One binary variable per cell; one named linear row per constraint, in the order of the
 CP-SAT model: each blocked cell fixed empty (``blocked_r0_c2``), each of the board's
@@ -12,6 +13,7 @@ from dataclasses import dataclass
 
 from queenslab.boards import Cell
 from queenslab.core.problem import Problem
+from queenslab.problems.model import BoolModel
 
 
 @dataclass(frozen=True)
@@ -54,3 +56,40 @@ def wrapped(words: list[str], indent: str, per_line: int = 8) -> str:
     return "\n".join(
         indent + " ".join(words[i : i + per_line]) for i in range(0, len(words), per_line)
     )
+
+
+@dataclass(frozen=True)
+class ModelRow:
+    """``sum(coefficient * variable) sense rhs`` of a problem kind's 0-1 model."""
+
+    name: str
+    terms: tuple[tuple[int, int], ...]
+    sense: str  # "=", "<=" or ">="
+    rhs: int
+
+
+def model_rows(model: BoolModel) -> list[ModelRow]:
+    """Every clause and linear constraint of ``model`` as a linear row, named by its place
+    (``clause_12``, ``linear_3``; a range as ``linear_3_lo`` and ``linear_3_hi``).
+
+    A clause is ``sum(x of its positive literals) - sum(x of its negative ones) >= 1 - m``
+    with m its negative literals. A row without terms keeps its name as ``0 x >= 1``: as
+    infeasible as it is, in every reader.
+    """
+    rows = []
+    for i, clause in enumerate(model.clauses):
+        terms = tuple((1 if lit > 0 else -1, abs(lit) - 1) for lit in clause)
+        negative = sum(a < 0 for a, _ in terms)
+        rows.append(ModelRow(f"clause_{i}", terms or ((0, 0),), ">=", 1 - negative))
+    for i, constraint in enumerate(model.linear):
+        terms = constraint.terms or ((0, 0),)
+        lower, upper = constraint.lower, constraint.upper
+        if lower is not None and lower == upper:
+            rows.append(ModelRow(f"linear_{i}", terms, "=", lower))
+            continue
+        both = lower is not None and upper is not None
+        if lower is not None:
+            rows.append(ModelRow(f"linear_{i}" + ("_lo" if both else ""), terms, ">=", lower))
+        if upper is not None:
+            rows.append(ModelRow(f"linear_{i}" + ("_hi" if both else ""), terms, "<=", upper))
+    return rows

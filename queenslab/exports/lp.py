@@ -13,7 +13,7 @@ from typing import TextIO
 
 from queenslab.boards import Cell
 from queenslab.exports import linear
-from queenslab.exports.spec import Instance, commented, rules, title
+from queenslab.exports.spec import Instance, ModelInstance, commented, rules, title
 
 #: LP readers limit the length of a line (CPLEX: 510 characters): sums are wrapped.
 _TERMS_PER_LINE = 8
@@ -51,4 +51,23 @@ def write(instance: Instance, out: TextIO) -> None:
         sense = "=" if row.equal else "<="
         out.write(f" {row.name}: {_sum(row.terms())} {sense} {row.rhs}\n")
     names = [linear.variable(cell) for cell in linear.cells(problem)]
+    out.write(f"Binary\n{linear.wrapped(names, ' ', _TERMS_PER_LINE)}\nEnd\n")
+
+
+def write_model(instance: ModelInstance, out: TextIO) -> None:
+    """A problem kind's model: its variables by name, a row per clause and constraint."""
+    model = instance.model
+
+    def terms(pairs: Iterable[tuple[int, int]]) -> str:
+        words = [f"{'-' if a < 0 else '+'} {abs(a)} {instance.name(v)}" for a, v in pairs]
+        words[0] = words[0].removeprefix("+ ")
+        return linear.wrapped(words, "   ", _TERMS_PER_LINE).lstrip()
+
+    out.write(commented(instance.header(), "\\"))
+    sense = "Minimize" if model.sense == "min" else "Maximize"
+    out.write(f"{sense}\n objective: {terms(model.objective or ((0, 0),))}\n")
+    out.write("Subject To\n")
+    for row in linear.model_rows(model):
+        out.write(f" {row.name}: {terms(row.terms)} {row.sense} {row.rhs}\n")
+    names = [instance.name(v) for v in range(model.size)]
     out.write(f"Binary\n{linear.wrapped(names, ' ', _TERMS_PER_LINE)}\nEnd\n")

@@ -11,7 +11,7 @@ from typing import TextIO
 
 from queenslab.boards import Cell
 from queenslab.exports import linear
-from queenslab.exports.spec import Instance, commented, rules, title
+from queenslab.exports.spec import Instance, ModelInstance, commented, rules, title
 
 _OBJECTIVE = "total_weight"
 
@@ -48,4 +48,34 @@ def write(instance: Instance, out: TextIO) -> None:
     out.writelines(f"    RHS {row.name} {row.rhs}\n" for row in constraints if row.rhs)
     out.write("BOUNDS\n")
     out.writelines(f" BV BND {linear.variable(cell)}\n" for cell in entries)
+    out.write("ENDATA\n")
+
+
+_SENSES = {"=": "E", "<=": "L", ">=": "G"}
+
+
+def write_model(instance: ModelInstance, out: TextIO) -> None:
+    """A problem kind's model: its variables by name, a row per clause and constraint."""
+    model = instance.model
+    rows = linear.model_rows(model)
+    entries: list[list[tuple[str, int]]] = [[] for _ in range(model.size)]
+    for a, v in model.objective:
+        entries[v].append(("objective", a))
+    for row in rows:
+        for a, v in row.terms:
+            entries[v].append((row.name, a))
+    out.write(commented(instance.header(), "*"))
+    out.write(f"NAME {model.name}\n")
+    if model.sense == "max":
+        out.write("OBJSENSE\n    MAX\n")
+    out.write("ROWS\n N objective\n")
+    out.writelines(f" {_SENSES[row.sense]} {row.name}\n" for row in rows)
+    out.write("COLUMNS\n")
+    for v, column in enumerate(entries):
+        name = instance.name(v)
+        out.writelines(f"    {name} {row} {a}\n" for row, a in column or [("objective", 0)])
+    out.write("RHS\n")
+    out.writelines(f"    RHS {row.name} {row.rhs}\n" for row in rows if row.rhs)
+    out.write("BOUNDS\n")
+    out.writelines(f" BV BND {instance.name(v)}\n" for v in range(model.size))
     out.write("ENDATA\n")

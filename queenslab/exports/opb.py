@@ -13,7 +13,7 @@ from typing import TextIO
 
 from queenslab.boards import Cell
 from queenslab.exports import linear
-from queenslab.exports.spec import Instance, commented, rules, title
+from queenslab.exports.spec import Instance, ModelInstance, commented, rules, title
 
 
 def _sum(terms: Iterable[tuple[int, Cell]], n: int) -> str:
@@ -47,3 +47,27 @@ def write(instance: Instance, out: TextIO) -> None:
         else:  # sum <= rhs as -sum >= -rhs
             negated = [(-k, cell) for k, cell in row.terms()]
             out.write(f"{_sum(negated, n)} >= {-row.rhs} ;\n")
+
+
+def write_model(instance: ModelInstance, out: TextIO) -> None:
+    """A problem kind's model: variable v is ``x(v + 1)``, as in DIMACS; ``<=`` rows are
+    negated into ``>=``, a maximised objective into a minimised one."""
+    model = instance.model
+    rows = linear.model_rows(model)
+
+    def terms(pairs: Iterable[tuple[int, int]]) -> str:
+        return " ".join(f"{a:+d} x{v + 1}" for a, v in pairs)
+
+    out.write(f"* #variable= {model.size} #constraint= {len(rows)}\n")
+    notes = [*instance.header(), "x(v + 1) is variable v of the model, named as in the LP export"]
+    if model.sense == "max":
+        notes.append("objective: minimise minus the model's objective")
+    out.write(commented(notes, "*"))
+    if model.objective:
+        sign = -1 if model.sense == "max" else 1
+        out.write(f"min: {terms((sign * a, v) for a, v in model.objective)} ;\n")
+    for row in rows:
+        if row.sense == "<=":
+            out.write(f"{terms((-a, v) for a, v in row.terms)} >= {-row.rhs} ;\n")
+        else:
+            out.write(f"{terms(row.terms)} {row.sense} {row.rhs} ;\n")

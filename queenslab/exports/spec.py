@@ -6,11 +6,13 @@ without queenslab still says which board it is and what its variables mean.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from queenslab.core.backend import Task
 from queenslab.core.problem import Problem
+from queenslab.problems.model import BoolModel
 
 if TYPE_CHECKING:
     import numpy as np
@@ -39,6 +41,35 @@ class Instance:
             for c in range(n)
             if self.weights[r, c]
         ]
+
+
+@dataclass(frozen=True, eq=False)
+class ModelInstance:
+    """A problem kind's 0-1 model to write (``--problem``): every format that takes one
+    writes the model's own variables, constraints and objective, nothing of the board."""
+
+    problem: Problem
+    model: BoolModel
+    symmetry: str = "none"
+    encoding: str = "pairwise"  # cardinality encoding of the CNF formats
+
+    def header(self) -> list[str]:
+        model = self.model
+        answer = ", ".join(model.names[v] for v in model.answer[:3])
+        return [
+            *title(self.problem, f", problem {self.problem.kind}, model {model.name}"),
+            f"symmetry breaking: {self.symmetry}; objective: {model.sense}imise"
+            + ("" if model.objective else " nothing"),
+            f"{model.size} variables, {len(model.answer)} of them the answer ({answer}, ...)",
+        ]
+
+    def name(self, variable: int) -> str:
+        """A variable's name as every LP and MPS reader takes it: letters, digits, _."""
+        return identifier(self.model.names[variable])
+
+
+def identifier(name: str) -> str:
+    return re.sub(r"[^A-Za-z0-9_]", "_", name)
 
 
 def title(problem: Problem, detail: str = "") -> list[str]:

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from typing import TextIO
 
-from queenslab.exports.dimacs import header
-from queenslab.exports.spec import Instance, commented
+from queenslab.exports.dimacs import header, model_header
+from queenslab.exports.spec import Instance, ModelInstance, commented
 
 
 def soft_clauses(instance: Instance) -> list[tuple[int, int]]:
@@ -46,3 +46,20 @@ def write(instance: Instance, out: TextIO) -> None:
     )
     out.writelines("h " + " ".join(map(str, clause)) + " 0\n" for clause in hard)
     out.writelines(f"{w} {lit} 0\n" for w, lit in soft)
+
+
+def write_model(instance: ModelInstance, out: TextIO) -> None:
+    """A kind's clauses and cardinality constraints as hard clauses, its objective as soft
+    unit clauses (``models.zero_one.cnf.penalties``)."""
+    from queenslab.models.zero_one.cnf import encode, penalties
+
+    hard = encode(instance.model, instance.encoding)
+    goal = penalties(instance.model)
+    notes = [
+        *model_header(instance, hard.top),
+        "soft clause (-l) of weight w: the literal l costs w when true",
+        f"objective = {goal.sign} * (cost of the falsified soft clauses + {goal.offset})",
+    ]
+    out.write(commented(notes, "c"))
+    out.writelines("h " + " ".join(map(str, clause)) + " 0\n" for clause in hard.clauses)
+    out.writelines(f"{w} {-lit} 0\n" for w, lit in goal.weighted)

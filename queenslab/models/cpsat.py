@@ -39,6 +39,8 @@ from queenslab.core.result import CountResult, OptimizeResult, SolveResult, Stat
 from queenslab.core.run import Run, never
 from queenslab.core.stats import Stats
 from queenslab.models import cubes
+from queenslab.models.zero_one.backend import KindModels
+from queenslab.problems import KINDS
 from queenslab.runtime import forked
 from queenslab.runtime.stop import POLL_SECONDS, run_stoppably
 
@@ -333,10 +335,13 @@ def _split(problem: Problem, should_stop: Callable[[], bool]) -> Iterator[cubes.
     return cubes.rows_split(problem, should_stop, depth=CUBE_DEPTH)
 
 
-class CpSatBackend(Backend):
+class CpSatBackend(KindModels, Backend):
     name = "cpsat"
     family = Family.MODEL
     tasks = frozenset({Task.SOLVE, Task.ENUMERATE, Task.COUNT, Task.OPTIMIZE})
+    kinds = frozenset(KINDS)
+    kind_tasks = frozenset({Task.OPTIMIZE, Task.COUNT, Task.ENUMERATE})
+    translator = "cpsat"
     features = frozenset({Feature.GIVENS, Feature.BLOCKED})
     variants = frozenset(VARIANTS)
     summary = "OR-Tools CP-SAT, integer or Boolean model; counts cube by cube on threads"

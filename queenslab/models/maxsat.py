@@ -29,6 +29,8 @@ from queenslab.core.problem import Problem
 from queenslab.core.result import OptimizeResult, Status
 from queenslab.core.run import Run
 from queenslab.models import cnf, sat
+from queenslab.models.zero_one.backend import KindModels
+from queenslab.problems import KINDS
 from queenslab.runtime import forked
 from queenslab.runtime.stop import run_stoppably
 
@@ -55,10 +57,13 @@ def reduced_costs(problem: Problem, weights: np.ndarray) -> dict[tuple[int, int]
     return cost
 
 
-class MaxSatBackend(Backend):
+class MaxSatBackend(KindModels, Backend):
     name = "maxsat"
     family = Family.MODEL
     tasks = frozenset({Task.OPTIMIZE})
+    kinds = frozenset(KINDS)
+    kind_tasks = frozenset({Task.OPTIMIZE})
+    translator = "maxsat"
     features = frozenset({Feature.GIVENS, Feature.BLOCKED})
     variants = frozenset(VARIANTS)
     summary = "pysat RC2 MaxSAT: hard N-queens CNF, one weighted soft clause per cell"

@@ -23,6 +23,8 @@ from queenslab.core.result import CountResult, OptimizeResult, SolveResult, Stat
 from queenslab.core.run import Run, never
 from queenslab.models import cubes
 from queenslab.models.pyomo_solvers import Outcome, PyomoSolver, known_name, open_solver
+from queenslab.models.zero_one.backend import KindModels
+from queenslab.problems import KINDS
 from queenslab.runtime import forked
 from queenslab.runtime.stop import run_stoppably
 
@@ -194,10 +196,13 @@ _STATUS = {
 }
 
 
-class MilpBackend(Backend):
+class MilpBackend(KindModels, Backend):
     name = "milp"
     family = Family.MODEL
     tasks = frozenset({Task.SOLVE, Task.ENUMERATE, Task.COUNT, Task.OPTIMIZE})
+    kinds = frozenset(KINDS)
+    kind_tasks = frozenset({Task.OPTIMIZE})
+    translator = "milp"
     features = frozenset({Feature.GIVENS, Feature.BLOCKED})
     variants = frozenset(VARIANTS)
     summary = "0-1 integer program in Pyomo; HiGHS by default (--solver: cbc, glpk, scip, ...)"

@@ -31,6 +31,8 @@ from queenslab.models.cnf import (
     decode,
     pysat_ctrl_c,
 )
+from queenslab.models.zero_one.backend import KindModels
+from queenslab.problems import KINDS
 from queenslab.runtime import forked
 
 #: pysat solvers that construct in this build, solve incrementally and take conflict
@@ -178,10 +180,13 @@ def cube_solutions(
     )
 
 
-class SatBackend(Backend):
+class SatBackend(KindModels, Backend):
     name = "sat"
     family = Family.MODEL
     tasks = frozenset({Task.SOLVE, Task.ENUMERATE, Task.COUNT})
+    kinds = frozenset(KINDS)
+    kind_tasks = frozenset({Task.OPTIMIZE, Task.COUNT, Task.ENUMERATE})
+    translator = "sat"
     features = frozenset({Feature.GIVENS, Feature.BLOCKED})
     variants = frozenset(VARIANTS)
     summary = "CNF with pysat cardinality encodings; counts cube by cube in processes"

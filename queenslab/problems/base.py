@@ -10,6 +10,7 @@ that shares no code with the models, so a wrong model can never vouch for itself
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from queenslab.boards import Board, Cell
@@ -76,6 +77,34 @@ class ProblemKind:
     def to_json(self, answer: Any) -> Any:
         """The answer as JSON data (lists of [row, col] cells, colour grids)."""
         raise NotImplementedError
+
+    def text(self, board: Board, data: Any) -> str:
+        """An answer's JSON data drawn as text; here a list of [row, col] queens: Q a
+        queen, x a blocked cell, . any other."""
+        return grid(board, {(r, c) for r, c in data})
+
+
+def grid(board: Board, queens: set[Cell]) -> str:
+    """The board in rows of Q (a queen), x (blocked) and . (open)."""
+    return "\n".join(
+        " ".join(
+            "Q" if (r, c) in queens else "." if board.is_open(r, c) else "x" for c in range(board.n)
+        )
+        for r in range(board.n)
+    )
+
+
+@dataclass(frozen=True)
+class Question:
+    """What a backend is asked: a kind (with its weights), the model to build of it, and
+    the symmetry breaking. Heuristics read only ``kind``."""
+
+    kind: ProblemKind
+    model: str
+    symmetry: str = "none"
+
+    def build(self, board: Board) -> BoolModel:
+        return self.kind.build(board, self.model, self.symmetry)
 
 
 def check_symmetry(symmetry: str) -> str:

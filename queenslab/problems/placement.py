@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
 from queenslab.boards import Board, Cell
-from queenslab.problems.base import ProblemKind, lex_leader
+from queenslab.problems.base import ProblemKind, grid, lex_leader
 from queenslab.problems.model import BoolModel, Sense
 
 
@@ -82,3 +82,6 @@ class Placement(ProblemKind):
     def to_json(self, answer: frozenset[Cell]) -> list[int]:
         """The queen's column in each row, as ``cols`` everywhere else."""
         return [c for _, c in sorted(answer)]
+
+    def text(self, board: Board, data: list[int]) -> str:
+        return grid(board, set(enumerate(data)))

@@ -8,7 +8,8 @@ HiGHS by default; ``maxsat``: RC2 over clauses, cardinality encodings and soft c
 answer and bound a limit left; ``solutions(model, run, settings)`` (``cpsat``, ``sat``)
 streams every answer of a model without an objective, once each on ``model.answer``.
 
-Each translator builds and solves an optimisation in a forked child
-(``runtime.forked``), so the time limit and Ctrl-C end it during building too; a
-stream is built in this process, asking ``run.should_stop`` as it goes.
+``backend.KindModels`` gives the model backends the kinds through them: it builds the
+kind's model and optimises it in a forked child (``runtime.forked``), so the deadline and
+Ctrl-C end building and solving alike, as the backends' own optimisations do; a stream
+runs in this process and asks ``run.should_stop`` while it builds and between solutions.
 """

@@ -20,7 +20,6 @@ from queenslab.core.stats import Stats
 from queenslab.models import cpsat as cp
 from queenslab.models.zero_one.outcome import Outcome, found, integral_bound
 from queenslab.problems.model import BoolModel, Sense
-from queenslab.runtime import forked
 
 #: Constraints posted between two looks at ``should_stop``.
 _CHECK_EVERY = 1024
@@ -56,11 +55,8 @@ def translate(model: BoolModel, should_stop: Callable[[], bool] = never) -> Any:
 
 
 def optimize(model: BoolModel, run: Run, settings: Mapping[str, Any]) -> Outcome:
-    """The optimum, proven, or what the limit left; built and solved in a forked child."""
-    return forked.in_child(lambda: _optimize(model, run, settings), run, Outcome(Status.LIMIT))
-
-
-def _optimize(model: BoolModel, run: Run, settings: Mapping[str, Any]) -> Outcome:
+    """The optimum, proven, or what the limit left (the solver's own limit is what remains
+    of the run after building)."""
     from ortools.sat.python import cp_model
 
     with run.phase("build"):

@@ -17,7 +17,6 @@ from queenslab.models.pyomo_solvers import Outcome as Solved
 from queenslab.models.pyomo_solvers import open_solver
 from queenslab.models.zero_one.outcome import Outcome, found, integral_bound
 from queenslab.problems.model import BoolModel, Sense
-from queenslab.runtime import forked
 from queenslab.runtime.stop import run_stoppably
 
 
@@ -49,11 +48,8 @@ def translate(model: BoolModel) -> Any | None:
 
 
 def optimize(model: BoolModel, run: Run, settings: Mapping[str, Any]) -> Outcome:
-    """The optimum, proven, or what the limit left; built and solved in a forked child."""
-    return forked.in_child(lambda: _optimize(model, run, settings), run, Outcome(Status.LIMIT))
-
-
-def _optimize(model: BoolModel, run: Run, settings: Mapping[str, Any]) -> Outcome:
+    """The optimum, proven, or what the limit left (HiGHS's limit is what remains of the
+    run after building)."""
     with run.phase("build"):
         solver = open_solver(settings["solver"])
         pm = translate(model)

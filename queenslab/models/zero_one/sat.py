@@ -24,15 +24,11 @@ from queenslab.models import sat
 from queenslab.models.zero_one import cnf
 from queenslab.models.zero_one.outcome import Outcome, found
 from queenslab.problems.model import BoolModel
-from queenslab.runtime import forked
 
 
 def optimize(model: BoolModel, run: Run, settings: Mapping[str, Any]) -> Outcome:
-    """The optimum, proven, or what the limit left; built and solved in a forked child."""
-    return forked.in_child(lambda: _optimize(model, run, settings), run, Outcome(Status.LIMIT))
-
-
-def _optimize(model: BoolModel, run: Run, settings: Mapping[str, Any]) -> Outcome:
+    """The optimum, proven, or the best answer the limit left (conflict slices look at the
+    run between them)."""
     from pysat.card import ITotalizer
     from pysat.solvers import Solver
 
@@ -63,7 +59,8 @@ def _optimize(model: BoolModel, run: Run, settings: Mapping[str, Any]) -> Outcom
             if totalizer is None:  # built once, up to the first cost: bounds only fall
                 totalizer = ITotalizer(lits, ubound=cost, top_id=hard.top)
                 solver.append_formula(totalizer.cnf.clauses)
-                run.stats.add(auxiliary_variables=totalizer.top_id - hard.top)
+                added = totalizer.top_id - hard.top
+                run.stats.add(variables=added, auxiliary_variables=added)
             solver.add_clause([-totalizer.rhs[cost - 1]])  # at most cost - 1
         run.stats.add(sat.solver_stats(solver))
     if totalizer is not None:

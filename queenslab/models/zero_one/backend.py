@@ -1,0 +1,87 @@
+"""What the model backends share to answer the problem kinds: each names its translator.
+
+A kind's question (``problems.Question``) is built into a ``BoolModel``, solved by the
+backend's translator with the backend's own settings (``workers``, ``solver``,
+``encoding``), and the answer decoded by the kind. Optimising runs in a forked child, the
+model built there too; counting and enumerating prove the optimum that way first, then
+stream every answer at that value from this process.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterator
+from types import ModuleType
+from typing import Any, ClassVar
+
+from queenslab.core.errors import LimitReached
+from queenslab.core.problem import Problem
+from queenslab.core.result import CountResult, OptimizeResult, Status
+from queenslab.core.run import Run
+from queenslab.problems.base import Question
+from queenslab.runtime import forked
+
+
+class KindModels:
+    """Mixin of a model backend: ``optimize_kind`` (and, with a ``solutions`` in its
+    translator, ``count_kind`` and ``enumerate_kind``) through ``translator``."""
+
+    #: The translator's module in ``queenslab.models.zero_one``.
+    translator: ClassVar[str]
+    settings: dict[str, Any]
+
+    def _kind_translator(self) -> ModuleType:
+        return importlib.import_module(f"queenslab.models.zero_one.{self.translator}")
+
+    def optimize_kind(self, problem: Problem, run: Run, question: Question) -> OptimizeResult:
+        stopped = OptimizeResult(Status.LIMIT, kind=problem.kind)
+        return forked.in_child(lambda: self._optimize_here(problem, run, question), run, stopped)
+
+    def _optimize_here(self, problem: Problem, run: Run, question: Question) -> OptimizeResult:
+        with run.phase("build"):
+            model = question.build(problem.board)
+        outcome = self._kind_translator().optimize(model, run, self.settings)
+        answer = None
+        if outcome.values is not None:
+            answer = question.kind.decode(problem.board, model, outcome.values)
+        return OptimizeResult(
+            outcome.status, outcome.objective, kind=problem.kind, answer=answer,
+            bound=outcome.bound, message=outcome.message,
+        )  # fmt: skip
+
+    def count_kind(self, problem: Problem, run: Run, question: Question) -> CountResult:
+        found, optimum = 0, None
+        try:
+            best = self._kind_proven(problem, run, question)
+            optimum = best.objective
+            for _ in self._kind_optima(problem, run, question, best):
+                found += 1
+        except LimitReached:
+            run.stats.add(found=found)
+            return CountResult(None, status=Status.LIMIT, kind=problem.kind, optimum=optimum)
+        return CountResult(found, kind=problem.kind, optimum=optimum)
+
+    def enumerate_kind(self, problem: Problem, run: Run, question: Question) -> Iterator[Any]:
+        best = self._kind_proven(problem, run, question)
+        yield from self._kind_optima(problem, run, question, best)
+
+    def _kind_proven(self, problem: Problem, run: Run, question: Question) -> OptimizeResult:
+        """The optimum, optimal or infeasible; LimitReached when a limit came first, and a
+        solver's failure raised with its words (never taken for a limit)."""
+        best = self.optimize_kind(problem, run, question)
+        if best.status is Status.UNKNOWN:
+            raise RuntimeError(f"{self.translator} failed: {best.message or 'no reason given'}")
+        if best.status not in (Status.OPTIMAL, Status.INFEASIBLE):
+            raise LimitReached
+        return best
+
+    def _kind_optima(
+        self, problem: Problem, run: Run, question: Question, best: OptimizeResult
+    ) -> Iterator[Any]:
+        """The answers at the proven optimum ``best`` (none when it is infeasible)."""
+        if best.objective is None:
+            return
+        with run.phase("build"):
+            model = question.build(problem.board).with_objective_at(best.objective)
+        for values in self._kind_translator().solutions(model, run, self.settings):
+            yield question.kind.decode(problem.board, model, values)
