@@ -81,15 +81,13 @@ class ProblemKind:
     def text(self, board: Board, data: Any) -> str:
         """An answer's JSON data drawn as text; here a list of [row, col] queens: Q a
         queen, x a blocked cell, . any other."""
-        return grid(board, {(r, c) for r, c in data})
+        return grid(board, {(r, c): "Q" for r, c in data})
 
 
-def grid(board: Board, queens: set[Cell]) -> str:
-    """The board in rows of Q (a queen), x (blocked) and . (open)."""
+def grid(board: Board, marks: dict[Cell, str]) -> str:
+    """The board in rows of one character a cell: its mark, else x (blocked) or . (open)."""
     return "\n".join(
-        " ".join(
-            "Q" if (r, c) in queens else "." if board.is_open(r, c) else "x" for c in range(board.n)
-        )
+        " ".join(marks.get((r, c)) or ("." if board.is_open(r, c) else "x") for c in range(board.n))
         for r in range(board.n)
     )
 

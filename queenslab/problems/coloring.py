@@ -36,7 +36,7 @@ from typing import ClassVar
 
 from queenslab.boards import Board, Cell
 from queenslab.core.errors import UsageError
-from queenslab.problems.base import ProblemKind, cell_images
+from queenslab.problems.base import ProblemKind, cell_images, grid
 from queenslab.problems.model import BoolModel, Sense, Var
 
 
@@ -240,3 +240,13 @@ class Coloring(ProblemKind):
 
     def to_json(self, answer: ColourClasses) -> list[list[list[int]]]:
         return [[list(cell) for cell in sorted(group)] for group in answer.classes]
+
+    def text(self, board: Board, data: list[list[list[int]]]) -> str:
+        """Each open cell's colour as one character (0-9, then a-z, A-Z), x a blocked cell."""
+        digits = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+        marks = {
+            (r, c): digits[colour] if colour < len(digits) else "#"
+            for colour, cells in enumerate(data)
+            for r, c in cells
+        }
+        return grid(board, marks)

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from queenslab.boards import Board, Cell, Line
-from queenslab.problems.base import ProblemKind, cell_images
+from queenslab.problems.base import ProblemKind, cell_images, grid
 from queenslab.problems.model import BoolModel, Sense, Var
 
 
@@ -204,6 +204,12 @@ class Peaceable(ProblemKind):
             "white": [list(cell) for cell in sorted(answer.white)],
             "black": [list(cell) for cell in sorted(answer.black)],
         }
+
+    def text(self, board: Board, data: dict[str, list[list[int]]]) -> str:
+        """W a white queen, B a black one, x a blocked cell, . any other."""
+        marks = {(r, c): "W" for r, c in data["white"]}
+        marks.update({(r, c): "B" for r, c in data["black"]})
+        return grid(board, marks)
 
 
 def _break_symmetry(

@@ -84,4 +84,4 @@ class Placement(ProblemKind):
         return [c for _, c in sorted(answer)]
 
     def text(self, board: Board, data: list[int]) -> str:
-        return grid(board, set(enumerate(data)))
+        return grid(board, {cell: "Q" for cell in enumerate(data)})
