@@ -266,9 +266,9 @@ def resolve(
     wanted = needs(problem) | set(features)
     chosen = name or _default(task, problem, wanted, set(options))
     cls = backend_class(chosen)
-    refusal = _refusal(cls, problem, wanted)
-    if refusal is None and not cls.does(task, problem.kind):
+    if problem.kind in cls.kinds and not cls.does(task, problem.kind):
         raise cls.lacks(task, problem.kind)
+    refusal = _refusal(cls, problem, wanted)
     if refusal:
         could = able(task, problem, wanted)
         raise UsageError(f"backend {chosen!r} {refusal}; backends that do: {_list(could)}")
