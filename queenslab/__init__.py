@@ -26,6 +26,7 @@ from queenslab.core.errors import (
     CapabilityError,
     LimitReached,
     QueensError,
+    Undecided,
     UsageError,
 )
 from queenslab.core.placement import Placement
@@ -60,6 +61,7 @@ __all__ = [
     "SolveResult",
     "Status",
     "Task",
+    "Undecided",
     "UsageError",
     "__version__",
     "backends",

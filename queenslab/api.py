@@ -26,6 +26,7 @@ from queenslab import registry
 from queenslab.boards import DEFAULT_VARIANT, Cell
 from queenslab.core.backend import Backend, Family, Task
 from queenslab.core.errors import UsageError
+from queenslab.core.integers import integer
 from queenslab.core.placement import Placement
 from queenslab.core.problem import Problem
 from queenslab.core.result import CountResult, OptimizeResult, SolveResult, Status
@@ -105,6 +106,14 @@ def _checked_optimum(question: ProblemKind, problem: Problem, result: OptimizeRe
         if result.status is Status.OPTIMAL and result.bound != value:
             raise BackendBug(f"{backend} said optimal with bound {result.bound} and {value}")
     result.answer = question.to_json(result.answer)
+
+
+def _checked_options(options: dict[str, Any]) -> dict[str, Any]:
+    """The backend options, ``workers`` held to the API's rule for integers
+    (``core.integers``): -1 and 0 get the same message, "1" and 1.0 are refused."""
+    if options.get("workers") is None:
+        return options
+    return {**options, "workers": integer(options["workers"], "workers", 1)}
 
 
 def _checked(problem: Problem, placement: Placement, backend: str) -> Placement:
@@ -193,7 +202,7 @@ def solve(
             "enumerate"
         )
     run = Run(seed, time_limit)
-    engine = registry.resolve(Task.SOLVE, problem, backend, options)
+    engine = registry.resolve(Task.SOLVE, problem, backend, _checked_options(options))
     result = _timed(engine, Task.SOLVE, problem, run, lambda: engine.solve(problem, run))
     if result.placement is not None:
         _checked(problem, result.placement, engine.name)
@@ -313,6 +322,8 @@ def enumerate_solutions(
         CapabilityError: the backend cannot do this task, or not on this board.
         BackendUnavailable: the backend's solver package is not installed.
         BackendBug: the backend returned an invalid board or a false claim.
+        LimitReached: (while iterating) the time limit passed first.
+        Undecided: (while iterating) the solver failed, in its own words (milp).
 
     Example:
         >>> sum(1 for _ in ql.enumerate_solutions(6))
@@ -324,7 +335,7 @@ def enumerate_solutions(
         _placement_only(instance, model, symmetry)
     else:
         question = _question(instance, model, symmetry)
-    engine = registry.resolve(Task.ENUMERATE, instance, backend, options)
+    engine = registry.resolve(Task.ENUMERATE, instance, backend, _checked_options(options))
     return Solutions(engine, instance, Run(None, time_limit), question)
 
 
@@ -394,7 +405,7 @@ def count(
     if unique and instance.givens:
         raise UsageError("--unique counts symmetry classes of a board without givens")
     features = registry.needs(instance, unique=unique, profile=profile)
-    engine = registry.resolve(Task.COUNT, instance, backend, options, features)
+    engine = registry.resolve(Task.COUNT, instance, backend, _checked_options(options), features)
     run = Run(None, time_limit, progress, profile)
     result = _timed(
         engine, Task.COUNT, instance, run, lambda: engine.count(instance, run, unique), unique
@@ -409,7 +420,7 @@ def _count_kind(
     time_limit: float | None,
     options: dict[str, Any],
 ) -> CountResult:
-    engine = registry.resolve(Task.COUNT, problem, backend, options)
+    engine = registry.resolve(Task.COUNT, problem, backend, _checked_options(options))
     run = Run(None, time_limit)
     result = _timed(
         engine, Task.COUNT, problem, run, lambda: engine.count_kind(problem, run, question)
@@ -492,7 +503,7 @@ def optimize(
     _placement_only(instance, model, symmetry)
     if matrix is None:
         raise UsageError("the placement problem needs weights (or choose a --problem)")
-    engine = registry.resolve(Task.OPTIMIZE, instance, backend, options)
+    engine = registry.resolve(Task.OPTIMIZE, instance, backend, _checked_options(options))
     run = Run(None, time_limit)
     result = _timed(
         engine, Task.OPTIMIZE, instance, run, lambda: engine.optimize(instance, run, matrix)
@@ -516,7 +527,7 @@ def _optimize_kind(
     time_limit: float | None,
     options: dict[str, Any],
 ) -> OptimizeResult:
-    engine = registry.resolve(Task.OPTIMIZE, problem, backend, options)
+    engine = registry.resolve(Task.OPTIMIZE, problem, backend, _checked_options(options))
     run = Run(None, time_limit)
     result = _timed(
         engine, Task.OPTIMIZE, problem, run, lambda: engine.optimize_kind(problem, run, question)

@@ -10,10 +10,14 @@ backend while writing it.
 
 from __future__ import annotations
 
+import fcntl
 import os
+import pty
 import signal
+import struct
 import subprocess
 import sys
+import termios
 import time
 from pathlib import Path
 
@@ -117,11 +121,44 @@ def start_queens(*argv: str, **env: str) -> subprocess.Popen[str]:
 
 
 def ctrl_c_after(process: subprocess.Popen[str], seconds: float) -> tuple[int, str, str]:
-    """Press Ctrl-C on a ``start_queens`` run after ``seconds``: (exit code, stdout, stderr)."""
+    """Press Ctrl-C on a ``start_queens`` run after ``seconds``: (exit code, stdout, stderr).
+
+    A run still going a minute later is killed with its group (the test fails)."""
     time.sleep(seconds)
     os.killpg(process.pid, signal.SIGINT)
-    out, err = process.communicate(timeout=60)
+    try:
+        out, err = process.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        process.communicate()
+        raise
     return process.returncode, out, err
+
+
+def on_terminal(*argv: str, **env: str) -> tuple[int, str]:
+    """The real command with stdout and stderr on one 80-column terminal, as a user sees
+    it: (exit code, everything the terminal received); ``env`` adds variables."""
+    controller, terminal = pty.openpty()
+    fcntl.ioctl(terminal, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 80, 0, 0))
+    process = subprocess.Popen(
+        [*queens_command(), *argv],
+        stdin=subprocess.DEVNULL,
+        stdout=terminal,
+        stderr=terminal,
+        env={**os.environ, "PYTHONPATH": str(ROOT), **env},
+    )
+    os.close(terminal)
+    received = b""
+    while True:
+        try:
+            chunk = os.read(controller, 65536)
+        except OSError:  # EIO: every writer has closed the terminal
+            break
+        if not chunk:
+            break
+        received += chunk
+    os.close(controller)
+    return process.wait(timeout=300), received.decode("utf-8", "replace")
 
 
 @pytest.fixture

@@ -3,7 +3,8 @@
 Each command is one module here with ``HELP``, ``EXAMPLES``, ``add_arguments(parser)`` and
 ``run(args) -> exit code``; ``COMMANDS`` lists them. Exit codes: 0 success; 1 proven
 "no solution" (or a cross-check disagreement); 2 bad usage or input (one line on stderr);
-3 a limit was reached before an answer; 130 interrupted (Ctrl-C); 143 terminated (SIGTERM).
+3 a limit was reached before an answer (or a method gave up); 130 interrupted (Ctrl-C);
+143 terminated (SIGTERM).
 The codes are one table, ``core.errors.ExitCode``.
 """
 
@@ -15,11 +16,12 @@ import contextlib
 import functools
 import importlib
 import os
+import re
 import signal
 import sys
 import threading
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import IO, Any, NoReturn
 
 from queenslab import __version__
 from queenslab.core.errors import ExitCode, QueensError, Terminated
@@ -49,11 +51,25 @@ _GLOBAL_FLAGS = (("--quiet", "-q", "no progress bars"), ("--verbose", "-v", "sta
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse that reports bad usage in one line and exits 2."""
+    """argparse that reports bad usage in one line and exits 2, reads ``-1:0`` as a value
+    (a cell that its type then refuses), and lets a failed write of --help show."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        # argparse takes "-1:0" for an option ("--given: expected one argument")
+        self._negative_number_matcher = re.compile(r"^-\d+$|^-\d*\.\d+$|^-\d+:")
 
     def error(self, message: str) -> NoReturn:
         print(f"{self.prog}: error: {message}", file=sys.stderr)
         raise SystemExit(ExitCode.USAGE)
+
+    def _print_message(self, message: str, file: IO[str] | None = None) -> None:
+        """--help and --version: argparse drops a failed write (``--help > /dev/full``
+        exited 0); here it reaches ``main`` as any failed output does."""
+        if message:
+            stream = file or sys.stderr
+            stream.write(message)
+            stream.flush()
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
@@ -91,10 +107,11 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     words = sys.argv[1:] if argv is None else list(argv)
     named = next((word for word in words if not word.startswith("-")), None)
-    args = build_parser(named if named in COMMANDS else None).parse_args(argv)
-    progress.set_enabled(not args.quiet)
-    signal.signal(signal.SIGTERM, functools.partial(_terminate, os.getpid()))
     try:
+        args = build_parser(named if named in COMMANDS else None).parse_args(argv)
+        progress.set_enabled(not args.quiet)
+        progress.announce_compiling()
+        signal.signal(signal.SIGTERM, functools.partial(_terminate, os.getpid()))
         code = args.handler(args)
         sys.stdout.flush()  # a full disk or a closed pipe shows here, not at exit
         return code
@@ -107,6 +124,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("queens: interrupted", file=sys.stderr)
         return ExitCode.INTERRUPTED
+    except MemoryError:
+        print("queens: error: out of memory", file=sys.stderr)
+        return ExitCode.USAGE
     except BrokenPipeError:
         _silence_stdout()  # the reader went away (e.g. `| head`): not an error
         return ExitCode.OK
@@ -136,14 +156,19 @@ def entry() -> NoReturn:
 
 
 def _terminate(main_pid: int, signum: int, _frame: object) -> None:
-    """SIGTERM ends the run like Ctrl-C; a second one kills at once (a cleanup that hangs).
+    """SIGTERM ends the run like Ctrl-C, every cleanup done; later ones are ignored.
 
-    A forked worker inherits this handler: there, SIGTERM is its parent ending it, so it
-    ends at once and quietly, as without a handler.
+    GNU ``timeout`` sends SIGTERM to the process and then to its group: a second signal
+    that killed at once left multi-gigabyte temporary files and unreaped solver processes
+    behind. SIGKILL still ends a cleanup that hangs. A forked worker inherits this
+    handler: there, SIGTERM is its parent ending it, so it ends at once and quietly, as
+    without a handler.
     """
-    signal.signal(signum, signal.SIG_DFL)
     if os.getpid() != main_pid:
+        signal.signal(signum, signal.SIG_DFL)
         os.kill(os.getpid(), signum)
+        return
+    signal.signal(signum, signal.SIG_IGN)
     raise Terminated
 
 

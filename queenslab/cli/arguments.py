@@ -14,7 +14,7 @@ import sys
 from typing import Any
 
 from queenslab import boards
-from queenslab.core.backend import Task
+from queenslab.core.backend import Backend, Option, Task, non_negative_int, positive_int
 from queenslab.core.errors import UsageError
 from queenslab.core.problem import MAX_N, Problem
 from queenslab.core.run import MIN_TIME_LIMIT
@@ -104,6 +104,22 @@ def read_cells(path: str) -> list[tuple[int, int]]:
     return cells
 
 
+class _Once(argparse.Action):
+    """An option given at most once: a second value replaced the first without a word
+    (``--instance A --instance B`` solved B alone)."""
+
+    def __call__(
+        self,
+        parser: argparse.ArgumentParser,
+        namespace: argparse.Namespace,
+        values: Any,
+        option_string: str | None = None,
+    ) -> None:
+        if getattr(namespace, self.dest) is not None:
+            parser.error(f"{option_string} is given twice: give it once")
+        setattr(namespace, self.dest, values)
+
+
 # -- argument groups --------------------------------------------------------------------
 
 
@@ -122,6 +138,7 @@ def add_board(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--instance",
         metavar="FILE",
+        action=_Once,
         help="the board of an instance file (queens generate): N, blocked cells and givens",
     )
 
@@ -148,7 +165,9 @@ def add_board_rules(
     parser.add_argument(
         "--blocked-file",
         metavar="FILE",
-        help="blocked cells, one 'R C' per line",
+        action="append",
+        default=[],
+        help="blocked cells, one 'R C' per line; repeatable",
     )
 
 
@@ -240,7 +259,10 @@ def add_backend_options(parser: argparse.ArgumentParser, task: Task) -> None:
         if any(cls.does(task, kind) for kind in cls.kinds):
             able[name] = cls
     group = parser.add_argument_group("backend options")
-    for option_name, declared in options_table(able).items():
+    for option_name, offered in options_table(able).items():
+        declared = [(b, option) for b, option in offered if _applies(able[b], option, task)]
+        if not declared:
+            continue
         helps = []
         for backend, option in declared:
             choices = f" ({', '.join(option.choices)})" if option.choices else ""
@@ -249,11 +271,27 @@ def add_backend_options(parser: argparse.ArgumentParser, task: Task) -> None:
         option = declared[0][1]
         group.add_argument(
             option.flag,
-            type=non_empty(option.flag),
+            type=_option_type(option),
             dest=f"option_{option_name}",
             metavar=option.metavar or option_name.upper(),
             help="; ".join(helps).replace("%", "%%"),
         )
+
+
+def _applies(cls: type[Backend], option: Option, task: Task) -> bool:
+    """Whether ``option`` does something for ``task``: one a backend uses only when
+    counting (its ``count_options``: bitmask's --checkpoint and --scheduler) was offered by
+    solve, enumerate and optimize, and ignored."""
+    return task is Task.COUNT or option.name not in cls.count_options
+
+
+def _option_type(option: Option) -> Any:
+    """How the command line reads an option: whole numbers as ints (the API takes no
+    strings for them), anything else as non-empty text."""
+    low = {positive_int: 1, non_negative_int: 0}.get(option.convert)
+    if low is None:
+        return non_empty(option.flag)
+    return lambda text: whole_number(text, option.flag, low)
 
 
 def backend_options(args: argparse.Namespace) -> dict[str, Any]:
@@ -267,9 +305,10 @@ def backend_options(args: argparse.Namespace) -> dict[str, Any]:
 
 
 def blocked_cells(args: argparse.Namespace) -> list[tuple[int, int]]:
+    """--blocked cells and those of every --blocked-file (a cell listed twice is refused)."""
     cells = list(args.blocked)
-    if args.blocked_file:
-        cells += read_cells(args.blocked_file)
+    for path in args.blocked_file:
+        cells += read_cells(path)
     return cells
 
 
@@ -302,6 +341,12 @@ def say_result(args: argparse.Namespace, result: Any) -> None:
 
     line = f"{result.backend}: {result.status} in {result.seconds:.3f} s"
     say(args, f"{line}; {summary(result.stats)}")
+
+
+def by_whom(result: Any) -> str:
+    """Who answered: the backend, and the solver's own words when it failed (milp)."""
+    said = result.stats.get("solver_said")
+    return f"{result.backend}: {said}" if said else result.backend
 
 
 def note_unused_seed(args: argparse.Namespace, backend: str) -> None:

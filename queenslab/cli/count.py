@@ -64,9 +64,12 @@ def run(args: argparse.Namespace) -> int:
     a.say_result(args, result)
     if args.format == "json":
         print(json.dumps(result.to_json()))
-    if result.status is Status.LIMIT:
-        print(f"time limit reached before the count finished ({result.backend})", file=sys.stderr)
-        return ExitCode.LIMIT
+    if result.status is not Status.SOLVED:
+        what = "time limit reached before the count finished"
+        if result.status is not Status.LIMIT:
+            what = f"no count: {result.status}"
+        print(f"{what} ({a.by_whom(result)})", file=sys.stderr)
+        return result.status.exit_code
     if result.optimum is not None:
         a.say(args, f"{result.total} answers of optimum {result.optimum}")
     if args.format == "text":

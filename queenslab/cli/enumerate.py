@@ -9,7 +9,7 @@ import sys
 from queenslab import api
 from queenslab.cli import arguments as a
 from queenslab.core.backend import Task
-from queenslab.core.errors import ExitCode, LimitReached, UsageError
+from queenslab.core.errors import ExitCode, LimitReached, Undecided, UsageError
 from queenslab.core.stats import summary
 from queenslab.io import formats
 from queenslab.io.output import atomic_output
@@ -55,21 +55,26 @@ def run(args: argparse.Namespace) -> int:
             raise UsageError(f"the {args.problem} problem's answers are written as jsonl only")
         write = _answer_line
     found = 0
-    # A bar only when the solutions go to a file or a pipe, so it never mixes with them.
-    show_bar = args.output is not None or not sys.stdout.isatty()
+    streams = args.output is None  # to a terminal, a bar would mix with the solutions
     try:
-        with atomic_output(args.output) as out, progress.progress_bar("enumerating") as bar:
+        with (
+            atomic_output(args.output) as out,
+            progress.progress_bar("enumerating", output_streams=streams) as bar,
+        ):
             stream = iter(sorted(solutions)) if fmt.name == "leetcode" else solutions
             for placement in stream:  # LeetCode 51 lists them in order
                 if found == args.limit:
                     break
                 out.write(write(placement))
                 found += 1
-                if bar and show_bar and found % 1024 == 0:
+                if bar and found % 1024 == 0:
                     bar(found, None)
     except LimitReached:
         # Not an answer: stdout got what was found, a --output file is not written.
         print(f"time limit reached after {found} solutions", file=sys.stderr)
+        return ExitCode.LIMIT
+    except Undecided as failed:
+        print(f"no answer after {found} solutions ({solutions.backend}: {failed})", file=sys.stderr)
         return ExitCode.LIMIT
     finally:
         solutions.close()

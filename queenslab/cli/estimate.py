@@ -4,13 +4,21 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 from typing import Any
 
 from queenslab.cli import arguments as a
-from queenslab.core.errors import ExitCode, UsageError
+from queenslab.core.errors import ExitCode, LimitReached, UsageError
 from queenslab.core.problem import Problem
-from queenslab.core.run import Run
-from queenslab.lab.estimate import MAX_EXACT_N, MAX_PROBES, Estimate, estimate, exact_profile
+from queenslab.core.run import MIN_TIME_LIMIT, Run
+from queenslab.lab.estimate import (
+    MAX_EXACT_N,
+    MAX_N,
+    MAX_PROBES,
+    Estimate,
+    estimate,
+    exact_profile,
+)
 from queenslab.runtime import progress
 
 HELP = "estimate the backtracking tree size from random probes (Knuth 1975)"
@@ -21,11 +29,13 @@ EXAMPLES = f"""examples:
   queens estimate 8-20 --seed 1 --plot tree-size.png
 
 --exact also walks the whole tree with the backtrack backend (n <= {MAX_EXACT_N}; it takes
-tens of seconds at n = 12 and grows about sixfold per n)."""
+tens of seconds at n = 12 and grows about sixfold per n). Boards up to n = {MAX_N}: beyond,
+a tree's size can exceed a float. With --time-limit, what was estimated before the limit
+is printed, with the probes it used, and the exit code is 3."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("n", type=a.n_range, metavar="N", help="board size, or FIRST-LAST")
+    parser.add_argument("n", type=_board_sizes, metavar="N", help="board size, or FIRST-LAST")
     a.add_board_rules(parser)
     parser.add_argument(
         "--probes",
@@ -35,6 +45,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--seed", type=lambda t: a.whole_number(t, "--seed"), help="random seed (reproducible)"
+    )
+    parser.add_argument(
+        "--time-limit",
+        type=a.seconds,
+        metavar="SEC",
+        help="stop probing (and walking) after SEC seconds in all; exit 3",
     )
     parser.add_argument(
         "--exact",
@@ -48,25 +64,54 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )  # fmt: skip
 
 
+def _board_sizes(text: str) -> range:
+    sizes = a.n_range(text)
+    if sizes[-1] > MAX_N:
+        raise argparse.ArgumentTypeError(f"the estimate covers n up to {MAX_N}, got {text!r}")
+    return sizes
+
+
 def run(args: argparse.Namespace) -> int:
     if args.exact and args.n[-1] > MAX_EXACT_N:
         asked = f"{args.n[0]}-{args.n[-1]}" if len(args.n) > 1 else str(args.n[0])
         raise UsageError(f"--exact walks trees up to n = {MAX_EXACT_N}, got n = {asked}")
-    results = []
+    clock = Run(None, args.time_limit)  # one deadline for every board
+    results, stopped = [], ""
     for n in args.n:
         problem = Problem(n, variant=args.variant, blocked=tuple(a.blocked_cells(args)))
-        with progress.progress_bar(f"probing {problem.describe()}") as bar:
-            result = estimate(problem, args.probes, Run(seed=args.seed, progress=bar))
-        if args.exact:
-            with progress.progress_bar(f"walking the tree of {problem.describe()}"):
-                result.exact_levels = exact_profile(problem)
-            result.exact = sum(result.exact_levels or ())
-        results.append(result)
-        _say(result, args.format)
-    if args.plot:
+        try:
+            if not _time_left(clock):
+                raise LimitReached
+            with progress.progress_bar(f"probing {problem.describe()}") as bar:
+                result = estimate(problem, args.probes, Run(args.seed, clock.remaining(), bar))
+        except LimitReached:
+            stopped = "time limit reached before two probes"
+        else:
+            if result.probes < args.probes:
+                stopped = f"time limit reached after {result.probes} of {args.probes} probes"
+            elif args.exact:
+                if _time_left(clock):
+                    with progress.progress_bar(f"walking the tree of {problem.describe()}"):
+                        result.exact_levels = exact_profile(problem, clock.remaining())
+                if result.exact_levels is None:
+                    stopped = "time limit reached while walking the tree"
+                else:
+                    result.exact = sum(result.exact_levels)
+            results.append(result)
+            _say(result, args.format)
+        if stopped:
+            print(f"{stopped} (n={n})", file=sys.stderr)
+            break
+    if args.plot and results:
         write_plot(results, args.plot)
         a.wrote_plot(args.plot)
-    return ExitCode.OK
+    return ExitCode.LIMIT if stopped else ExitCode.OK
+
+
+def _time_left(clock: Run) -> bool:
+    """Whether the command's time limit leaves enough for another run (always, without)."""
+    left = clock.remaining()
+    return left is None or left >= MIN_TIME_LIMIT
 
 
 def _say(result: Estimate, fmt: str) -> None:

@@ -10,6 +10,8 @@ from queenslab.cli import arguments as a
 from queenslab.core.errors import ExitCode, UsageError
 
 HELP = "random instances from the generators of Gent, Jefferson and Nightingale"
+#: Most instances written by one command (each is drawn, written and forgotten in turn).
+MAX_COUNT = 100_000
 EXAMPLES = """examples:
   queens generate --kind blocked --n 12 --density 0.5 --seed 1
   queens generate --kind completion --n 20 --density 0.3 --seed 1 --count 10 --output inst
@@ -46,9 +48,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--count",
-        type=lambda t: a.whole_number(t, "--count", 1),
+        type=lambda t: a.whole_number(t, "--count", 1, MAX_COUNT),
         default=1,
-        help="instances to write (default 1)",
+        help=f"instances to write (default 1, at most {MAX_COUNT:,})",
     )
     parser.add_argument(
         "--output",
@@ -91,13 +93,14 @@ def run(args: argparse.Namespace) -> int:
 
     if args.output is None and args.count > 1:
         raise UsageError("give --output DIR to write more than one instance")
-    instances = [
+    seeds = range(args.seed, args.seed + args.count)
+    instances = (
         generate(args.kind, args.n, args.density, seed, min_open=args.min_open,
                  variant=args.variant)
-        for seed in range(args.seed, args.seed + args.count)
-    ]  # fmt: skip
+        for seed in seeds
+    )  # fmt: skip
     if args.output is None:
-        print(instances[0].dumps(), end="")
+        print(next(instances).dumps(), end="")
         return ExitCode.OK
     try:
         os.makedirs(args.output, exist_ok=True)

@@ -56,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
     )  # fmt: skip
     a.say_result(args, result)
     if result.placement is None:
-        print(f"no optimum: {result.status} ({result.backend})", file=sys.stderr)
+        print(f"no optimum: {result.status} ({a.by_whom(result)})", file=sys.stderr)
     return result.status.exit_code
 
 

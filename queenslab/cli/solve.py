@@ -46,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
     if result.status is Status.INFEASIBLE:
         print(f"no solution for {problem.describe()}", file=sys.stderr)
     elif result.placement is None:
-        print(f"no answer: {result.status} ({result.backend})", file=sys.stderr)
+        print(f"no answer: {result.status} ({a.by_whom(result)})", file=sys.stderr)
     return result.status.exit_code
 
 

@@ -18,6 +18,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from queenslab.compiled import first_compile
 from queenslab.compiled.native import enabled, numba_user_cache
 
 if "NUMBA_CACHE_DIR" not in os.environ and not os.access(Path(__file__).parent, os.W_OK):
@@ -32,18 +33,24 @@ __all__ = ["carray", "cfunc", "cgutils", "intrinsic", "njit", "types"]
 
 
 _numba_load_overload = caching.Cache.load_overload
+#: The modules whose kernels are this package's (all of queenslab, not this wing alone).
+_PACKAGE = __name__.partition(".")[0] + "."
 
 
 def _load_overload(self: caching.Cache, sig: Any, target_context: Any) -> Any:
-    """``Cache.load_overload`` without the refresh for this package's kernels only.
+    """``Cache.load_overload`` without the refresh for this package's kernels only; a
+    kernel not in the cache is about to compile, which ``first_compile`` announces.
 
     Other code in the process (a user's own kernels) keeps numba's behaviour untouched.
     """
-    if not getattr(self._py_func, "__module__", "").startswith(f"{__package__}."):
+    if not getattr(self._py_func, "__module__", "").startswith(_PACKAGE):
         return _numba_load_overload(self, sig, target_context)
     rtsys.initialize(target_context)
     with self._guard_against_spurious_io_errors():
-        return self._load_overload(sig, target_context)
+        found = self._load_overload(sig, target_context)
+    if found is None:
+        first_compile.compiling()
+    return found
 
 
 # Only with the start-up tricks switched on (QUEENSLAB_NATIVE), and on the numba versions

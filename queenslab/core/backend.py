@@ -111,6 +111,8 @@ class Backend:
     #: Importable modules the backend needs, and the pip package that provides them.
     requires: ClassVar[Mapping[str, str]] = {}
     options: ClassVar[tuple[Option, ...]] = ()
+    #: Options that only counting uses: the other commands do not offer them.
+    count_options: ClassVar[frozenset[str]] = frozenset()
     #: Whether the run's seed changes what the backend does (else the CLI says it does not).
     uses_seed: ClassVar[bool] = False
 

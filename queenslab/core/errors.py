@@ -37,3 +37,8 @@ class Terminated(KeyboardInterrupt):
 
 class LimitReached(Exception):
     """A search stopped because its time limit passed (the CLI exits with code 3)."""
+
+
+class Undecided(Exception):
+    """A solver ended without an answer and without a proof, for a reason other than a
+    limit; the message is the solver's own account (status unknown, CLI exit code 3)."""

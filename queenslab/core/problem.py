@@ -13,6 +13,7 @@ from functools import cached_property
 
 from queenslab.boards import DEFAULT_VARIANT, Board, Cell, UnknownVariant, board, variant
 from queenslab.core.errors import UsageError
+from queenslab.core.integers import integer
 
 MAX_N = 10**9
 
@@ -33,10 +34,7 @@ class Problem:
     kind: str = "placement"
 
     def __post_init__(self) -> None:
-        if isinstance(self.n, bool) or not isinstance(self.n, int):
-            raise UsageError(f"n must be an integer, got {self.n!r}")
-        if not 1 <= self.n <= MAX_N:
-            raise UsageError(f"n must be between 1 and {MAX_N}, got {self.n}")
+        object.__setattr__(self, "n", integer(self.n, "n", 1, MAX_N))
         try:
             variant(self.variant)
         except UnknownVariant as exc:
@@ -87,9 +85,11 @@ def _cells(n: int, cells: Iterable[Cell], what: str) -> tuple[Cell, ...]:
     seen: set[Cell] = set()
     for cell in cells:
         try:
-            r, c = (int(x) for x in cell)
-        except (TypeError, ValueError):
-            raise UsageError(f"{what} must be a (row, col) pair, got {cell!r}") from None
+            r, c = (integer(x, what) for x in cell)
+        except (TypeError, ValueError):  # not a pair, or not of integers (the UsageError)
+            raise UsageError(
+                f"{what} must be a (row, col) pair of integers, got {cell!r}"
+            ) from None
         if not (0 <= r < n and 0 <= c < n):
             raise UsageError(f"{what} {r}:{c} is off the {n}x{n} board")
         if (r, c) in seen:

@@ -11,13 +11,15 @@ sets it from a thread for kernels that never look at the clock).
 from __future__ import annotations
 
 import math
+import numbers
 import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from queenslab.core.errors import UsageError
+from queenslab.core.integers import integer
 from queenslab.core.stats import Stats
 
 if TYPE_CHECKING:
@@ -29,12 +31,15 @@ ProgressCallback = Callable[[int, int | None], None]
 MIN_TIME_LIMIT = 0.001
 
 
-def check_time_limit(seconds: float | None) -> float | None:
+def check_time_limit(seconds: Any) -> float | None:
+    """The time limit as a float: a real number (Python or NumPy, not a bool or a string)
+    of at least ``MIN_TIME_LIMIT`` seconds, or None for none."""
     if seconds is None:
         return None
-    if not (math.isfinite(seconds) and seconds >= MIN_TIME_LIMIT):
+    real = isinstance(seconds, numbers.Real) and not isinstance(seconds, bool)
+    if not (real and math.isfinite(seconds) and seconds >= MIN_TIME_LIMIT):
         raise UsageError(
-            f"time limit must be a finite number of seconds >= {MIN_TIME_LIMIT}, got {seconds}"
+            f"time limit must be a finite number of seconds >= {MIN_TIME_LIMIT}, got {seconds!r}"
         )
     return float(seconds)
 
@@ -54,14 +59,14 @@ class Run:
         progress: ProgressCallback | None = None,
         profile: bool = False,
     ) -> None:
-        self.seed = seed
+        self.seed = None if seed is None else integer(seed, "seed", 0)
         #: Asked for the tree profile: stats["profile"][d] = nodes at depth d (d queens).
         self.profile = profile
         self.time_limit = check_time_limit(time_limit)
         self.progress = progress
         self.stats = Stats()
         self._start = time.perf_counter()
-        self._end = None if time_limit is None else self._start + self.time_limit
+        self._end = None if self.time_limit is None else self._start + self.time_limit
         self._stopped = threading.Event()
         self._flag: np.ndarray | None = None
 

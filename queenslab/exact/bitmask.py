@@ -52,6 +52,8 @@ class BitmaskBackend(Backend):
         Option("checkpoint", "SQLite file recording finished subproblems (resumable)",
                metavar="FILE"),
     )  # fmt: skip
+    #: The options only a count uses: the command line offers them to ``count`` alone.
+    count_options: ClassVar[frozenset[str]] = frozenset({"scheduler", "checkpoint"})
 
     def load(self) -> None:
         """Run every compiled kernel once on a tiny board, with a fresh default backend.
@@ -107,6 +109,7 @@ class BitmaskBackend(Backend):
             self.settings["workers"],
             self.settings["scheduler"],
             self.settings["checkpoint"],
+            problem.describe(),
         )
 
     def optimize(self, problem: Problem, run: Run, weights: np.ndarray) -> OptimizeResult:

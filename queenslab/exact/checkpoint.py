@@ -6,7 +6,8 @@ count's plan (n, split method, size and a digest of every subproblem), and each 
 a digest of (plan, id, total, unique, nodes) keyed by the plan's: a row that was edited,
 copied from another count or damaged is refused rather than summed. (The digests catch
 mistakes, not forgery: the key is in the file.) Resuming with another plan, an older
-format, or a file that is not a checkpoint is refused with a one-line UsageError. A file
+format, or a file that is not a checkpoint (another schema, or a trigger that could abort
+or drop the rows) is refused with a one-line UsageError naming what it holds. A file
 that cannot be written (a full disk) is a one-line UsageError too, and a checkpoint this
 run created is removed again when the run fails before recording anything (a full disk,
 Ctrl-C during start-up). A new file's schema is written in one locked transaction, so two
@@ -29,12 +30,25 @@ from queenslab.core.errors import UsageError
 FORMAT = "queenslab-count-checkpoint/2"
 COMMIT_EVERY = 1.0  # seconds between two commits
 LOCK_TIMEOUT = 60.0  # seconds to wait while another process writes the file
+_META = "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)"
+_DONE = (
+    "CREATE TABLE done (id INTEGER PRIMARY KEY, total INTEGER NOT NULL,"
+    " uniq INTEGER NOT NULL, nodes INTEGER NOT NULL, digest TEXT NOT NULL)"
+)
+#: Everything a checkpoint's schema holds (sqlite_master: type, name, sql). Anything more,
+#: a trigger above all, could abort or silently drop the rows a count records.
+_SCHEMA = frozenset(
+    {("table", "meta", _META), ("index", "sqlite_autoindex_meta_1", None), ("table", "done", _DONE)}
+)
+#: The meta entries that say which count a file belongs to ("board" only describes it).
+_PLAN_KEYS = ("format", "n", "method", "subproblems", "plan")
 
 
 class Checkpoint:
-    """Open (or create) the checkpoint of a count of ``size`` subproblems."""
+    """Open (or create) the checkpoint of a count of ``size`` subproblems of ``board``
+    (its description, e.g. ``n=8 toroidal``, for the messages)."""
 
-    def __init__(self, path: str, n: int, method: str, size: int, plan: str) -> None:
+    def __init__(self, path: str, n: int, method: str, size: int, plan: str, board: str) -> None:
         self.path = path
         self.size = size
         self._key = hashlib.sha256(plan.encode()).digest()
@@ -47,6 +61,7 @@ class Checkpoint:
             "method": method,
             "subproblems": str(size),
             "plan": plan,
+            "board": board,
         }
         try:
             self._db = sqlite3.connect(path, timeout=LOCK_TIMEOUT, isolation_level=None)
@@ -85,11 +100,18 @@ class Checkpoint:
                     f"checkpoint {self.path} was written by another version of queenslab "
                     f"({found.get('format')}, this one reads {FORMAT}): use another file"
                 )
-            elif found != expected:
+            elif foreign := self._foreign_objects():
                 raise UsageError(
-                    f"checkpoint {self.path} belongs to another count (n={found.get('n')}, "
-                    f"{found.get('method')}); this one is n={expected['n']}, "
-                    f"{expected['method']}: use another file"
+                    f"checkpoint {self.path} holds {foreign}, which no queenslab checkpoint "
+                    "has: use another file"
+                )
+            elif any(found.get(key) != expected[key] for key in _PLAN_KEYS):
+                theirs, mine = _describe(found), _describe(expected)
+                if theirs == mine:
+                    theirs += " split another way"
+                raise UsageError(
+                    f"checkpoint {self.path} belongs to another count ({theirs}); this one "
+                    f"is {mine}: use another file"
                 )
         except BaseException:
             if self._db.in_transaction:
@@ -105,12 +127,15 @@ class Checkpoint:
             raise sqlite3.DatabaseError("foreign schema")
         return {str(k): str(v) for k, v in self._db.execute("SELECT key, value FROM meta")}
 
+    def _foreign_objects(self) -> str:
+        """The schema objects no checkpoint has (triggers, views, indexes), named; "" if none."""
+        found = self._db.execute("SELECT type, name, sql FROM sqlite_master").fetchall()
+        return ", ".join(f"the {kind} {name!r}" for kind, name, sql in found
+                         if (kind, name, sql) not in _SCHEMA)  # fmt: skip
+
     def _create(self, meta: dict[str, str]) -> None:
-        self._db.execute("CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
-        self._db.execute(
-            "CREATE TABLE done (id INTEGER PRIMARY KEY, total INTEGER NOT NULL,"
-            " uniq INTEGER NOT NULL, nodes INTEGER NOT NULL, digest TEXT NOT NULL)"
-        )
+        self._db.execute(_META)
+        self._db.execute(_DONE)
         self._db.executemany("INSERT INTO meta VALUES (?, ?)", meta.items())
 
     def _digest(self, *row: int) -> str:
@@ -152,7 +177,7 @@ class Checkpoint:
                 "INSERT OR REPLACE INTO done VALUES (?, ?, ?, ?, ?)",
                 [(*row, self._digest(*row)) for row in rows],
             )
-        except sqlite3.OperationalError as exc:
+        except sqlite3.DatabaseError as exc:  # a full disk; a file changed while counting
             raise UsageError(f"cannot write checkpoint {self.path}: {exc}") from None
         self._recorded = True
         if time.monotonic() - self._last_commit >= COMMIT_EVERY:
@@ -162,7 +187,7 @@ class Checkpoint:
         try:
             if self._db.in_transaction:
                 self._db.execute("COMMIT")
-        except sqlite3.OperationalError as exc:
+        except sqlite3.DatabaseError as exc:
             raise UsageError(f"cannot write checkpoint {self.path}: {exc}") from None
         self._last_commit = time.monotonic()
 
@@ -188,3 +213,9 @@ class Checkpoint:
             self.close()  # keep what finished (Ctrl-C, a limit, a lost worker)
         if not self._recorded:
             self._discard()
+
+
+def _describe(meta: dict[str, str]) -> str:
+    """A count as its meta entries name it: the board (files written before the board was
+    recorded give its n) and the split method."""
+    return f"{meta.get('board') or 'n=' + str(meta.get('n'))}, {meta.get('method')}"

@@ -31,9 +31,11 @@ def count(
     workers: int,
     scheduler: str | None = None,
     checkpoint: str | None = None,
+    board: str = "",
 ) -> CountResult:
     """Build the plan (``build`` may raise LimitReached) and count it on ``workers`` local
-    threads, or on the cluster of ``scheduler``, to the end or the limit."""
+    threads, or on the cluster of ``scheduler``, to the end or the limit. ``board``
+    describes the problem in the checkpoint (a refused file names both boards)."""
     with contextlib.ExitStack() as stack:
         stack.enter_context(watch(run))
         try:
@@ -50,7 +52,7 @@ def count(
 
             method = f"{plan.method} with classes" if unique else plan.method
             record = stack.enter_context(
-                Checkpoint(checkpoint, plan.n, method, len(plan), plan.fingerprint())
+                Checkpoint(checkpoint, plan.n, method, len(plan), plan.fingerprint(), board)
             )
             ids, rows = record.finished()
             results[ids], pending[ids] = rows, False

@@ -108,6 +108,7 @@ class GpuBackend(Backend):
             default_workers(),
             self.settings["scheduler"],
             self.settings["checkpoint"],
+            problem.describe(),
         )
 
 

@@ -38,8 +38,9 @@ def lv_trial(n, step, given, state, cols, col, up, down, stop):
     analysis: one for the root plus one per queen placed, in both phases (a given row
     counts when passed). Returns (solved, nodes); a random row without a safe column, or
     backtracking that runs back into the random rows, is a failure. ``cols`` holds the
-    board on success. Another thread may set ``stop[0]``: the backtracking then gives up
-    (a time limit).
+    board on success. Another thread may set ``stop[0]``: the trial then gives up (a time
+    limit), looked at every random row (each scans n columns: at n = 10^5 a trial's random
+    phase alone took minutes) and every few thousand nodes of backtracking.
     """
     col[:] = 0
     up[:] = 0
@@ -49,6 +50,8 @@ def lv_trial(n, step, given, state, cols, col, up, down, stop):
             _mark(col, up, down, n, r, given[r], 1)
     nodes = 1
     for r in range(min(step, n)):
+        if stop[0]:
+            return False, nodes
         if given[r] >= 0:
             cols[r] = given[r]
             nodes += 1
@@ -97,17 +100,22 @@ def lv_trial(n, step, given, state, cols, col, up, down, stop):
 
 
 @njit(cache=True, nogil=True)
-def lv_trials(n, step, given, state, repeat):
-    """``repeat`` independent trials: (solved flags, node counts) for the study."""
+def lv_trials(n, step, given, state, repeat, stop):
+    """``repeat`` independent trials: (solved flags, node counts) for the study.
+
+    Setting ``stop[0]`` from another thread ends the trials within a few thousand nodes
+    (the arrays then hold what was done).
+    """
     solved = np.zeros(repeat, dtype=np.bool_)
     nodes = np.zeros(repeat, dtype=np.int64)
     cols = np.zeros(n, dtype=np.int64)
     col = np.zeros(n, dtype=np.int8)
     up = np.zeros(2 * n, dtype=np.int8)
     down = np.zeros(2 * n, dtype=np.int8)
-    never = np.zeros(1, dtype=np.uint8)
     for t in range(repeat):
-        solved[t], nodes[t] = lv_trial(n, step, given, state, cols, col, up, down, never)
+        if stop[0]:
+            break
+        solved[t], nodes[t] = lv_trial(n, step, given, state, cols, col, up, down, stop)
     return solved, nodes
 
 

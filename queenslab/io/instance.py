@@ -12,8 +12,9 @@ The format (JSON, one object; ``version`` 1)::
      "provenance": {"generator": "blocked", "density": 0.5, "seed": 3, "min_open": 4}
     }
 
-Cells are ``[row, col]``, 0-based. ``variant`` (default standard), ``blocked``, ``givens``
-and ``provenance`` may be left out; ``provenance`` is free-form (the generators record
+Cells are ``[row, col]``, 0-based. ``format``, ``version`` and ``n`` are required, each key
+once; ``variant`` (default standard), ``blocked``, ``givens`` and ``provenance`` may be left
+out; ``provenance`` is free-form (the generators record
 their kind, density, seed and parameters there) and never changes what is solved. Every
 command that takes a board reads it with ``--instance FILE``.
 """
@@ -27,6 +28,7 @@ from typing import Any
 from queenslab.boards import DEFAULT_VARIANT, Cell
 from queenslab.core.errors import UsageError
 from queenslab.core.problem import Problem
+from queenslab.io.textfiles import unique_keys
 
 FORMAT = "queenslab-instance"
 VERSION = 1
@@ -69,8 +71,12 @@ class Instance:
         """An instance from parsed JSON; a one-line UsageError naming ``where`` otherwise."""
         if not isinstance(data, dict):
             raise UsageError(f"{where}: an instance is a JSON object")
-        if data.get("format", FORMAT) != FORMAT or data.get("version", VERSION) != VERSION:
-            raise UsageError(f"{where}: not a {FORMAT} file of version {VERSION}")
+        version = data.get("version")
+        if data.get("format") != FORMAT or isinstance(version, bool) or version != VERSION:
+            raise UsageError(
+                f"{where}: not a {FORMAT} file of version {VERSION} "
+                f'(it needs "format": "{FORMAT}" and "version": {VERSION})'
+            )
         n = data.get("n")
         if isinstance(n, bool) or not isinstance(n, int):
             raise UsageError(f"{where}: 'n' must be a whole number")
@@ -107,9 +113,11 @@ def read(path: str) -> Instance:
     if len(raw) > MAX_BYTES:
         raise UsageError(f"{path} is larger than {MAX_BYTES >> 20} MB: not an instance file")
     try:
-        data = json.loads(raw.decode("utf-8"))
+        data = json.loads(raw.decode("utf-8"), object_pairs_hook=unique_keys)
     except (UnicodeDecodeError, json.JSONDecodeError, RecursionError) as exc:
         raise UsageError(f"{path} is not an instance file (JSON): {exc}") from None
+    except ValueError as exc:  # a key given twice
+        raise UsageError(f"{path}: {exc}") from None
     return Instance.from_json(data, path)
 
 

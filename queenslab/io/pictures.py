@@ -6,16 +6,27 @@ colour, blocked cells are dark grey. The checkerboard is one SVG pattern, so an 
 with n (the queens), not n². For notebooks, ``preview_svg`` caps the picture: boards past
 ``PREVIEW_MAX_N`` become a density image of a few kB, whatever n. NumPy and matplotlib
 are imported only by the functions that need them.
+
+Answers of the other problem kinds (``answer_svg``, ``write_answer_png``) are drawn on the
+same board: two armies as white and black queens, a colouring as tinted cells (one hue
+per colour class), a dominating set as queens over the cells they dominate (any cell left
+undominated framed in the attack colour).
 """
 
 from __future__ import annotations
 
 import base64
+import colorsys
 import struct
 import zlib
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
+
+from queenslab.boards.graph import cells as every_cell
+from queenslab.boards.graph import reach
+from queenslab.problems.coloring import ColourClasses
+from queenslab.problems.peaceable import Armies
 
 if TYPE_CHECKING:
     import numpy as np
@@ -30,6 +41,8 @@ PREVIEW_MAX_N = 64
 DENSITY_PIXELS = 64
 #: Attacking pairs drawn as lines at most (a bad placement can have ~n²/2 of them).
 MAX_ATTACK_LINES = 500
+#: Largest board whose colour classes are also numbered cell by cell (hues alone blur).
+LABEL_MAX_N = 32
 
 
 @dataclass(frozen=True)
@@ -40,6 +53,8 @@ class Style:
     given: str = "#1565c0"
     attacked: str = "#d32f2f"
     blocked: str = "#555555"
+    white_queen: str = "#fafafa"
+    dominated: str = "#64b5f6"  # drawn half transparent over the squares
     #: trace players: a solution's queens, the rows a move changed, the columns a domain
     #: still holds, and the search tree's open path and explored nodes
     solution: str = "#2e7d32"
@@ -94,6 +109,29 @@ def squares_svg(n: int, cell: int) -> str:
     )
 
 
+def _cell_size(n: int, cell: int) -> int:
+    """Cells shrink for big n so the picture stays within 1600 pixels."""
+    return max(2, min(cell, 1600 // max(n, 1)))
+
+
+def _svg_frame(n: int, cell: int) -> list[str]:
+    """The opening of every board SVG: the document and the squares."""
+    size = n * cell
+    return [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{size}" '
+        f'viewBox="0 0 {size} {size}">',
+        squares_svg(n, cell),
+    ]
+
+
+def _blocked_svg(cell: int, blocked: Iterable[Cell]) -> list[str]:
+    return [
+        f'<rect x="{c * cell}" y="{r * cell}" width="{cell}" height="{cell}" '
+        f'fill="{STYLE.blocked}"><title>blocked: row {r}, column {c}</title></rect>'
+        for r, c in blocked
+    ]
+
+
 def to_svg(
     placement: Placement,
     cell: int = 40,
@@ -102,20 +140,10 @@ def to_svg(
 ) -> str:
     """The board as an SVG document, attacks and givens marked (cells shrink for big n)."""
     n = placement.n
-    cell = max(2, min(cell, 1600 // max(n, 1)))
+    cell = _cell_size(n, cell)
     marks = Marks.of(placement, board, givens)
-    size = n * cell
     half, radius = cell / 2, cell * 0.35
-    parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{size}" height="{size}" '
-        f'viewBox="0 0 {size} {size}">',
-        squares_svg(n, cell),
-    ]
-    parts.extend(
-        f'<rect x="{c * cell}" y="{r * cell}" width="{cell}" height="{cell}" '
-        f'fill="{STYLE.blocked}"><title>blocked: row {r}, column {c}</title></rect>'
-        for r, c in marks.blocked
-    )
+    parts = _svg_frame(n, cell) + _blocked_svg(cell, marks.blocked)
     cols = placement.to_list()
     pairs = marks.attacking[:MAX_ATTACK_LINES]
     parts.extend(
@@ -137,6 +165,23 @@ def write_png(
     placement: Placement, out: Any, board: Board | None = None, givens: Iterable[Cell] = ()
 ) -> None:
     """Save the board as a PNG (matplotlib, imported only here), in the SVG's style."""
+    import numpy as np
+
+    n = placement.n
+    marks = Marks.of(placement, board, givens)
+    cols = placement.as_array()
+    fig, ax = _png_frame(n, marks.blocked, {})
+    for a, b in marks.attacking[:MAX_ATTACK_LINES]:
+        ax.plot([cols[a], cols[b]], [a, b], color=STYLE.attacked, linewidth=1)
+    attacked = {row for pair in marks.attacking for row in pair}
+    colours = [marks.colour(r, attacked) for r in range(n)]
+    ax.scatter(cols, np.arange(n), s=max(4.0, 9000 / n**2), c=colours, marker="o")
+    _png_save(fig, ax, f"{n} queens", out)
+
+
+def _png_frame(n: int, blocked: Iterable[Cell], tint: Mapping[Cell, str]) -> tuple[Any, Any]:
+    """A matplotlib figure of the squares, ``tint`` colours mixed half into some of them,
+    and the blocked cells (matplotlib imported here only)."""
     import matplotlib
     import numpy as np
 
@@ -144,26 +189,133 @@ def write_png(
     import matplotlib.pyplot as plt
     from matplotlib.colors import to_rgb
 
-    n = placement.n
-    marks = Marks.of(placement, board, givens)
     image = np.empty((n, n, 3))
     dark = np.add.outer(np.arange(n), np.arange(n)) % 2 == 1
     image[:] = to_rgb(STYLE.light)
     image[dark] = to_rgb(STYLE.dark)
-    for r, c in marks.blocked:
+    for (r, c), colour in tint.items():
+        image[r, c] = (image[r, c] + np.array(to_rgb(colour))) / 2
+    for r, c in blocked:
         image[r, c] = to_rgb(STYLE.blocked)
-    cols = placement.as_array()
     fig, ax = plt.subplots(figsize=(6, 6), dpi=100)
     ax.imshow(image, interpolation="nearest")
-    for a, b in marks.attacking[:MAX_ATTACK_LINES]:
-        ax.plot([cols[a], cols[b]], [a, b], color=STYLE.attacked, linewidth=1)
-    attacked = {row for pair in marks.attacking for row in pair}
-    colours = [marks.colour(r, attacked) for r in range(n)]
-    ax.scatter(cols, np.arange(n), s=max(4.0, 9000 / n**2), c=colours, marker="o")
+    return fig, ax
+
+
+def _png_save(fig: Any, ax: Any, title: str, out: Any) -> None:
+    import matplotlib.pyplot as plt
+
     ax.set_axis_off()
-    ax.set_title(f"{n} queens")
+    ax.set_title(title)
     fig.savefig(out, format="png", bbox_inches="tight")
     plt.close(fig)
+
+
+# -- answers of the other problem kinds --------------------------------------------------
+@dataclass(frozen=True)
+class AnswerMarks:
+    """What a picture of a kind's answer shows: queens and tinted cells, by colour."""
+
+    title: str
+    queens: dict[Cell, str] = field(default_factory=dict)
+    tint: dict[Cell, str] = field(default_factory=dict)
+    framed: tuple[Cell, ...] = ()  # cells drawn with an attack-coloured frame
+    labels: dict[Cell, str] = field(default_factory=dict)  # written in the cell
+
+    @classmethod
+    def of(cls, board: Board, answer: Any) -> AnswerMarks:
+        """Armies, a colouring, or a set of queens that dominates the board."""
+        if isinstance(answer, Armies):
+            queens = {cell: STYLE.white_queen for cell in answer.white}
+            queens.update({cell: STYLE.queen for cell in answer.black})
+            return cls(f"{len(answer.white)} white and {len(answer.black)} black queens", queens)
+        if isinstance(answer, ColourClasses):
+            hues = palette(len(answer.classes))
+            colours = answer.colours()
+            tint = {cell: hues[k] for cell, k in colours.items()}
+            labels = {cell: str(k) for cell, k in colours.items()} if board.n <= LABEL_MAX_N else {}
+            return cls(f"{len(answer.classes)} colours", tint=tint, labels=labels)
+        queens = frozenset(answer)
+        near = reach(board)
+        dominated = {cell for cell in every_cell(board) if near[cell] & queens}
+        return cls(
+            f"{len(queens)} queens dominating {len(dominated)} of {board.n**2} cells",
+            {cell: STYLE.queen for cell in queens},
+            {cell: STYLE.dominated for cell in dominated - queens},
+            tuple(sorted(set(every_cell(board)) - dominated)),
+        )
+
+
+def palette(k: int) -> list[str]:
+    """k distinct colours: hues spread by the golden angle, so neighbours in the list
+    differ most (colour classes drawn side by side stay apart)."""
+    hues = [(i * 0.618033988749895) % 1.0 for i in range(k)]
+    return [
+        "#{:02x}{:02x}{:02x}".format(*(round(255 * v) for v in colorsys.hsv_to_rgb(h, 0.55, 0.95)))
+        for h in hues
+    ]
+
+
+def answer_svg(board: Board, answer: Any, cell: int = 40) -> str:
+    """A kind's answer on the board as an SVG document (see ``AnswerMarks``)."""
+    n = board.n
+    cell = _cell_size(n, cell)
+    marks = AnswerMarks.of(board, answer)
+    half, radius = cell / 2, cell * 0.35
+    parts = _svg_frame(n, cell)
+    parts.extend(
+        f'<rect x="{c * cell}" y="{r * cell}" width="{cell}" height="{cell}" fill="{colour}" '
+        f'fill-opacity="0.7"><title>row {r}, column {c}</title></rect>'
+        for (r, c), colour in sorted(marks.tint.items())
+    )
+    parts.extend(_blocked_svg(cell, board.blocked))
+    parts.extend(
+        f'<rect x="{c * cell + 1}" y="{r * cell + 1}" width="{cell - 2}" height="{cell - 2}" '
+        f'fill="none" stroke="{STYLE.attacked}" stroke-width="{max(1, cell // 12)}">'
+        f"<title>not dominated: row {r}, column {c}</title></rect>"
+        for r, c in marks.framed
+    )
+    parts.extend(
+        f'<circle cx="{c * cell + half}" cy="{r * cell + half}" r="{radius}" fill="{colour}" '
+        f'stroke="{STYLE.queen}" stroke-width="{max(1, cell // 20)}">'
+        f"<title>row {r}, column {c}</title></circle>"
+        for (r, c), colour in sorted(marks.queens.items())
+    )
+    parts.extend(
+        f'<text x="{c * cell + half}" y="{r * cell + half}" font-size="{cell * 0.4:.1f}" '
+        f'text-anchor="middle" dominant-baseline="central" font-family="sans-serif">{text}</text>'
+        for (r, c), text in sorted(marks.labels.items())
+    )
+    parts.append(f"<title>{marks.title}</title></svg>")
+    return "\n".join(parts)
+
+
+def write_answer_png(board: Board, answer: Any, out: Any) -> None:
+    """A kind's answer on the board as a PNG, in the SVG's style."""
+    n = board.n
+    marks = AnswerMarks.of(board, answer)
+    fig, ax = _png_frame(n, board.blocked, marks.tint)
+    for r, c in marks.framed:
+        ax.add_patch(_frame_patch(r, c))
+    if marks.queens:
+        cells = sorted(marks.queens)
+        ax.scatter(
+            [c for _, c in cells],
+            [r for r, _ in cells],
+            s=max(4.0, 9000 / n**2),
+            c=[marks.queens[cell] for cell in cells],
+            edgecolors=STYLE.queen,
+            marker="o",
+        )
+    for (r, c), text in marks.labels.items():
+        ax.text(c, r, text, ha="center", va="center", fontsize=max(4.0, 120 / n))
+    _png_save(fig, ax, marks.title, out)
+
+
+def _frame_patch(r: int, c: int) -> Any:
+    from matplotlib.patches import Rectangle
+
+    return Rectangle((c - 0.5, r - 0.5), 1, 1, fill=False, edgecolor=STYLE.attacked, linewidth=2)
 
 
 def preview_svg(placement: Placement) -> str:

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from queenslab.core.errors import UsageError
 from queenslab.io import writers
-from queenslab.io.textfiles import opened, read_text
+from queenslab.io.textfiles import opened, read_text, unique_keys
 
 if TYPE_CHECKING:
     import numpy as np
@@ -59,7 +59,7 @@ def _loads(text: str, where: str) -> Any:
         raise ValueError(f"{name} is not a column")
 
     try:
-        return json.loads(text, parse_constant=refuse)
+        return json.loads(text, parse_constant=refuse, object_pairs_hook=unique_keys)
     except json.JSONDecodeError as exc:
         raise UsageError(f"{where} is not valid JSON: {exc}") from None
     except (ValueError, RecursionError) as exc:

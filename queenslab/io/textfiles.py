@@ -4,7 +4,7 @@ a run or eat its memory, and every failure is one line (UsageError)."""
 from __future__ import annotations
 
 from pathlib import Path
-from typing import IO
+from typing import IO, Any
 
 from queenslab.core.errors import UsageError
 
@@ -33,3 +33,14 @@ def read_text(path: str | Path, max_bytes: int, what: str) -> str:
         return data.decode("utf-8")
     except UnicodeDecodeError:
         raise UsageError(f"{path} is not UTF-8 text, so not a {what}") from None
+
+
+def unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """``object_pairs_hook`` for JSON input: a key given twice in one object is an error
+    (the json module keeps the last one silently, so two "n" keys chose the board)."""
+    found: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in found:
+            raise ValueError(f"the key {key!r} appears twice in one object")
+        found[key] = value
+    return found

@@ -17,6 +17,7 @@ import statistics
 from dataclasses import dataclass, field
 from typing import Any
 
+from queenslab.core.errors import LimitReached, UsageError
 from queenslab.core.problem import Problem
 from queenslab.core.run import Run
 from queenslab.trace.rows import RowMasks
@@ -25,6 +26,9 @@ from queenslab.trace.rows import RowMasks
 Z95 = 1.959964
 #: Probes asked for at most (each costs O(n²) work in Python).
 MAX_PROBES = 1_000_000
+#: Largest board estimated: a probe's size is at most 1 + n + n(n-1) + ... < e·n!, which a
+#: float holds up to n = 170 (e·170! is about 2·10^307); sums are kept as exact integers.
+MAX_N = 170
 #: Largest board whose exact tree the backtrack backend walks for comparison here.
 MAX_EXACT_N = 13
 
@@ -87,10 +91,11 @@ def estimate(problem: Problem, probes: int = 1000, run: Run | None = None) -> Es
     """Estimate the backtracking tree of ``problem`` from ``probes`` random paths.
 
     Args:
-        problem: the board (variant, blocked cells, givens).
+        problem: the board (variant, blocked cells, givens), n <= MAX_N.
         probes: number of random paths (1..MAX_PROBES).
-        run: its seed makes the estimate reproducible; its stop signal ends the probes
-            early (the estimate then uses the probes done).
+        run: its seed makes the estimate reproducible; its stop signal or time limit ends
+            the probes early (the estimate then uses the probes done, ``probes`` says how
+            many; LimitReached before two).
 
     Returns:
         The mean, its standard error and the mean number of nodes per depth.
@@ -100,13 +105,19 @@ def estimate(problem: Problem, probes: int = 1000, run: Run | None = None) -> Es
         >>> result.interval[0] < result.mean < result.interval[1]
         True
     """
+    if problem.n > MAX_N:
+        raise UsageError(
+            f"the estimate handles n <= {MAX_N} (a larger tree can exceed a float), got {problem.n}"
+        )
     run = run or Run()
     rng = random.Random(run.seed)
     masks = RowMasks(problem)
-    sizes: list[float] = []
-    levels = [0.0] * (problem.n + 1)
-    squares = [0.0] * (problem.n + 1)  # per depth, for its standard error
+    sizes: list[int] = []  # exact integers: a product of branchings can pass a float
+    levels = [0] * (problem.n + 1)
+    squares = [0] * (problem.n + 1)  # per depth, for its standard error
     for done in range(probes):
+        if run.should_stop():
+            break
         product, size = 1, 1
         levels[0] += 1
         squares[0] += 1
@@ -114,22 +125,31 @@ def estimate(problem: Problem, probes: int = 1000, run: Run | None = None) -> Es
             product *= children
             size += product
             levels[depth] += product
-            squares[depth] += float(product) ** 2
+            squares[depth] += product * product
         sizes.append(size)
         if done % 256 == 255:
             run.report(done + 1, probes)
-            if run.should_stop():
-                break
     count = len(sizes)
+    if count < min(2, probes):
+        raise LimitReached
     stderr = statistics.stdev(sizes) / math.sqrt(count) if count > 1 else math.inf
-    means = [v / count for v in levels]
-    level_stderr = [
-        math.sqrt(max(0.0, (sq - count * m * m) / (count - 1)) / count) if count > 1 else math.inf
-        for sq, m in zip(squares, means, strict=True)
-    ]
+    level_stderr = [_stderr(t, sq, count) for t, sq in zip(levels, squares, strict=True)]
     return Estimate(
-        problem.n, count, statistics.fmean(sizes), stderr, levels=means, level_stderr=level_stderr
-    )
+        problem.n, count, sum(sizes) / count, stderr,
+        levels=[v / count for v in levels], level_stderr=level_stderr,
+    )  # fmt: skip
+
+
+def _stderr(total: int, square: int, count: int) -> float:
+    """The standard error of a mean from the exact sum and sum of squares of ``count``
+    values (integer arithmetic: the squares of deep levels pass a float)."""
+    if count < 2:
+        return math.inf
+    spread = max(0, count * square - total * total)  # count^2 (count - 1) times the answer^2
+    scale = count * count * (count - 1)
+    if spread // scale < 1 << 100:  # small enough for a float, which keeps the fraction
+        return math.sqrt(spread / scale)
+    return float(math.isqrt(spread // scale))
 
 
 def exact_size(problem: Problem, time_limit: float | None = None) -> int | None:

@@ -27,7 +27,7 @@ from queenslab.core.stats import primary_effort
 from queenslab.io.instance import Instance
 from queenslab.lab.generators import DEFAULT_MIN_OPEN, generate
 from queenslab.lab.runners import Job, solves
-from queenslab.lab.summary import Quartiles, quartiles, spread
+from queenslab.lab.summary import Quartiles, figures, quartiles, spread
 from queenslab.lab.table import Table
 from queenslab.registry import backend_class, info
 
@@ -134,31 +134,46 @@ class StudyReport:
         return sum(s.verdict() == "solvable" for s in found) / len(found) if found else math.nan
 
     def peak(self, backend: str) -> float | None:
-        """The density with the highest median time for ``backend``."""
-        medians = [(q.median, d) for d in self.densities if (q := self.seconds(d, backend))]
+        """The density with the highest median time for ``backend``, among the medians of
+        finished runs (None when the median run of every density hit the limit)."""
+        medians = [
+            (q.median, d)
+            for d in self.densities
+            if (q := self.seconds(d, backend)) and math.isfinite(q.median)
+        ]
         return max(medians)[1] if medians else None
 
     def table(self) -> Table:
+        """One row per density; in CSV, plain numbers: the quartiles of each backend's
+        seconds and effort in columns of their own, its effort's name beside them."""
         axis, value = PAPER_AXIS[self.kind]
         kappa = KAPPA.get(self.kind)
         columns = ["density", axis, *(["kappa"] if kappa else []), "solvable", "undecided"]
+        csv_columns = list(columns)
         for backend in self.backends:
             columns += [f"{backend} s", f"{backend} effort", f"{backend} limit"]
-        rows = []
+            csv_columns += [f"{backend} {what}" for what in _CSV_BACKEND]
+        rows, numbers = [], []
         for density in self.densities:
             found = self.at(density)
             undecided = sum(s.verdict() == "undecided" for s in found)
             row = [f"{density:g}", f"{value(self.n, density):.3g}"]
             row += [f"{kappa(self.n, density):.2f}"] if kappa else []
             row += [f"{self.solvable(density):.2f}", str(undecided)]
+            line: list[Any] = [density, round(value(self.n, density), 6)]
+            line += [round(kappa(self.n, density), 6)] if kappa else []
+            line += [round(self.solvable(density), 6), undecided]
             for backend in self.backends:
                 name, effort = self.effort(density, backend)
+                seconds, limits = self.seconds(density, backend), self.limits(density, backend)
                 row += [
-                    spread(self.seconds(density, backend), "s"),
+                    spread(seconds, "s"),
                     f"{spread(effort)} {name}" if name else "-",
-                    str(self.limits(density, backend)),
+                    str(limits),
                 ]
+                line += [*figures(seconds), name, *figures(effort), limits]
             rows.append(row)
+            numbers.append(line)
         notes = [
             f"{self.kind} instances, n={self.n}, {len(found)} per density; "
             "median [first-third quartile]; 'limit' where a quartile fell on a timed-out run"
@@ -169,7 +184,7 @@ class StudyReport:
                 if (peak := self.peak(backend)) is not None
             ),
         ]
-        return Table(columns, rows, self.to_json(), notes)
+        return Table(columns, rows, self.to_json(), notes, (csv_columns, numbers))
 
     def to_json(self) -> dict[str, Any]:
         rows = []
@@ -210,6 +225,8 @@ class StudyReport:
 
 
 _DECIDED = {str(Status.SOLVED), str(Status.INFEASIBLE)}
+#: A backend's columns in CSV, after its name.
+_CSV_BACKEND = ("s", "s q1", "s q3", "effort name", "effort", "effort q1", "effort q3", "limit")
 
 
 def _finished(outcome: dict[str, Any], value: float | None) -> float:

@@ -16,6 +16,7 @@ and failed trials, and t = s + (1 - p) / p * e the expected nodes until a first 
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import sys
@@ -27,6 +28,7 @@ from typing import Any, TextIO
 import numpy as np
 
 from queenslab.core.errors import UsageError
+from queenslab.core.run import never
 
 Z_999 = 3.2905267314919255  # two-sided 99.9 % normal quantile
 EXACT_MAX_N = 13
@@ -211,17 +213,26 @@ def monte_carlo_rows(
     n: int, repeat: int, seed: int | None, done: Callable[[int], None] | None = None
 ) -> list[StudyRow]:
     """``repeat`` trials per step, in batches of BATCH (one random stream: the same
-    trials as one call would run)."""
+    trials as one call would run), each in a helper thread: a main thread inside the
+    kernel saw neither Ctrl-C nor SIGTERM until the kernel returned (minutes), and then
+    failed with "SystemError: ... returned a result with an exception set"."""
     from queenslab.heuristics import las_vegas_kernels, random_stream
+    from queenslab.runtime.stop import run_stoppably
 
     state = random_stream.new_stream(seed)
     given = np.full(n, -1, dtype=np.int64)
+    stop = np.zeros(1, dtype=np.uint8)
     rows = []
     for step in range(n + 1):
         batches = []
         for start in range(0, repeat, BATCH):
             size = min(BATCH, repeat - start)
-            batches.append(las_vegas_kernels.lv_trials(n, step, given, state, size))
+            trials = functools.partial(
+                las_vegas_kernels.lv_trials, n, step, given, state, size, stop
+            )
+            _, found = run_stoppably(trials, functools.partial(stop.fill, 1), never)
+            assert found is not None  # never stops but on Ctrl-C, which is raised again
+            batches.append(found)
             if done is not None:
                 done(size)
         solved = np.concatenate([flags for flags, _ in batches])

@@ -71,3 +71,18 @@ def spread(found: Quartiles | None, unit: str = "") -> str:
     if found.q1 == found.q3:
         return middle
     return f"{middle} [{number(found.q1, scale)}–{number(found.q3, scale)}]"
+
+
+def figures(found: Quartiles | None) -> list[float | None]:
+    """Median, first and third quartile as numbers for a CSV table; None (an empty cell)
+    where nothing was measured or a quartile fell on a timed-out run."""
+    if found is None:
+        return [None, None, None]
+    return [_plain(v) for v in (found.median, found.q1, found.q3)]
+
+
+def _plain(value: float) -> float | None:
+    """A figure as written in CSV: whole numbers without ".0", others to the microsecond."""
+    if math.isinf(value):
+        return None
+    return int(value) if float(value).is_integer() else round(value, 6)

@@ -28,7 +28,7 @@ from queenslab.core.result import Status
 from queenslab.core.run import ProgressCallback
 from queenslab.core.stats import EFFORT_FIELDS, primary_effort
 from queenslab.lab import reference
-from queenslab.lab.summary import Quartiles, quartiles, spread
+from queenslab.lab.summary import Quartiles, figures, quartiles, spread
 from queenslab.lab.table import Table
 from queenslab.problems import DEFAULT_KIND
 from queenslab.registry import backend_class, info
@@ -191,10 +191,16 @@ class SweepReport:
         return not self.problems
 
     def table(self) -> Table:
-        """One row per configuration and task, time and effort per n; data: every cell."""
-        rows = []
+        """One row per configuration and task, time and effort per n; data: every cell.
+
+        In CSV each n has a note (limit, skipped, error, wrong; empty for figures), then
+        the median and quartiles of its seconds and of its effort, as plain numbers.
+        """
+        rows, numbers = [], []
         columns = ["configuration", "task", "effort"]
         columns += [f"n={n} {what}" for n in self.ns for what in ("s", "effort")]
+        csv_columns = ["configuration", "task", "effort"]
+        csv_columns += [f"n={n} {what}" for n in self.ns for what in _CSV_CELL]
         by_key = {(c.config, c.task, c.n): c for c in self.cells}
         for config, task in dict.fromkeys((c.config, c.task) for c in self.cells):
             cells = [by_key[config, task, n] for n in self.ns]
@@ -202,16 +208,21 @@ class SweepReport:
                 (m for c in cells for run in c.runs if (m := primary_effort(run.stats))), None
             )
             row = [config.label, task, measure or "-"]
+            line: list[Any] = [config.label, task, measure]
             for cell in cells:
+                effort = cell.effort(measure) if measure and not cell.shown_as else None
+                note = cell.shown_as or ("wrong" if cell.failed else None)
+                seconds = None if cell.shown_as else cell.seconds()
+                line += [note, *figures(seconds), *figures(effort)]
                 if cell.shown_as:
                     row += [cell.shown_as, "-"]
                     continue
-                effort = cell.effort(measure) if measure else None
-                row += [spread(cell.seconds(), "s"), spread(effort)]
+                row += [spread(seconds, "s"), spread(effort)]
                 if cell.failed:
                     row[-2] += " WRONG"
             rows.append(row)
-        return Table(columns, rows, self.to_json(), self._notes())
+            numbers.append(line)
+        return Table(columns, rows, self.to_json(), self._notes(), (csv_columns, numbers))
 
     def _notes(self) -> list[str]:
         setting = [f"{self.repeat} run(s) per cell: median [first-third quartile]"]
@@ -239,6 +250,10 @@ class SweepReport:
             "problems": self.problems,
             "cells": [cell.to_json() for cell in self.cells],
         }
+
+
+#: A cell's columns in CSV, after "n=N ".
+_CSV_CELL = ("note", "s", "s q1", "s q3", "effort", "effort q1", "effort q3")
 
 
 def _answer_text(task: str, answer: int) -> str:

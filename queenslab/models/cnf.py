@@ -10,7 +10,9 @@ the external solver route and the DIMACS, WCNF and OPB exports all build on thes
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Sequence
+import signal
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from typing import TextIO
 
 from queenslab.boards import Board
@@ -37,6 +39,25 @@ ENCODINGS = (
 ENCODING_OPTION = Option(
     "encoding", "cardinality encoding of the at-most/exactly-one lines", "pairwise", ENCODINGS
 )
+
+
+@contextmanager
+def pysat_ctrl_c() -> Iterator[None]:
+    """Ctrl-C inside python-sat's C code (a solve, an encoding) as a KeyboardInterrupt.
+
+    In the main thread python-sat catches SIGINT itself, jumps out of the solver and raises
+    its own error "Caught keyboard interrupt" (a traceback, exit 1), leaving its handler
+    installed. Python's handler goes back in place, and the run ends as any interrupted run.
+    """
+    handler = signal.getsignal(signal.SIGINT)
+    try:
+        yield
+    except Exception as exc:
+        if str(exc) != "Caught keyboard interrupt":
+            raise
+        if handler is not None:
+            signal.signal(signal.SIGINT, handler)
+        raise KeyboardInterrupt from None
 
 
 def cell(n: int, row: int, col: int) -> int:
@@ -75,6 +96,7 @@ def board_clauses(
     return _BUILT[key]
 
 
+@pysat_ctrl_c()
 def _encode(
     board: Board, encoding: str, should_stop: Callable[[], bool]
 ) -> tuple[tuple[tuple[int, ...], ...], int]:

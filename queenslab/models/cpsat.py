@@ -156,7 +156,7 @@ def parallel_solver(workers: int, run: Run) -> Any:
     params = solver.parameters
     params.num_workers = workers
     params.interleave_search = True
-    params.random_seed = run.seed or 0
+    params.random_seed = (run.seed or 0) % 2**31  # CP-SAT's seed is a 32-bit int
     remaining = run.remaining()
     if remaining is not None:
         params.max_time_in_seconds = remaining

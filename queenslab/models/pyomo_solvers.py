@@ -6,7 +6,8 @@ Pyomo has three solver interfaces that disagree on names, options and results: t
 Which of them offers a solver changed between Pyomo releases, so each user-facing name
 lists its candidates in order of preference and the first one the installed Pyomo knows
 and can run wins. The adapters below turn every interface into the same small API:
-``prepare`` once, ``add_constraint`` for cuts, ``solve(time_limit)`` -> ``Outcome``.
+``prepare`` once, ``add_constraint`` for cuts, ``solve(time_limit)`` -> ``Outcome``, and
+``said``: the solver's own words for a solve that ended without an answer.
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ class Outcome(Enum):
     FEASIBLE = "feasible"  # a solution, but a limit stopped the proof of optimality
     INFEASIBLE = "infeasible"
     LIMIT = "limit"  # a limit stopped the solver before any solution
-    ERROR = "error"
+    ERROR = "error"  # the solver failed: neither an answer nor a limit (see ``said``)
 
 
 def known_name(name: str) -> str:
@@ -182,6 +183,16 @@ class PyomoSolver:
     def _update_flags(self) -> Any:
         raise NotImplementedError
 
+    @property
+    def said(self) -> str:
+        """How the last solve ended, in the solver's words (for a failure's message)."""
+        return f"{self.name} ended with termination condition {self.condition!r}"
+
+    def _limit_or_error(self, limited: bool, condition: Any) -> Outcome:
+        """A solve without a solution or a proof: a limit, or a failure in the solver's words."""
+        self.condition = getattr(condition, "name", str(condition))
+        return Outcome.LIMIT if limited else Outcome.ERROR
+
 
 class _ContribSolver(PyomoSolver):
     """``pyomo.contrib.solver`` (Pyomo >= 6.9): options as keywords, ``time_limit`` float."""
@@ -224,8 +235,9 @@ class _ContribSolver(PyomoSolver):
             if condition is TerminationCondition.convergenceCriteriaSatisfied:
                 return Outcome.OPTIMAL
             return Outcome.FEASIBLE
-        return _limit_or_error(
-            condition in (TerminationCondition.maxTimeLimit, TerminationCondition.interrupted)
+        return self._limit_or_error(
+            condition in (TerminationCondition.maxTimeLimit, TerminationCondition.interrupted),
+            condition,
         )
 
 
@@ -264,8 +276,9 @@ class _AppsiSolver(PyomoSolver):
             return (
                 Outcome.OPTIMAL if condition is TerminationCondition.optimal else Outcome.FEASIBLE
             )
-        return _limit_or_error(
-            condition in (TerminationCondition.maxTimeLimit, TerminationCondition.interrupted)
+        return self._limit_or_error(
+            condition in (TerminationCondition.maxTimeLimit, TerminationCondition.interrupted),
+            condition,
         )
 
 
@@ -309,11 +322,7 @@ class _LegacySolver(PyomoSolver):
             return (
                 Outcome.OPTIMAL if condition is TerminationCondition.optimal else Outcome.FEASIBLE
             )
-        return _limit_or_error(condition is TerminationCondition.maxTimeLimit)
-
-
-def _limit_or_error(limited: bool) -> Outcome:
-    return Outcome.LIMIT if limited else Outcome.ERROR
+        return self._limit_or_error(condition is TerminationCondition.maxTimeLimit, condition)
 
 
 _ADAPTERS: dict[str, type[PyomoSolver]] = {

@@ -23,7 +23,14 @@ from queenslab.core.problem import Problem
 from queenslab.core.result import CountResult, SolveResult, Status
 from queenslab.core.run import Run
 from queenslab.models import cubes, external
-from queenslab.models.cnf import ENCODING_OPTION, board_clauses, cell, clauses, decode
+from queenslab.models.cnf import (
+    ENCODING_OPTION,
+    board_clauses,
+    cell,
+    clauses,
+    decode,
+    pysat_ctrl_c,
+)
 from queenslab.models.zero_one.backend import KindModels
 from queenslab.problems import KINDS
 from queenslab.runtime import forked
@@ -69,6 +76,7 @@ def _blocking_clause(n: int, model: list[int]) -> list[int]:
     return [-lit for lit in model[: n * n] if lit > 0]
 
 
+@pysat_ctrl_c()
 def solve_until(
     solver: Any, should_stop: Callable[[], bool], assumptions: Sequence[int] = ()
 ) -> bool | None:

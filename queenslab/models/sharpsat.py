@@ -73,6 +73,7 @@ class SharpSatBackend(Backend):
             return CountResult(int(counter.count()))
 
 
+@cnf.pysat_ctrl_c()
 def _satisfiable(clauses: list[tuple[int, ...]]) -> bool:
     """Whether the CNF has a model, by the sat backend's default solver (CaDiCaL):
     milliseconds on these boards, where Ganak spends 20-30 s on some boards without a

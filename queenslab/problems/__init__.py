@@ -9,8 +9,10 @@ from typing import Any
 
 from queenslab.core.errors import UsageError
 from queenslab.problems.base import ProblemKind
+from queenslab.problems.coloring import Coloring
 from queenslab.problems.domination import Domination
 from queenslab.problems.independent_domination import IndependentDomination
+from queenslab.problems.peaceable import Peaceable
 from queenslab.problems.placement import Placement
 
 #: The kind every command answers unless told otherwise.
@@ -22,6 +24,8 @@ KINDS: dict[str, type[ProblemKind]] = {
         Placement,
         Domination,
         IndependentDomination,
+        Peaceable,
+        Coloring,
     )
 }
 

@@ -1,4 +1,8 @@
-"""Progress bars for long work: drawn on a terminal, silent when output is piped.
+"""Progress bars for long work, and a word when kernels compile: on a terminal only.
+
+A bar is drawn on stderr when it is a terminal, never when output is piped, and never
+beside solutions streaming to the same terminal. The first run of a command compiles its
+Numba kernels (seconds without a sign of life): ``announce_compiling`` says so once.
 
 A bar is redrawn by the thread that reports progress, at most ``REFRESH_SECONDS`` apart,
 never by a refresh thread of its own: the run's pool may fork worker processes after the
@@ -12,11 +16,13 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from queenslab.compiled import first_compile
 from queenslab.core.run import ProgressCallback
 
 REFRESH_SECONDS = 0.1
 
 _enabled = True
+COMPILING = "compiling kernels (first run only)"
 
 
 def set_enabled(enabled: bool) -> None:
@@ -29,10 +35,27 @@ def is_interactive() -> bool:
     return _enabled and sys.stderr.isatty()
 
 
+def announce_compiling() -> None:
+    """From now on, the first kernel this process compiles is announced on a terminal."""
+    first_compile.announce_with(_say_compiling)
+
+
+def _say_compiling() -> None:
+    if is_interactive():
+        print(COMPILING, file=sys.stderr, flush=True)
+
+
 @contextmanager
-def progress_bar(description: str) -> Iterator[ProgressCallback | None]:
-    """Yield a ``callback(done, total)`` drawing a bar on stderr, or None when not a TTY."""
-    if not is_interactive():
+def progress_bar(
+    description: str, *, output_streams: bool = False
+) -> Iterator[ProgressCallback | None]:
+    """Yield a ``callback(done, total)`` drawing a bar on stderr, or None when not a TTY.
+
+    ``output_streams``: the command writes its answers to stdout as it goes; when stdout
+    is a terminal too, a bar would be drawn among them (``enumerating ━━ 0/? {"cols":
+    ...}``), so none is.
+    """
+    if not is_interactive() or (output_streams and sys.stdout.isatty()):
         yield None
         return
     from rich.console import Console

@@ -23,8 +23,16 @@ POLL_SECONDS = 0.05
 
 
 def leave_sigint_to_parent() -> None:
-    """Worker processes ignore Ctrl-C: the parent stops them, so no child prints a traceback."""
+    """Worker processes ignore Ctrl-C and die at SIGTERM: the parent stops them, so no
+    child prints a traceback, and no child outlives the parent's ``terminate()``.
+
+    A Python handler for SIGTERM (the command's, inherited at the fork) runs only in the
+    child's main thread: a signal the kernel handed to another of its threads (a queue's
+    feeder) left a main thread blocked in a full queue asleep, and the parent's join hung
+    (SIGTERM to ``queens enumerate 14 -b sat``, about one run in three).
+    """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 @contextmanager
@@ -65,30 +73,45 @@ def run_stoppably(
     Ctrl-C inside ``join`` marks the thread as finished while it still runs
     (CPython gh-90882), and the process then exits under a running solver (CP-SAT
     aborts: "terminate called without an active exception").
+
+    The work waits for a permit given once the main thread is where it handles Ctrl-C: a
+    signal landing inside ``Thread.start()`` (which waits for the thread) left the work
+    running unwatched, and the command printed its last line while Pyomo's capture of
+    the solver's output still held stderr (the line was lost, ``enumerate 12 -b milp``).
     """
     outcome: list[T] = []
     failure: list[BaseException] = []
     done = threading.Event()
+    permit = threading.Event()
+    cancelled = False
 
     def target() -> None:
+        while not permit.wait(POLL_SECONDS):  # a set() cut short by a signal shows too
+            pass
         try:
-            outcome.append(work())
+            if not cancelled:
+                outcome.append(work())
         except BaseException as exc:  # handed to the main thread
             failure.append(exc)
         finally:
             done.set()
 
     worker = threading.Thread(target=target, name="queenslab-native", daemon=True)
-    worker.start()
     try:
+        worker.start()
+        permit.set()
         while not done.wait(POLL_SECONDS):
             if should_stop():
                 stop()
                 done.wait()
                 return False, None
     except KeyboardInterrupt:
-        stop()
-        done.wait()
+        if permit.is_set():  # the work runs, or is about to: it stops first
+            stop()
+            done.wait()
+        else:  # a thread that started, if it did, ends without working
+            cancelled = True
+            permit.set()
         raise
     if failure:
         raise failure[0]

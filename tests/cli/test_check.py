@@ -113,6 +113,7 @@ def test_huge_verdicts_name_the_first_attacked_row_and_its_partner():
         ("Q...\n..Q.\n....\n.Q..\n", 2, "row 2 has 0 queens"),
         ("0 1 0 0\n0 0 0 1\n1 0 0 0\n0 0 1 0\n", 0, "valid: 4 queens"),
         ('{"n": 5, "cols": [1, 3, 0, 2]}', 2, "says n = 5"),
+        ('{"cols": [0, 1, 2, 3], "cols": [1, 3, 0, 2]}', 2, "the key 'cols' appears twice"),
         ("[1, 3, 0, NaN]", 2, "NaN"),
         ("", 2, "holds no placement"),
     ],

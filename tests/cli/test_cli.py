@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
 import pytest
 
 from tests import oracle
+from tests.conftest import ROOT, on_terminal, queens_command
 
 
 def test_solve_json_is_a_valid_placement(queens):
@@ -175,3 +177,72 @@ def test_the_command_skips_the_teardown_but_runs_exit_hooks_and_keeps_its_code(a
     assert run.returncode == code, run.stderr
     assert run.stdout.strip() == ("92" if code == 0 else "")
     assert "exit hook ran" in run.stderr
+
+
+def test_every_blocked_file_counts(queens, tmp_path):
+    """A second --blocked-file replaced the first: 76 here instead of 72."""
+    (tmp_path / "a.txt").write_text("0 0\n")
+    (tmp_path / "b.txt").write_text("1 1\n")
+    files = ["--blocked-file", str(tmp_path / "a.txt"), "--blocked-file", str(tmp_path / "b.txt")]
+    run = queens("count", "8", "-b", "backtrack", *files)
+    assert (run.returncode, run.stdout) == (0, "72\n"), run.stderr
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        # a second instance replaced the first
+        (["count", "--instance", "i.json", "--instance", "i.json"], "--instance is given twice"),
+        # offered by solve, enumerate and optimize, and ignored there
+        (["solve", "8", "--checkpoint", "c.sqlite"], "unrecognized arguments: --checkpoint"),
+        (["enumerate", "8", "--scheduler", "tcp://x:1"], "unrecognized arguments: --scheduler"),
+        (["optimize", "8", "--weights", "w.json", "--checkpoint", "c.sqlite"], "--checkpoint"),
+        # argparse took -1:0 for an option: "expected one argument"
+        (["solve", "8", "--given", "-1:0"], "argument --given: ROW must be at least 0, got '-1'"),
+        (["count", "8", "--blocked", "-2:-1"], "argument --blocked: ROW must be at least 0"),
+    ],
+)
+def test_arguments_that_were_silently_lost_are_refused(queens, tmp_path, argv, message):
+    (tmp_path / "i.json").write_text(
+        '{"format": "queenslab-instance", "version": 1, "n": 8}', encoding="utf-8"
+    )
+    run = queens(*(str(tmp_path / arg) if arg == "i.json" else arg for arg in argv))
+    assert run.returncode == 2, run.stderr
+    assert run.stderr.count("\n") == 1 and message in run.stderr, run.stderr
+
+
+@pytest.mark.parametrize("argv", [["backends", "--help"], ["--help"], ["--version"]])
+def test_help_that_cannot_be_written_is_an_error(argv):
+    """argparse drops a failed write: `queens backends --help > /dev/full` exited 0."""
+    with open("/dev/full", "w") as full:
+        run = subprocess.run(
+            [*queens_command(), *argv],
+            stdout=full,
+            stderr=subprocess.PIPE,
+            text=True,
+            env={**os.environ, "PYTHONPATH": str(ROOT)},
+            timeout=120,
+        )
+    assert (run.returncode, run.stderr) == (
+        2,
+        "queens: error: cannot write the output: No space left on device\n",
+    )
+
+
+@pytest.mark.parametrize(
+    "argv", [["enumerate", "8", "--limit", "3"], ["enumerate", "4", "--format", "leetcode"]]
+)
+def test_no_bar_among_solutions_on_a_terminal(argv):
+    """The bar was opened although the solutions went to the same terminal:
+    'enumerating ━━━━ 0/? 0:00:00 ETA {"cols": ...}'."""
+    code, seen = on_terminal(*argv)
+    assert code == 0 and "enumerating" not in seen and "━" not in seen, seen
+
+
+def test_a_first_run_says_that_it_compiles(tmp_path):
+    """The first run of a command paused for seconds to compile, without a word."""
+    cache = {"NUMBA_CACHE_DIR": str(tmp_path)}
+    code, first = on_terminal("solve", "8", "-b", "las-vegas", **cache)
+    assert code == 0 and first.startswith("compiling kernels (first run only)\r\n"), first
+    code, again = on_terminal("solve", "8", "-b", "las-vegas", **cache)
+    assert code == 0 and "compiling" not in again, again

@@ -19,12 +19,22 @@ import pytest
 from tests.conftest import ROOT, queens_command
 
 
-def run_queens(*argv: str, stdout=subprocess.PIPE, limit_file_size: int | None = None, **kw):
-    """The real command; ``limit_file_size`` simulates a full disk (writes fail with EFBIG)."""
+def run_queens(
+    *argv: str,
+    stdout=subprocess.PIPE,
+    limit_file_size: int | None = None,
+    limit_memory: int | None = None,
+    **kw,
+):
+    """The real command; ``limit_file_size`` simulates a full disk (writes fail with EFBIG),
+    ``limit_memory`` bounds its address space."""
 
     def limited() -> None:
-        signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a failed write, not a killed process
-        resource.setrlimit(resource.RLIMIT_FSIZE, (limit_file_size, limit_file_size))
+        if limit_file_size is not None:
+            signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a failed write, not a killed one
+            resource.setrlimit(resource.RLIMIT_FSIZE, (limit_file_size, limit_file_size))
+        if limit_memory is not None:
+            resource.setrlimit(resource.RLIMIT_AS, (limit_memory, limit_memory))
 
     return subprocess.run(
         [*queens_command(), *argv],
@@ -33,7 +43,7 @@ def run_queens(*argv: str, stdout=subprocess.PIPE, limit_file_size: int | None =
         text=True,
         timeout=300,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
-        preexec_fn=limited if limit_file_size is not None else None,
+        preexec_fn=limited,
         **kw,
     )
 
@@ -99,6 +109,35 @@ def test_sigterm_during_output_leaves_no_hidden_file(tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
+def test_a_second_sigterm_is_ignored_while_the_first_one_cleans_up():
+    """GNU timeout sends SIGTERM to the command and again to its group: the second one
+    killed the command inside its cleanup (temporary files of gigabytes were left)."""
+    from queenslab import cli
+    from queenslab.core.errors import Terminated
+
+    previous = signal.getsignal(signal.SIGTERM)
+    try:
+        with pytest.raises(Terminated):
+            cli._terminate(os.getpid(), signal.SIGTERM, None)
+        assert signal.getsignal(signal.SIGTERM) == signal.SIG_IGN
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def test_gnu_timeout_leaves_no_hidden_file(tmp_path):
+    target = tmp_path / "all.jsonl"
+    argv = [*queens_command(), "enumerate", "14", "-b", "backtrack", "--output", str(target)]
+    run = subprocess.run(
+        ["timeout", "2", *argv],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+    )
+    assert (run.returncode, run.stderr) == (124, "queens: terminated\n")
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_output_to_a_character_device_is_written_through(tmp_path):
     if os.geteuid() == 0:
         device = tmp_path / "null"
@@ -136,7 +175,8 @@ def test_output_to_a_fifo_is_written_through(tmp_path):
         (["solve", "8", "--given", "８:0"], "whole number"),
         (["solve", "8", "--time-limit", "８"], "number of seconds"),
         (["enumerate", "8", "--limit", "８"], "whole number"),
-        (["count", "8", "--workers", "８"], "digits 0-9"),
+        (["count", "8", "--workers", "８"], "--workers must be a whole number"),
+        (["count", "8", "--workers", "0"], "--workers must be at least 1"),
         (["solve", "8", "--time-limit", "1e-300"], "number of seconds >= 0.001"),
         (["solve", "8", "--time-limit", "nan"], "number of seconds"),
         (["enumerate", "8", "--limit", "9" * 31], "at most 30 digits"),
@@ -160,6 +200,37 @@ def test_a_huge_enumeration_limit_works():
     run = run_queens("enumerate", "8", "--limit", "99999999999999999999999")
     assert run.returncode == 0, run.stderr
     assert len(run.stdout.splitlines()) == len(set(run.stdout.splitlines())) == 92
+
+
+#: Address space for a run at a huge n: the interpreter and its imports take a few hundred
+#: MB; an n x n table of 5000 or more rows takes several GB.
+HUGE_N_MEMORY = 1536 << 20
+
+
+#: Command -> (exit code, what its one line says).
+HUGE_BOARDS = {
+    "count 100000 --time-limit 1": (3, "time limit reached"),
+    "count 5000 -b backtrack --time-limit 1": (3, "time limit reached"),
+    "solve 100000 -b backtrack --time-limit 1": (3, "no answer: limit"),
+    "count 1000000000": (2, "handles n <= 1000000"),
+    "enumerate 1000000000 --limit 1": (2, "handles n <= 1000000"),
+    "solve 1000000000 --variant superqueens": (2, "handles n <= 1000000"),
+    "solve 1000000000 -b las-vegas": (2, "out of memory"),
+    # a trial's random phase (n rows of n columns) never looked at the clock: 500 s
+    "solve 100000 -b las-vegas --time-limit 1": (3, "no answer: limit"),
+    "generate --kind blocked --n 1000000000 --density 0.1": (2, "boards up to n = 500"),
+    "hardness-study --kind blocked --n 1000000000 --densities 0.1 -b cpsat": (2, "up to n = 500"),
+}
+
+
+@pytest.mark.parametrize("command", HUGE_BOARDS)
+def test_huge_boards_end_on_time_in_little_memory(command):
+    """The search built n x n tables before it looked at the clock (count 10^9: 3 GB in
+    8 s); now it looks first, keeps O(n) memory, and states its largest n."""
+    code, message = HUGE_BOARDS[command]
+    run = run_queens(*command.split(), limit_memory=HUGE_N_MEMORY)
+    assert run.returncode == code, run.stderr
+    assert run.stderr.count("\n") == 1 and message in run.stderr, run.stderr
 
 
 def test_output_suffix_chooses_the_format(tmp_path):

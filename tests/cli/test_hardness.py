@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import csv
+import io
 import itertools
 import json
 import os
@@ -15,7 +17,7 @@ from queenslab.core.backend import Backend, Family, Feature, Task
 from queenslab.core.errors import UsageError
 from queenslab.core.result import SolveResult, Status
 from queenslab.lab.generators import generate
-from queenslab.lab.hardness import blocked_kappa, density_range, run_study
+from queenslab.lab.hardness import Sample, StudyReport, blocked_kappa, density_range, run_study
 from tests import oracle
 from tests.conftest import ROOT, ctrl_c_after, start_queens
 
@@ -111,6 +113,19 @@ def test_timeouts_are_shown_as_limit_never_dropped(queens):
     assert "| 0.00 | 2 | limit |" in row
 
 
+def test_no_peak_is_named_where_every_median_run_hit_the_limit():
+    instance = generate("blocked", 8, 0.2, 0)
+    timed_out = {"status": "limit", "seconds": 1.0, "stats": {"nodes": 10}}
+    solved = {"status": "solved", "seconds": 0.1, "stats": {"nodes": 3}, "cols": []}
+    samples = [Sample(d, 0, instance, {"cpsat": timed_out}) for d in (0.2, 0.3)]
+    notes = StudyReport("blocked", 8, [0.2, 0.3], ["cpsat"], samples, 1.0).table().notes
+    assert not any("peak" in note for note in notes), notes
+    samples.append(Sample(0.3, 1, instance, {"cpsat": solved}))
+    samples.append(Sample(0.3, 2, instance, {"cpsat": solved}))
+    notes = StudyReport("blocked", 8, [0.2, 0.3], ["cpsat"], samples, 1.0).table().notes
+    assert "peak median time of cpsat: density 0.3" in notes
+
+
 def test_backends_are_loaded_before_any_worker_thread_starts():
     """Regression: worker threads importing OR-Tools and NumPy at once saw NumPy half built
     ("partially initialized module 'numpy'") or deadlocked; the study now loads first."""
@@ -160,3 +175,27 @@ def test_ctrl_c_stops_running_solves_in_the_pools_processes(tmp_path):
     argv += ["--samples", "4", "-b", "backtrack", "--time-limit", "600", "--output", str(output)]
     assert ctrl_c_after(start_queens(*argv), 4) == (130, "", "queens: interrupted\n")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_csv_cells_are_numbers(queens):
+    argv = ["hardness-study", "--kind", "blocked", "--n", "8", "--densities", "0.1:0.2:0.1"]
+    argv += ["--samples", "3", "--min-open", "2", "-b", "backtrack", "--format", "csv"]
+    run = queens(*argv)
+    assert run.returncode == 0, run.stderr
+    header, *rows = list(csv.reader(io.StringIO(run.stdout)))
+    assert header[5:] == [
+        f"backtrack {what}"
+        for what in (
+            "s",
+            "s q1",
+            "s q3",
+            "effort name",
+            "effort",
+            "effort q1",
+            "effort q3",
+            "limit",
+        )
+    ]
+    for row in rows:
+        assert row[8] == "nodes"
+        assert all(float(value) >= 0 for i, value in enumerate(row) if i != 8), row

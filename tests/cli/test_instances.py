@@ -23,18 +23,28 @@ def test_instance_round_trips_through_its_file(tmp_path):
     assert Instance.from_json(json.loads(instance.dumps())) == instance
 
 
+#: What every instance file starts with.
+HEAD = '{"format": "queenslab-instance", "version": 1, '
+
+
 @pytest.mark.parametrize(
     ("text", "message"),
     [
         ("[1", "not an instance file"),
         ("[]", "JSON object"),
-        ('{"n": "8"}', "'n' must be"),
-        ('{"n": 8, "blocked": [[0]]}', "pairs"),
-        ('{"n": 8, "blocked": [[0, true]]}', "pairs"),
-        ('{"n": 8, "givens": [[0, 0], [1, 1]]}', "attack each other"),
-        ('{"n": 8, "blocked": [[0, 9]]}', "off the 8x8 board"),
-        ('{"format": "other", "n": 8}', "not a queenslab-instance"),
-        ('{"n": 8, "variant": "hex"}', "unknown variant"),
+        (HEAD + '"n": "8"}', "'n' must be"),
+        (HEAD + '"n": 8, "blocked": [[0]]}', "pairs"),
+        (HEAD + '"n": 8, "blocked": [[0, true]]}', "pairs"),
+        (HEAD + '"n": 8, "givens": [[0, 0], [1, 1]]}', "attack each other"),
+        (HEAD + '"n": 8, "blocked": [[0, 9]]}', "off the 8x8 board"),
+        ('{"format": "other", "version": 1, "n": 8}', "not a queenslab-instance"),
+        (HEAD + '"n": 8, "variant": "hex"}', "unknown variant"),
+        # issue 29: the last "n" won; a file without format and version was read
+        (HEAD + '"n": 8, "n": 9}', "the key 'n' appears twice"),
+        (HEAD + '"n": 8, "provenance": {"seed": 1, "seed": 2}}', "the key 'seed' appears twice"),
+        ('{"n": 8}', '"format": "queenslab-instance" and "version": 1'),
+        ('{"format": "queenslab-instance", "n": 8}', "not a queenslab-instance"),
+        ('{"format": "queenslab-instance", "version": true, "n": 8}', "not a queenslab-instance"),
     ],
 )
 def test_a_bad_instance_file_is_one_usage_error(tmp_path, text, message):
@@ -148,6 +158,13 @@ def test_generate_writes_the_same_files_for_the_same_seed(queens, tmp_path):
         assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes()
 
 
+def test_generate_bounds_its_count(queens, tmp_path):
+    argv = ["generate", "--kind", "blocked", "--n", "8", "--density", "0.1", "--count"]
+    run = queens(*argv, "100001", "--output", str(tmp_path))
+    assert run.returncode == 2 and "--count must be between 1 and 100000" in run.stderr
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_commands_read_an_instance_and_agree_with_the_same_board_given_by_hand(queens, tmp_path):
     path = tmp_path / "i.json"
     made = queens("generate", "--kind", "blocked", "--n", "8", "--density", "0.25", "--seed", "3")
@@ -176,6 +193,6 @@ def test_commands_read_an_instance_and_agree_with_the_same_board_given_by_hand(q
 )
 def test_n_and_instance_must_agree(queens, tmp_path, argv, message):
     path = tmp_path / "i.json"
-    path.write_text('{"n": 8}')
+    path.write_text(HEAD + '"n": 8}')
     run = queens(*(arg.format(path=path) for arg in argv))
     assert run.returncode == 2 and message in run.stderr and run.stderr.count("\n") == 1

@@ -59,21 +59,28 @@ def test_a_small_sweep_runs_end_to_end_with_every_answer_checked(queens, tmp_pat
 
 
 def test_csv_and_markdown_tables(queens):
+    """CSV cells are numbers, the quartiles in columns of their own (they were Markdown's
+    '6.68 ms [6.58–6.81]' and '2,057')."""
     argv = ["sweep", "-b", "backtrack", "-b", "cpsat", "--n", "5-6", "--task", "count"]
     rows = list(csv.reader(io.StringIO(queens(*argv, "--format", "csv").stdout)))
+    cell = ["note", "s", "s q1", "s q3", "effort", "effort q1", "effort q3"]
     assert rows[0] == [
         "configuration",
         "task",
         "effort",
-        "n=5 s",
-        "n=5 effort",
-        "n=6 s",
-        "n=6 effort",
+        *(f"n={n} {what}" for n in (5, 6) for what in cell),
     ]
     assert [row[:3] for row in rows[1:]] == [
         ["backtrack", "count", "nodes"],
         *([c.label, "count", "branches"] for c in configurations(["cpsat"], ["count"], {})),
     ]
+    for row in rows[1:]:
+        for n_cell in (row[3:10], row[10:17]):
+            assert n_cell[0] == ""  # no note: every run finished
+            seconds, effort = [float(v) for v in n_cell[1:4]], [float(v) for v in n_cell[4:]]
+            assert 0 < seconds[1] <= seconds[0] <= seconds[2] < 60
+            assert effort[1] <= effort[0] <= effort[2]
+    assert rows[1][7] == "54"  # backtrack's nodes at n = 5, as a plain number
     markdown = queens(*argv).stdout
     assert markdown.startswith("| configuration | task | effort |")
     assert queens(*argv, "--format", "md").stdout.splitlines()[:2] == markdown.splitlines()[:2]
@@ -124,6 +131,14 @@ def test_ctrl_c_ends_a_sweep_cleanly_without_its_table(tmp_path):
     )
     assert ctrl_c_after(process, 3) == (130, "", "queens: interrupted\n")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_one_ctrl_c_stops_a_python_sat_sweep():
+    """python-sat turned Ctrl-C into its own error, which the sweep recorded as a failed
+    cell before going on with the next (one run went on for 700 s)."""
+    argv = ["sweep", "-b", "sat", "--encoding", "pairwise", "--solver", "cadical195"]
+    process = start_queens(*argv, "--n", "12-14", "--task", "count")
+    assert ctrl_c_after(process, 4) == (130, "", "queens: interrupted\n")
 
 
 @pytest.mark.slow

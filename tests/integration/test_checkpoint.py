@@ -6,6 +6,7 @@ import os
 import signal
 import sqlite3
 import subprocess
+import sys
 import threading
 import time
 
@@ -16,7 +17,7 @@ from queenslab.core.errors import UsageError
 from queenslab.exact import constellations
 from queenslab.exact.checkpoint import Checkpoint
 from queenslab.lab import reference
-from tests.conftest import ROOT, queens_command
+from tests.conftest import ROOT
 
 
 def _saved(path) -> int:
@@ -49,43 +50,46 @@ def test_interrupted_count_resumes_from_its_checkpoint(tmp_path):
     assert (again.total, again.unique) == (result.total, result.unique)
 
 
+#: A count that SIGKILLs itself inside its second commit: rows of a finished subproblem
+#: written to the file's transaction and not yet committed, as a kill lands at any moment.
+KILLED_IN_A_COMMIT = """
+import os, signal, sys
+import queenslab as ql
+from queenslab.exact import checkpoint
+
+commit = checkpoint.Checkpoint._commit
+calls = []
+
+def commit_or_die(self):
+    calls.append(self)
+    if len(calls) == 2:
+        assert self._db.in_transaction
+        os.kill(os.getpid(), signal.SIGKILL)
+    commit(self)
+
+checkpoint.Checkpoint._commit = commit_or_die
+checkpoint.COMMIT_EVERY = 0.0  # each record commits: the second one dies
+ql.count(14, "bitmask", unique=True, workers=1, checkpoint=sys.argv[1])
+"""
+
+
 def test_count_killed_with_sigkill_resumes_from_its_checkpoint(tmp_path):
+    """The kill lands between writing rows and committing them, whatever the machine's
+    speed (the count used to be killed after its first commit, which could be its last:
+    3206 of 3206 rows)."""
     path = tmp_path / "count.sqlite"
-    argv = [
-        *queens_command(),
-        "count",
-        "16",
-        "--unique",
-        "--workers",
-        "1",
-        "--checkpoint",
-        str(path),
-    ]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    process = subprocess.Popen(argv, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-    try:
-        deadline = time.monotonic() + 120
-        while not (path.exists() and _has_rows(path)):
-            assert process.poll() is None, "the count ended before its first commit"
-            assert time.monotonic() < deadline
-            time.sleep(0.05)
-        process.send_signal(signal.SIGKILL)
-    finally:
-        process.kill()
-        process.communicate()
-    saved = _saved(path)
-    plan = len(constellations.plan(16))
+    killed = subprocess.run(
+        [sys.executable, "-c", KILLED_IN_A_COMMIT, str(path)], env=env, timeout=300
+    )
+    assert killed.returncode == -signal.SIGKILL
+    assert path.with_name(path.name + "-journal").exists()  # the rows it had not committed
+    saved = _saved(path)  # reading rolls the journal back
+    plan = len(constellations.plan(14))
     assert 0 < saved < plan
-    result = ql.count(16, "bitmask", unique=True, checkpoint=str(path))
-    assert (result.total, result.unique) == (reference.total(16), reference.unique(16))
+    result = ql.count(14, "bitmask", unique=True, checkpoint=str(path))
+    assert (result.total, result.unique) == (reference.total(14), reference.unique(14))
     assert _saved(path) == plan
-
-
-def _has_rows(path) -> bool:
-    try:
-        return _saved(path) > 0
-    except sqlite3.Error:  # not created yet, or being written
-        return False
 
 
 def test_checkpoint_of_another_count_is_refused(tmp_path):
@@ -98,6 +102,28 @@ def test_checkpoint_of_another_count_is_refused(tmp_path):
     # a count of the totals alone did not count the classes its rows would need
     with pytest.raises(UsageError, match=r"another count .* with classes"):
         ql.count(9, "bitmask", unique=True, checkpoint=path)
+
+
+def test_another_board_is_named_in_the_refusal(tmp_path):
+    """A toroidal checkpoint resumed for super-queens said the two counts (n=8, the same
+    split) differed, with two identical descriptions."""
+    path = str(tmp_path / "count.sqlite")
+    ql.count(8, "bitmask", variant="toroidal", checkpoint=path)
+    with pytest.raises(UsageError, match=r"count \(n=8 toroidal, .*\); this one is n=8 superq"):
+        ql.count(8, "bitmask", variant="superqueens", checkpoint=path)
+
+
+@pytest.mark.parametrize("action", ["ABORT, 'no'", "IGNORE"])
+def test_a_checkpoint_with_a_trigger_is_refused(tmp_path, action):
+    """A trigger that aborted inserts gave a traceback (IntegrityError); one that ignored
+    them let the count finish with nothing recorded and nothing said."""
+    path = str(tmp_path / "count.sqlite")
+    ql.count(8, "bitmask", checkpoint=path)
+    with sqlite3.connect(path) as db:
+        db.execute("DELETE FROM done")
+        db.execute(f"CREATE TRIGGER t BEFORE INSERT ON done BEGIN SELECT RAISE({action}); END")
+    with pytest.raises(UsageError, match="holds the trigger 't', which no queenslab checkpoint"):
+        ql.count(8, "bitmask", checkpoint=path)
 
 
 @pytest.mark.parametrize(
@@ -186,7 +212,7 @@ def test_two_openers_of_a_new_checkpoint_both_succeed(tmp_path, monkeypatch):
 
     def open_checkpoint() -> None:
         try:
-            with Checkpoint(path, 9, "constellations", 147, "ab" * 32) as checkpoint:
+            with Checkpoint(path, 9, "constellations", 147, "ab" * 32, "n=9") as checkpoint:
                 assert len(checkpoint.finished()[0]) == 0
         except BaseException as exc:  # reported by the main thread
             errors.append(exc)

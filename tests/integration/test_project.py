@@ -33,6 +33,12 @@ def test_ci_runs_exactly_the_readme_test_command():
     assert "python3 -m venv" in ci and "set -euo pipefail" in ci
 
 
+def test_every_test_file_ci_names_exists():
+    """The counting tests CI runs again with QUEENSLAB_NATIVE=0 are named by path."""
+    named = re.findall(r"tests/[\w/]+\.py", (ROOT / ".ci" / "run").read_text())
+    assert named and [path for path in named if not (ROOT / path).exists()] == []
+
+
 def test_readme_main_job_runs(queens):
     main_job = readme_commands()[0].split(" && ", 1)[1].split()
     assert main_job[0] == "queens"

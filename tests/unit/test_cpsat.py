@@ -87,3 +87,11 @@ def test_a_model_build_stops_when_asked(formulation):
     with pytest.raises(LimitReached):
         build(Problem(12), formulation, lambda: True)
     assert build(Problem(12), formulation).decisions
+
+
+def test_any_whole_seed_is_taken(formulation):
+    """CP-SAT's seed is a 32-bit int: a seed from 2^31 on was a raw TypeError."""
+    result = ql.solve(8, "cpsat", seed=10**20, formulation=formulation)
+    assert result.status == ql.Status.SOLVED
+    again = ql.solve(8, "cpsat", seed=10**20 % 2**31, formulation=formulation)
+    assert result.placement == again.placement

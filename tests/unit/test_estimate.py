@@ -94,3 +94,21 @@ def test_the_profile_plot_is_on_a_log_scale_with_the_exact_counts(monkeypatch, t
         "Knuth estimate",
         "95% interval",
     ]
+
+
+def test_boards_past_a_float_are_refused_and_the_largest_is_estimated(queens):
+    """n = 210 raised OverflowError (a probe's size past 10^308); n = 10^9 never ended."""
+    for n in ("210", "1000000000"):
+        bad = queens("estimate", n, "--probes", "2")
+        assert bad.returncode == 2 and "n up to 170" in bad.stderr, bad.stderr
+        assert bad.stderr.count("\n") == 1, bad.stderr
+    result = estimate(Problem(170), probes=3, run=Run(seed=1))
+    assert math.isfinite(result.mean) and sum(result.levels) > 1e200
+
+
+def test_a_time_limit_stops_the_probes_and_says_how_many_were_used(queens):
+    run = queens("estimate", "8", "--probes", "1000000", "--time-limit", "0.5", "--seed", "1")
+    assert run.returncode == 3, run.stderr
+    probes = int(run.stdout.split("(")[1].split()[0])
+    assert 2 <= probes < 1_000_000
+    assert run.stderr == f"time limit reached after {probes} of 1000000 probes (n=8)\n"

@@ -13,27 +13,17 @@ from queenslab.core.errors import UsageError
 from queenslab.core.result import Status
 from queenslab.core.run import Run
 from queenslab.lab import reference
-from queenslab.models.zero_one import cpsat, maxsat, milp, sat
+from queenslab.models.zero_one import sat
 from queenslab.models.zero_one.outcome import Outcome
 from queenslab.problems import KINDS, kind
 from queenslab.problems.model import BoolModel
 from tests import oracle
-
-TRANSLATORS = {
-    "cpsat": (cpsat, {"workers": 1}),
-    "milp": (milp, {"solver": "highs"}),
-    "maxsat": (maxsat, {"encoding": "pairwise"}),
-    "sat": (sat, {"encoding": "pairwise", "solver": "cadical195"}),
-}
-ENUMERATORS = {name: TRANSLATORS[name] for name in ("cpsat", "sat")}
+from tests.translators import ENUMERATORS, TRANSLATORS, load_solvers
 
 
 @pytest.fixture(scope="module", autouse=True)
 def loaded():
-    """Import the solver packages once here, not in every forked child."""
-    import pyomo.environ  # noqa: F401
-    from ortools.sat.python import cp_model  # noqa: F401
-    from pysat.examples.rc2 import RC2  # noqa: F401
+    load_solvers()
 
 
 def optimize(name: str, problem: str, n: int, variant: str = "standard", **build) -> Outcome:

@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import json
 import math
+import os
+import signal
+import time
 from fractions import Fraction
 
 import pytest
 
 from queenslab.core.errors import UsageError
 from queenslab.lab.lv_study import print_study, run_study, write_plot
+from tests.conftest import start_queens
 
 
 def _safe(cols: list[int], c: int) -> bool:
@@ -157,3 +161,24 @@ def test_thirteen_boards_get_thirteen_colours(monkeypatch, tmp_path):
     lines = [container.lines[0] for container in drawn["axes"].containers]
     colours = {tuple(line.get_color()) for line in lines}
     assert len(colours) == 13
+
+
+@pytest.mark.parametrize(
+    ("signum", "code", "line"),
+    [(signal.SIGINT, 130, "queens: interrupted\n"), (signal.SIGTERM, 143, "queens: terminated\n")],
+    ids=["SIGINT", "SIGTERM"],
+)
+def test_a_signal_stops_the_trials_inside_the_kernel(signum, code, line):
+    """The main thread ran the trials' kernel: SIGTERM waited for it (minutes), and Ctrl-C
+    ended in "SystemError: CPUDispatcher(<function lv_trials>) returned a result with an
+    exception set"."""
+    process = start_queens("lv-study", "--n", "40", "--repeat", "1000000")
+    time.sleep(3)
+    os.killpg(process.pid, signum)
+    try:
+        out, err = process.communicate(timeout=30)
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.communicate()
+    assert (process.returncode, out, err) == (code, "", line)

@@ -125,3 +125,26 @@ def test_the_appsi_interface_gives_the_same_answers(monkeypatch):
     assert type(pyomo_solvers.open_solver("highs")).__name__ == "_AppsiSolver"
     assert ql.count(7, "milp").total == reference.total(7)
     assert ql.solve(3, "milp").status == ql.Status.INFEASIBLE
+
+
+def test_a_solver_error_is_solved_again_not_read_as_a_limit(queens):
+    """HiGHS answers 'error' after the fifth cut of this board (issue 29): no time limit
+    was given, yet the count said 'limit'."""
+    board = {"blocked": [(6, 5)], "givens": [(4, 1)]}
+    truth = oracle.all_solutions(7, [(4, 1)], blocked=[(6, 5)])
+    assert ql.count(7, "milp", **board).total == len(truth) == 5
+    run = queens("enumerate", "7", "--blocked", "6:5", "--given", "4:1", "-b", "milp")
+    assert (run.returncode, run.stderr, len(run.stdout.splitlines())) == (0, "", 5)
+
+
+def test_a_solver_that_keeps_failing_is_unknown_in_its_own_words(monkeypatch):
+    def failing(self, time_limit, presolve=True):
+        return self._limit_or_error(False, "error")
+
+    monkeypatch.setattr(pyomo_solvers._ContribSolver, "solve", failing)
+    counted, solved = ql.count(6, "milp"), ql.solve(6, "milp")
+    assert (counted.status, counted.total, solved.status) == (ql.Status.UNKNOWN, None, "unknown")
+    for result in (counted, solved):
+        assert result.stats["solver_said"] == "highs ended with termination condition 'error'"
+    with pytest.raises(ql.Undecided, match="termination condition 'error'"):
+        next(ql.enumerate_solutions(6, "milp"))

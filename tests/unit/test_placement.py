@@ -102,6 +102,45 @@ def test_bad_board_size(n):
         Problem(n)
 
 
+#: Issue 29: seed=np.int64(3) raised OverflowError, seed=1.5 and time_limit='1' raw
+#: TypeErrors; time_limit=True ran for one second, givens took strings, floats and bools
+#: ((True, False) placed a queen on 1:0); workers=-1 said "at least 0" and 0 "at least 1".
+BAD_ARGUMENTS = {
+    "seed 1.5": ({"seed": 1.5}, "seed must be an integer, got 1.5"),
+    "seed '3'": ({"seed": "3"}, "seed must be an integer, got '3'"),
+    "seed -1": ({"seed": -1}, "seed must be at least 0, got -1"),
+    "time_limit '1'": ({"time_limit": "1"}, "time limit must be a finite number of seconds"),
+    "time_limit True": ({"time_limit": True}, "time limit must be a finite number of seconds"),
+    "bool givens": ({"givens": [(True, False)]}, "pair of integers, got \\(True, False\\)"),
+    "text givens": ({"givens": [("0", "1")]}, "pair of integers"),
+    "float givens": ({"givens": [(0.0, 1)]}, "pair of integers"),
+    "float blocked": ({"blocked": [(0, 1.0)]}, "blocked cell must be a \\(row, col\\) pair of"),
+    "workers -1": ({"workers": -1}, "workers must be at least 1, got -1"),
+    "workers 0": ({"workers": 0}, "workers must be at least 1, got 0"),
+    "workers '2'": ({"workers": "2"}, "workers must be an integer, got '2'"),
+    "workers 2.0": ({"workers": 2.0}, "workers must be an integer, got 2.0"),
+}
+
+
+@pytest.mark.parametrize("case", BAD_ARGUMENTS)
+def test_one_rule_for_integers_in_the_api(case):
+    import queenslab as ql
+
+    arguments, message = BAD_ARGUMENTS[case]
+    backend = "cpsat" if "workers" in arguments else "min-conflicts"
+    with pytest.raises(UsageError, match=message):
+        ql.solve(8, backend, **arguments)
+
+
+def test_numpy_integers_are_integers_in_the_api():
+    import queenslab as ql
+
+    seeded = ql.solve(8, "min-conflicts", seed=np.int64(3))
+    assert seeded.placement == ql.solve(8, "min-conflicts", seed=3).placement
+    given = ql.solve(np.int64(8), "cpsat", givens=[(np.int32(0), np.int64(3))], workers=np.int8(2))
+    assert given.n == 8 and type(given.problem.n) is int and given.placement[0] == 3
+
+
 def test_is_array_while_another_thread_is_still_importing_numpy(monkeypatch):
     """A half-imported NumPy (in sys.modules, no ndarray yet) must not break is_array."""
     import sys

@@ -53,7 +53,7 @@ def optimize(model: BoolModel, run: Run, settings: Mapping[str, Any]) -> Outcome
                 break
             true = {lit for lit in solver.get_model() if lit > 0}
             best = [v + 1 in true for v in range(model.size)]
-            cost = sum(1 for lit in lits if (lit in true) == (lit > 0))
+            cost = sum(1 for lit in lits if (abs(lit) in true) == (lit > 0))
             if cost == 0:
                 break
             if totalizer is None:  # built once, up to the first cost: bounds only fall

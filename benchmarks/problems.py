@@ -1,0 +1,200 @@
+"""The problem kinds side by side: each model of each problem on each paradigm.
+
+Three reports, each a Markdown table on stdout (and every run as a JSON line with
+``--log``):
+
+- ``compare``: every model (and ``--symmetry`` choice) of each problem on each backend for
+  the given n, the median seconds of ``--repeat`` runs, the value and the status;
+- ``reach``: per problem and backend (the problem's default model unless ``--model``), n
+  from ``--start`` up while the optimum is proven within ``--budget`` seconds: the
+  largest n proven;
+- ``targets``: the issue's peaceable targets, n = 9 within 60 s and n = 10 within 15
+  minutes, by each model on each backend.
+
+Each run builds the kind's model and solves it with the backend's 0-1 translator
+(``queenslab.models.zero_one``) and the backend's default settings (cpsat: 2 workers),
+then checks the answer with the kind's checker; the seconds cover building, solving and
+the translator's forked child, not the command's start-up. A run that ends by its limit
+counts as not proven. Figures pair only on one machine under one load: the report prints
+the machine and its load average first.
+
+    python benchmarks/problems.py compare --problems peaceable coloring --n 6 8 \\
+        --backends cpsat milp sat maxsat --symmetry none lex-leader --repeat 3
+    python benchmarks/problems.py reach --problems peaceable --backends cpsat --budget 600
+    python benchmarks/problems.py targets --backends cpsat sat
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import statistics
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from benchmarks._process import machine
+from queenslab import registry
+from queenslab.boards import board
+from queenslab.core.errors import QueensError
+from queenslab.core.run import Run
+from queenslab.problems import KINDS, kind
+
+BACKENDS = ("cpsat", "milp", "maxsat", "sat")
+
+
+@dataclass
+class Measure:
+    problem: str
+    model: str
+    symmetry: str
+    backend: str
+    n: int
+    status: str
+    value: int | None
+    seconds: float
+    repeats: int
+
+    @property
+    def proven(self) -> bool:
+        return self.status == "optimal"
+
+
+def run_once(
+    problem: str, model: str, symmetry: str, backend: str, n: int, limit: float
+) -> tuple[str, int | None, float]:
+    """(status, value, seconds) of one solve; a refused combination reads 'refused: why'."""
+    translator = importlib.import_module(f"queenslab.models.zero_one.{backend}")
+    settings = registry.backend_class(backend)().settings
+    question, field = kind(problem), board(n)
+    start = time.perf_counter()
+    try:
+        built = question.build(field, model, symmetry)
+        outcome = translator.optimize(built, Run(time_limit=limit), settings)
+    except QueensError as exc:
+        return f"refused: {exc}", None, 0.0
+    seconds = time.perf_counter() - start
+    if outcome.values is not None:
+        fault = question.check(field, question.decode(field, built, outcome.values))
+        if fault is not None:
+            raise AssertionError(f"{problem} {model} {backend} n={n}: {fault}")
+    return str(outcome.status), outcome.objective, seconds
+
+
+def measure(
+    problem: str, model: str, symmetry: str, backend: str, n: int, limit: float, repeat: int
+) -> Measure:
+    """The median seconds of ``repeat`` runs (one run when the first is refused or stops at
+    its limit: repeating a limit measures the limit)."""
+    runs = [run_once(problem, model, symmetry, backend, n, limit)]
+    while len(runs) < repeat and runs[0][0] == "optimal":
+        runs.append(run_once(problem, model, symmetry, backend, n, limit))
+    status, value, _ = runs[0]
+    seconds = statistics.median(seconds for _, _, seconds in runs)
+    return Measure(problem, model, symmetry, backend, n, status, value, seconds, len(runs))
+
+
+def compare(args: argparse.Namespace) -> Iterator[Measure]:
+    for problem in args.problems:
+        for model in args.model or list(KINDS[problem].models):
+            for symmetry in args.symmetry:
+                for backend in args.backends:
+                    for n in args.n or [6, 8]:
+                        yield measure(
+                            problem, model, symmetry, backend, n, args.time_limit, args.repeat
+                        )
+
+
+def reach(args: argparse.Namespace) -> Iterator[Measure]:
+    """n = 1, 2, ... until a run is not proven within the budget; the last proven one is
+    the figure (each run is given the whole budget)."""
+    for problem in args.problems:
+        model = (args.model or [next(iter(KINDS[problem].models))])[0]
+        for backend in args.backends:
+            for n in range(args.start, args.stop + 1):
+                found = measure(problem, model, args.symmetry[0], backend, n, args.budget, 1)
+                yield found
+                if not found.proven:
+                    break
+
+
+#: The issue's peaceable targets: n -> seconds within which the optimum must be proven.
+TARGETS = {9: 60.0, 10: 900.0}
+
+
+def targets(args: argparse.Namespace) -> Iterator[Measure]:
+    for n in args.n or list(TARGETS):
+        limit = TARGETS[n]
+        for model in args.model or list(KINDS["peaceable"].models):
+            for backend in args.backends:
+                yield measure("peaceable", model, args.symmetry[0], backend, n, limit, 1)
+
+
+def table(rows: list[Measure]) -> str:
+    head = "| problem | model | symmetry | backend | n | status | value | seconds | runs |"
+    lines = [head, "|---|---|---|---|---:|---|---:|---:|---:|"]
+    for m in rows:
+        value = "" if m.value is None else str(m.value)
+        status = m.status if len(m.status) < 40 else m.status[:37] + "..."
+        lines.append(
+            f"| {m.problem} | {m.model} | {m.symmetry} | {m.backend} | {m.n} | {status} "
+            f"| {value} | {m.seconds:.2f} | {m.repeats} |"
+        )
+    return "\n".join(lines)
+
+
+def summary(rows: list[Measure]) -> str:
+    """For ``reach``: the largest n proven per problem and backend."""
+    best: dict[tuple[str, str, str], int] = {}
+    for m in rows:
+        key = (m.problem, m.model, m.backend)
+        best.setdefault(key, 0)
+        if m.proven:
+            best[key] = max(best[key], m.n)
+    lines = ["| problem | model | backend | largest n proven |", "|---|---|---|---:|"]
+    lines += [f"| {p} | {mo} | {b} | {n or '-'} |" for (p, mo, b), n in best.items()]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("report", choices=("compare", "reach", "targets"))
+    parser.add_argument("--problems", nargs="+", default=["peaceable", "coloring"])
+    parser.add_argument("--model", nargs="+", help="default: every model (reach: the default)")
+    parser.add_argument("--symmetry", nargs="+", default=["lex-leader"])
+    parser.add_argument("--backends", nargs="+", default=list(BACKENDS))
+    parser.add_argument(
+        "--n", type=int, nargs="+", help="compare: default 6 8; targets: 9 and/or 10"
+    )
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--time-limit", type=float, default=60.0)
+    parser.add_argument("--budget", type=float, default=600.0, help="reach: seconds per n")
+    parser.add_argument("--start", type=int, default=1, help="reach: first n")
+    parser.add_argument("--stop", type=int, default=30, help="reach: last n tried")
+    parser.add_argument("--log", help="append every measure here as a JSON line")
+    args = parser.parse_args(argv)
+
+    print(f"machine: {machine()}\n", flush=True)
+    rows: list[Measure] = []
+    for m in {"compare": compare, "reach": reach, "targets": targets}[args.report](args):
+        rows.append(m)
+        print(f"  {m.problem} {m.model} {m.symmetry} {m.backend} n={m.n}: {m.status} "
+              f"{m.value} in {m.seconds:.2f} s", file=sys.stderr, flush=True)  # fmt: skip
+        if args.log:
+            with open(args.log, "a") as log:
+                log.write(json.dumps(_record(m)) + "\n")
+    print(table(rows))
+    if args.report == "reach":
+        print()
+        print(summary(rows))
+
+
+def _record(m: Measure) -> dict[str, Any]:
+    return {**asdict(m), "machine": machine()}
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,308 @@
+"""Local search on the queens graph: good answers where no exact model reaches.
+
+One search per problem kind, each a greedy start improved until it stalls, the run is
+stopped or its time is up; each returns the best answer seen, which the kind's own checker
+then vouches for. None proves anything: the status is ``feasible``, never ``optimal``.
+
+- domination and independent domination: iterated greedy (Ruiz and Stützle's scheme):
+  drop a few queens at random, refill greedily (a queen that reaches the most undominated
+  cells, among those reaching one undominated cell; for independent domination only
+  unattacked cells), prune queens whose cells stay dominated, keep the result unless it
+  is larger than the best;
+- peaceable armies: the black army is every cell no white queen reaches, so the search
+  moves white queens only. It grows the white army greedily while black keeps up, then
+  asks for one queen more and moves queens (the best of a sample of moves, with a short
+  tabu list) until the free cells catch up again;
+- colouring: DSatur, then TabuCol (Hertz and de Werra 1987) with one colour fewer than
+  the best colouring until no conflict is left, down to the longest line's cell count,
+  below which no colouring exists.
+
+The board is read once into integer-indexed lists (``Graph``): the searches are plain
+Python, for boards up to a few dozen cells a side.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from queenslab.boards import Board
+from queenslab.boards.graph import cells as every_cell
+from queenslab.boards.graph import reach
+from queenslab.problems.coloring import ColourClasses, clique_bound, dsatur
+from queenslab.problems.peaceable import Armies
+
+Stop = Callable[[], bool]
+#: Steps without a better answer after which a search ends by itself.
+DEFAULT_PATIENCE = 2000
+
+
+@dataclass(frozen=True)
+class Graph:
+    """The board as indices: ``cells`` lists every cell (blocked ones too), ``open`` the
+    indices of the open ones; ``covers[q]`` the cells an open cell's queen occupies or
+    attacks, ``reached_by[c]`` the open cells whose queen reaches cell c."""
+
+    cells: list[tuple[int, int]]
+    open: list[int]
+    covers: dict[int, list[int]]
+    reached_by: list[list[int]]
+
+    @classmethod
+    def of(cls, board: Board) -> Graph:
+        cells = list(every_cell(board))
+        index = {cell: i for i, cell in enumerate(cells)}
+        reached_by = [sorted(index[q] for q in near) for near in reach(board).values()]
+        open_ = [index[cell] for cell in board.open_cells()]
+        covers: dict[int, list[int]] = {q: [] for q in open_}
+        for c, near in enumerate(reached_by):
+            for q in near:
+                covers[q].append(c)
+        return cls(cells, open_, covers, reached_by)
+
+
+@dataclass
+class Outcome:
+    answer: Any
+    steps: int
+
+
+# -- queens and the cells they reach ------------------------------------------------------
+class _Reached:
+    """A set of queens with, per cell, how many of them reach it; ``undominated`` counts
+    the cells none reaches, ``free`` the open ones among them."""
+
+    def __init__(self, graph: Graph) -> None:
+        self.graph = graph
+        self.opened = [False] * len(graph.cells)
+        for q in graph.open:
+            self.opened[q] = True
+        self.count = [0] * len(graph.cells)
+        self.queens: set[int] = set()
+        self.undominated = len(graph.cells)
+        self.free = len(graph.open)
+
+    def add(self, q: int) -> None:
+        self.queens.add(q)
+        for c in self.graph.covers[q]:
+            self.count[c] += 1
+            if self.count[c] == 1:
+                self.undominated -= 1
+                self.free -= self.opened[c]
+
+    def remove(self, q: int) -> None:
+        self.queens.discard(q)
+        for c in self.graph.covers[q]:
+            self.count[c] -= 1
+            if not self.count[c]:
+                self.undominated += 1
+                self.free += self.opened[c]
+
+    def reset(self, queens: set[int]) -> None:
+        for q in self.queens - queens:
+            self.remove(q)
+        for q in queens - self.queens:
+            self.add(q)
+
+    def gain(self, q: int) -> int:
+        """Cells a queen on q would dominate that no queen reaches yet."""
+        return sum(not self.count[c] for c in self.graph.covers[q])
+
+    def loss(self, q: int) -> int:
+        """Free open cells a queen on q would take."""
+        return sum(self.opened[c] and not self.count[c] for c in self.graph.covers[q])
+
+
+# -- domination ---------------------------------------------------------------------------
+def _fill(queens: _Reached, rng: random.Random, independent: bool) -> bool:
+    """Add queens until every cell is dominated; False when independence forbids it."""
+    count, graph = queens.count, queens.graph
+    while queens.undominated:
+        target = rng.choice([c for c, k in enumerate(count) if not k])
+        options = [q for q in graph.reached_by[target] if not (independent and count[q])]
+        if not options:
+            return False
+        queens.add(max((queens.gain(q), rng.random(), q) for q in options)[2])
+    return True
+
+
+def _prune(queens: _Reached, rng: random.Random) -> None:
+    """Drop queens whose every cell another queen still reaches."""
+    order = sorted(queens.queens)
+    rng.shuffle(order)
+    for q in order:
+        if all(queens.count[c] > 1 for c in queens.graph.covers[q]):
+            queens.remove(q)
+
+
+def dominate(
+    graph: Graph, rng: random.Random, should_stop: Stop, independent: bool, patience: int
+) -> Outcome:
+    """Fewest queens dominating every cell (pairwise non-attacking when ``independent``).
+
+    None when no attempt dominated every cell (independence with blocked cells can make
+    that impossible)."""
+    queens = _Reached(graph)
+    best: set[int] | None = None
+    steps = stale = 0
+    while not steps or (stale < patience and not should_stop()):
+        steps += 1
+        stale += 1
+        queens.reset(best or set())
+        if best:
+            for q in rng.sample(sorted(best), min(len(best), rng.randint(1, 3))):
+                queens.remove(q)
+        if not _fill(queens, rng, independent):
+            continue
+        _prune(queens, rng)
+        if best is None or len(queens.queens) < len(best):
+            best, stale = set(queens.queens), 0
+        elif len(queens.queens) == len(best):
+            best = set(queens.queens)  # a sideways move: keep walking the plateau
+    return Outcome(None if best is None else frozenset(graph.cells[q] for q in best), steps)
+
+
+# -- peaceable armies ---------------------------------------------------------------------
+def armies(graph: Graph, rng: random.Random, should_stop: Stop, patience: int) -> Outcome:
+    """The largest m with m white queens and m black ones on cells no white queen reaches."""
+    white = _Reached(graph)
+    sample = 48
+    while True:  # greedy growth while the free cells keep up
+        outside = [q for q in graph.open if q not in white.queens]
+        if not outside:
+            break
+        q = min((white.loss(q), rng.random(), q) for q in outside)[2]
+        if white.free - white.loss(q) < len(white.queens) + 1:
+            break
+        white.add(q)
+    best, steps, stale = set(white.queens), 0, 0
+    tabu: dict[int, int] = {}
+    while stale < patience and not should_stop():
+        if len(white.queens) > len(best) and white.free >= len(white.queens):
+            best, stale = set(white.queens), 0
+        outside = [q for q in graph.open if q not in white.queens and tabu.get(q, 0) <= steps]
+        if len(white.queens) == len(best):  # best reached: ask for one queen more
+            if not outside:
+                break
+            chosen = rng.sample(outside, min(len(outside), sample))
+            white.add(min((white.loss(q), rng.random(), q) for q in chosen)[2])
+            continue
+        steps += 1
+        stale += 1
+        move = _best_move(white, rng, outside, sample)
+        if move is None:
+            continue
+        out, into = move
+        white.remove(out)
+        white.add(into)
+        tabu[out] = steps + rng.randint(3, 10)
+    white.reset(best)
+    free = [graph.cells[q] for q in graph.open if not white.count[q]]
+    army = sorted(graph.cells[q] for q in best)
+    return Outcome(Armies(frozenset(army), frozenset(free[: len(army)])), steps)
+
+
+def _best_move(
+    white: _Reached, rng: random.Random, outside: list[int], sample: int
+) -> tuple[int, int] | None:
+    """The move of one white queen that leaves the most free cells, among a sample."""
+    if not white.queens or not outside:
+        return None
+    best: tuple[int, float, int, int] | None = None
+    for out in rng.sample(sorted(white.queens), min(len(white.queens), 6)):
+        white.remove(out)
+        for into in rng.sample(outside, min(len(outside), sample // 3)):
+            score = (white.free - white.loss(into), rng.random(), out, into)
+            if best is None or score > best:
+                best = score
+        white.add(out)
+    return None if best is None else (best[2], best[3])
+
+
+# -- colouring ----------------------------------------------------------------------------
+def colour(
+    board: Board, graph: Graph, rng: random.Random, should_stop: Stop, patience: int
+) -> Outcome:
+    """Fewest colours with no two attacking cells alike: DSatur, then TabuCol below it."""
+    cells = [graph.cells[q] for q in graph.open]
+    position = {q: i for i, q in enumerate(graph.open)}
+    near = [[position[c] for c in graph.covers[q] if c in position and c != q] for q in graph.open]
+    start = dsatur(board)
+    best = [start[cell] for cell in cells]
+    floor, steps = clique_bound(board), 0
+    while cells and max(best) + 1 > floor and not should_stop():
+        found, used = _tabucol(near, best, max(best), rng, should_stop, patience)
+        steps += used
+        if found is None:
+            break
+        best = found
+    return Outcome(ColourClasses.of(dict(zip(cells, best, strict=True))), steps)
+
+
+def _tabucol(
+    near: list[list[int]],
+    start: list[int],
+    k: int,
+    rng: random.Random,
+    should_stop: Stop,
+    patience: int,
+) -> tuple[list[int] | None, int]:
+    """A colouring with colours 0..k-1, from ``start`` with its colour k spread at random."""
+    colour = [c if c < k else rng.randrange(k) for c in start]
+    clash = [[0] * k for _ in near]  # clash[v][c]: neighbours of v coloured c
+    for v, others in enumerate(near):
+        for w in others:
+            clash[v][colour[w]] += 1
+    conflicts = sum(clash[v][colour[v]] for v in range(len(near))) // 2
+    fewest, stale, steps = conflicts, 0, 0
+    tabu: dict[tuple[int, int], int] = {}
+    while conflicts and stale < patience and not should_stop():
+        steps += 1
+        stale += 1
+        bad = [v for v in range(len(near)) if clash[v][colour[v]]]
+        moves = [
+            (clash[v][c] - clash[v][colour[v]], rng.random(), v, c)
+            for v in bad
+            for c in range(k)
+            if c != colour[v]
+        ]
+        allowed = [m for m in moves if tabu.get((m[2], m[3]), 0) <= steps
+                   or conflicts + m[0] < fewest]  # fmt: skip
+        if not allowed:
+            continue
+        delta, _, v, c = min(allowed)
+        old = colour[v]
+        tabu[(v, old)] = steps + rng.randrange(10) + int(0.6 * len(bad))
+        colour[v] = c
+        for w in near[v]:
+            clash[w][old] -= 1
+            clash[w][c] += 1
+        conflicts += delta
+        if conflicts < fewest:
+            fewest, stale = conflicts, 0
+    return (None if conflicts else colour), steps
+
+
+# -- the entry point ------------------------------------------------------------------------
+def search(
+    board: Board,
+    kind: str,
+    seed: int | None,
+    should_stop: Stop,
+    patience: int = DEFAULT_PATIENCE,
+) -> Outcome:
+    """The best answer to ``kind`` on ``board`` found before the search stalls or stops."""
+    rng = random.Random(seed or 0)
+    graph = Graph.of(board)
+    if kind in ("domination", "independent-domination"):
+        return dominate(graph, rng, should_stop, kind == "independent-domination", patience)
+    if kind == "peaceable":
+        return armies(graph, rng, should_stop, patience)
+    if kind == "coloring":
+        return colour(board, graph, rng, should_stop, patience)
+    raise ValueError(f"no local search for problem {kind!r}")
+
+
+KINDS = ("domination", "independent-domination", "peaceable", "coloring")

@@ -1,0 +1,242 @@
+"""Colouring the queens graph: the fewest colours so that no two queens of one colour attack
+each other (the chromatic number, OEIS A088202; the DIMACS instances queen5_5 ... queen16_16).
+
+Only open cells are coloured: a blocked cell holds no queen, so it needs no colour, while
+two open cells on a line through a blocked cell still attack (blocked cells do not shield).
+
+The number of colours offered is the count of a greedy DSatur colouring (Brélaz 1979), and
+every model also states the clique bound: a line's cells attack one another, so no fewer
+colours than the longest line holds cells. Three formulations:
+
+- ``precedence`` (the default): x[cell][k] (the cell takes colour k) and y[k] (colour k
+  is used): each cell exactly one colour, each line and leap pair at most one cell per
+  colour and only a used one; minimise the used colours, with value precedence (colour
+  k + 1 first appears after colour k, cell by cell), which breaks the colour symmetry
+  completely.
+- ``assignment``: the same with the weaker textbook breaking, used colours in order
+  (y[k] >= y[k+1]); the colours in use stay interchangeable.
+- ``representatives``: the asymmetric representatives formulation (Campêlo, Campos and
+  Corrêa 2008): each colour class is represented by its first cell; r[u][v] says u
+  represents v, with the edge inequalities lifted to the lines (cliques) of the board.
+
+Lex-leader symmetry breaking adds the board's symmetries to the first two. The vector is
+read cell by cell, colours last to first, which makes value precedence the lex-leader
+constraint of the colour renamings: both kinds of constraint keep the lex-least member of
+every class, so together they stay sound (not complete: a board symmetry composed with a
+renaming gets no constraint of its own, so a class may keep several colourings). The
+representatives formulation takes none: a board symmetry does not map its variables onto
+variables (the image of a class's first cell need not be first).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import ClassVar
+
+from queenslab.boards import Board, Cell
+from queenslab.core.errors import UsageError
+from queenslab.problems.base import ProblemKind, cell_images
+from queenslab.problems.model import BoolModel, Sense, Var
+
+
+@dataclass(frozen=True)
+class ColourClasses:
+    """A colouring as its classes, ordered by their first cell (so equal colourings compare
+    equal whatever their colour names)."""
+
+    classes: tuple[frozenset[Cell], ...]
+
+    @classmethod
+    def of(cls, colour: Mapping[Cell, int]) -> ColourClasses:
+        groups: dict[int, set[Cell]] = {}
+        for cell, k in colour.items():
+            groups.setdefault(k, set()).add(cell)
+        return cls(tuple(sorted((frozenset(g) for g in groups.values()), key=min)))
+
+    def colours(self) -> dict[Cell, int]:
+        """Cell -> colour number (0 for the class of the first cell, and so on)."""
+        return {cell: k for k, group in enumerate(self.classes) for cell in group}
+
+
+def neighbours(board: Board) -> dict[Cell, set[Cell]]:
+    """For each open cell, the open cells a queen there attacks (lines and leaps)."""
+    found: dict[Cell, set[Cell]] = {cell: set() for cell in board.open_cells()}
+    for group in board.groups():
+        for cell in group.cells:
+            found[cell].update(group.cells)
+    for cell, near in found.items():
+        near.discard(cell)
+    return found
+
+
+def dsatur(board: Board) -> dict[Cell, int]:
+    """A greedy colouring (Brélaz's DSatur): colour next the cell whose neighbours already
+    show the most colours (then the one of most neighbours, then the first), with the
+    lowest colour free there. Deterministic; an upper bound for the models."""
+    near = neighbours(board)
+    colour: dict[Cell, int] = {}
+    seen: dict[Cell, set[int]] = {cell: set() for cell in near}
+    order = {cell: i for i, cell in enumerate(near)}
+    while len(colour) < len(near):
+        cell = max(
+            (c for c in near if c not in colour),
+            key=lambda c: (len(seen[c]), len(near[c]), -order[c]),
+        )
+        k = next(k for k in range(len(near) + 1) if k not in seen[cell])
+        colour[cell] = k
+        for other in near[cell]:
+            seen[other].add(k)
+    return colour
+
+
+def clique_bound(board: Board) -> int:
+    """The most open cells on one line or leap pair: they need that many colours."""
+    return max((len(group.cells) for group in board.groups()), default=1)
+
+
+def _assignment(bm: BoolModel, board: Board, cells: list[Cell], precedence: bool) -> None:
+    colours = max(dsatur(board).values(), default=-1) + 1
+    x = {cell: [bm.var(f"x_{cell[0]}_{cell[1]}_{k}", answer=True) for k in range(colours)]
+         for cell in cells}  # fmt: skip
+    used = [bm.var(f"used_{k}") for k in range(colours)]
+    for cell in cells:
+        bm.exactly_one(x[cell])
+    for group in board.groups():
+        if group.cells:
+            for k, y in enumerate(used):
+                bm.add_linear([*((1, x[cell][k]) for cell in group.cells), (-1, y)], upper=0)
+    for k, y in enumerate(used):
+        bm.clause(-(y + 1), *(x[cell][k] + 1 for cell in cells))  # used only if some cell is
+        if k:
+            bm.clause(used[k - 1] + 1, -(y + 1))  # colours in order
+    bm.add_linear(((1, y) for y in used), lower=clique_bound(board))
+    bm.minimise((1, y) for y in used)
+    if precedence:
+        _value_precedence(bm, cells, x)
+
+
+def _value_precedence(bm: BoolModel, cells: list[Cell], x: dict[Cell, list[Var]]) -> None:
+    """Colour k > 0 only on a cell after one of colour k - 1: ``seen[k]`` per cell says the
+    colour appeared up to there, defined both ways so it adds no solutions."""
+    before: list[Var] | None = None
+    for cell in cells:
+        xs = x[cell]
+        for k in range(1, len(xs)):
+            bm.clause(-(xs[k] + 1), *(() if before is None else (before[k - 1] + 1,)))
+        seen = [bm.var(f"seen_{cell[0]}_{cell[1]}_{k}") for k in range(len(xs) - 1)]
+        for k, s in enumerate(seen):
+            earlier = () if before is None else (before[k] + 1,)
+            bm.clause(-(s + 1), xs[k] + 1, *earlier)
+            bm.clause(s + 1, -(xs[k] + 1))
+            if before is not None:
+                bm.clause(s + 1, -(before[k] + 1))
+        before = seen
+
+
+def representative_pairs(board: Board, cells: list[Cell]) -> list[tuple[Cell, Cell]]:
+    """(u, v) with u no later than v and not attacking it: u may represent v's class."""
+    near = neighbours(board)
+    return [(u, v) for i, u in enumerate(cells) for v in cells[i:] if v not in near[u]]
+
+
+def _representatives(bm: BoolModel, board: Board, cells: list[Cell]) -> None:
+    r = {
+        (u, v): bm.var(f"r_{u[0]}_{u[1]}_{v[0]}_{v[1]}", answer=True)
+        for u, v in representative_pairs(board, cells)
+    }
+    by_cell: dict[Cell, list[Var]] = {cell: [] for cell in cells}
+    for (_, v), var in r.items():
+        by_cell[v].append(var)
+    for v in cells:
+        bm.exactly_one(by_cell[v])
+    groups = [group.cells for group in board.groups() if group.cells]
+    for u in cells:
+        for group in groups:  # a line is a clique: one represented cell at most, if u leads
+            terms = [(1, r[u, v]) for v in group if v != u and (u, v) in r]
+            if terms:
+                bm.add_linear([*terms, (-1, r[u, u])], upper=0)
+    leaders = [(1, r[u, u]) for u in cells]
+    bm.add_linear(leaders, lower=clique_bound(board))
+    bm.minimise(leaders)
+
+
+class Coloring(ProblemKind):
+    name = "coloring"
+    question = "fewest colours so that no two queens of one colour attack each other"
+    sense = Sense.MIN
+    models: ClassVar[Mapping[str, str]] = {
+        "precedence": "x[cell][colour] and used[colour], with value precedence on colours",
+        "assignment": "x[cell][colour] and used[colour], used colours in order",
+        "representatives": "Campêlo, Campos and Corrêa 2008: each class's first cell leads it",
+    }
+    value_sequences: ClassVar[Mapping[str, str]] = {"standard": "A088202"}
+
+    def build(self, board: Board, model: str, symmetry: str = "none") -> BoolModel:
+        bm = BoolModel(f"{self.name}-{model}")
+        cells = list(board.open_cells())
+        if model == "representatives":
+            if symmetry == "lex-leader":
+                raise UsageError(
+                    "the representatives model takes no lex-leader constraints "
+                    "(a board symmetry does not map its variables onto variables)"
+                )
+            _representatives(bm, board, cells)
+            return bm
+        _assignment(bm, board, cells, precedence=model == "precedence")
+        if symmetry == "lex-leader":
+            colours = len(bm.answer) // max(len(cells), 1)
+            per_cell = [bm.answer[i * colours : (i + 1) * colours][::-1] for i in range(len(cells))]
+            xs = [v for vs in per_cell for v in vs]
+            for image in board.symmetries()[1:]:
+                order = cell_images(board, cells, image)
+                bm.lex_leq(xs, [v for i in order for v in per_cell[i]])
+        return bm
+
+    def decode(self, board: Board, model: BoolModel, values: Sequence[bool]) -> ColourClasses:
+        cells = list(board.open_cells())
+        if model.name.endswith("-representatives"):
+            pairs = representative_pairs(board, cells)
+            leader = {v: u for (u, v), var in zip(pairs, model.answer, strict=True) if values[var]}
+            return ColourClasses.of({v: cells.index(u) for v, u in leader.items()})
+        colours = len(model.answer) // max(len(cells), 1)
+        return ColourClasses.of(
+            {
+                cell: next(k for k in range(colours) if values[model.answer[i * colours + k]])
+                for i, cell in enumerate(cells)
+            }
+        )
+
+    def check(self, board: Board, answer: ColourClasses) -> str | None:
+        coloured = [cell for group in answer.classes for cell in group]
+        if len(coloured) != len(set(coloured)):
+            return "a cell has two colours"
+        for cell in coloured:
+            if not board.is_open(*cell):
+                return f"cell {cell[0]}:{cell[1]} is blocked or off the board, yet coloured"
+        missing = set(board.open_cells()) - set(coloured)
+        if missing:
+            cell = min(missing)
+            return f"cell {cell[0]}:{cell[1]} has no colour"
+        n = board.n
+        for k, group in enumerate(answer.classes):
+            for family in board.families:
+                lines: dict[int, Cell] = {}
+                for cell in sorted(group):
+                    other = lines.setdefault(family.key(n, *cell), cell)
+                    if other != cell:
+                        return (
+                            f"cells {other[0]}:{other[1]} and {cell[0]}:{cell[1]} share colour "
+                            f"{k} and a {family.name}"
+                        )
+            for r, c in sorted(group):
+                for dr, dc in board.variant.leaps:
+                    if (r + dr, c + dc) in group:
+                        return f"cells {r}:{c} and {r + dr}:{c + dc} share colour {k} and a leap"
+        return None
+
+    def value(self, answer: ColourClasses) -> int:
+        return len(answer.classes)
+
+    def to_json(self, answer: ColourClasses) -> list[list[list[int]]]:
+        return [[list(cell) for cell in sorted(group)] for group in answer.classes]

@@ -1,0 +1,231 @@
+"""Peaceable armies of queens: the largest m such that m white and m black queens share the
+board with no queen attacking one of the other colour (CSPLib 110, OEIS A250000).
+
+Queens of one colour may attack each other; only cross-colour attacks are forbidden. A
+blocked cell holds no queen, but (as everywhere in queenslab) a line through it still
+attacks: blocked cells do not shield.
+
+Four formulations, which the literature compares (Bosch 1999; Smith, Petrie and Gent 2004):
+
+- ``lines``: a white and a black variable per cell, and per line (row, column, diagonal)
+  a flag saying it holds a white queen and one saying it holds a black queen, never both;
+  O(n^2) constraints instead of the O(n^3) attacking pairs.
+- ``basic``: a white and a black variable per cell; for every attacking pair of cells,
+  not white on one and black on the other.
+- ``white-only``: only the white queens are chosen; a cell is black exactly when no white
+  queen occupies or attacks it, and the armies compare by count (at least as many black
+  cells as white queens; the answer keeps m of them).
+- ``bosch``: the MILP of Bosch's article: for each cell and each line through it, a big-M
+  constraint aggregating the line's white queens (none of them when the cell is black).
+
+Every formulation maximises the white army with equal armies as a linear constraint.
+Lex-leader symmetry breaking covers the board's own symmetries and the colour swap (the
+white-only formulation has no colour swap: its black cells are forced).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import ClassVar
+
+from queenslab.boards import Board, Cell, Line
+from queenslab.problems.base import ProblemKind, cell_images
+from queenslab.problems.model import BoolModel, Sense, Var
+
+
+@dataclass(frozen=True)
+class Armies:
+    """A white and a black army (sets of cells)."""
+
+    white: frozenset[Cell]
+    black: frozenset[Cell]
+
+
+def attacking_groups(board: Board) -> list[Line]:
+    """Groups of open cells that attack one another: lines of two cells or more, leap pairs."""
+    return [group for group in board.groups() if len(group.cells) > 1]
+
+
+def line_flags(
+    bm: BoolModel, groups: Sequence[Line], cell_var: Mapping[Cell, Var], tag: str
+) -> dict[str, Var]:
+    """Per group, a variable that is true exactly when one of its cells' variables is.
+
+    Defined both ways (not only "a queen implies the flag"), so a flag is determined by
+    the queens and never multiplies the solutions a counter sees.
+    """
+    flags = {}
+    for group in groups:
+        flag = bm.var(f"{tag}_{group.name}")
+        members = [cell_var[cell] for cell in group.cells]
+        for v in members:
+            bm.clause(-(v + 1), flag + 1)
+        bm.clause(-(flag + 1), *(v + 1 for v in members))
+        flags[group.name] = flag
+    return flags
+
+
+Build = Callable[[BoolModel, Board, dict[Cell, Var], dict[Cell, Var]], None]
+
+
+def _basic(bm: BoolModel, board: Board, white: dict[Cell, Var], black: dict[Cell, Var]) -> None:
+    pairs = {
+        (a, b)
+        for group in attacking_groups(board)
+        for i, a in enumerate(group.cells)
+        for b in group.cells[i + 1 :]
+    }
+    for cell in white:
+        bm.clause(-(white[cell] + 1), -(black[cell] + 1))
+    for a, b in sorted(pairs):
+        bm.clause(-(white[a] + 1), -(black[b] + 1))
+        bm.clause(-(white[b] + 1), -(black[a] + 1))
+
+
+def _lines(bm: BoolModel, board: Board, white: dict[Cell, Var], black: dict[Cell, Var]) -> None:
+    groups = attacking_groups(board)
+    has_white = line_flags(bm, groups, white, "white")
+    has_black = line_flags(bm, groups, black, "black")
+    for cell in white:  # a cell alone on all its lines has no flag to keep its colours apart
+        bm.clause(-(white[cell] + 1), -(black[cell] + 1))
+    for name, flag in has_white.items():
+        bm.clause(-(flag + 1), -(has_black[name] + 1))
+
+
+def _white_only(
+    bm: BoolModel, board: Board, white: dict[Cell, Var], black: dict[Cell, Var]
+) -> None:
+    groups = attacking_groups(board)
+    has_white = line_flags(bm, groups, white, "white")
+    through: dict[Cell, list[Var]] = {cell: [white[cell]] for cell in white}
+    for group in groups:
+        for cell in group.cells:
+            through[cell].append(has_white[group.name])
+    for cell, reaching in through.items():  # black <-> no white flag through the cell
+        b = black[cell] + 1
+        for v in reaching:
+            bm.clause(-b, -(v + 1))
+        bm.clause(b, *(v + 1 for v in reaching))
+
+
+def _bosch(bm: BoolModel, board: Board, white: dict[Cell, Var], black: dict[Cell, Var]) -> None:
+    for cell in white:
+        bm.at_most_one([white[cell], black[cell]])
+    for group in attacking_groups(board):
+        for cell in group.cells:
+            others = [white[other] for other in group.cells if other != cell]
+            big_m = len(others)  # sum(white on the line but here) <= M * (1 - black here)
+            bm.add_linear([*((1, v) for v in others), (big_m, black[cell])], upper=big_m)
+
+
+@dataclass(frozen=True)
+class Formulation:
+    summary: str
+    build: Build
+    #: Black cells are every free cell: armies compare by count, and swapping the colours
+    #: is no symmetry of the model.
+    black_forced: bool = False
+
+
+FORMULATIONS: dict[str, Formulation] = {
+    "lines": Formulation(
+        "Smith, Petrie and Gent 2004: white/black flags per line, never both", _lines
+    ),
+    "basic": Formulation("a white and a black variable per cell, no cross-attacking pair", _basic),
+    "white-only": Formulation(
+        "Smith, Petrie and Gent 2004: black = every cell no white queen reaches", _white_only, True
+    ),
+    "bosch": Formulation("Bosch 1999: per cell and line, a big-M bound on white queens", _bosch),
+}
+
+
+class Peaceable(ProblemKind):
+    name = "peaceable"
+    question = "largest m: m white and m black queens, no queen attacking the other colour"
+    sense = Sense.MAX
+    models: ClassVar[Mapping[str, str]] = {
+        name: formulation.summary for name, formulation in FORMULATIONS.items()
+    }
+    value_sequences: ClassVar[Mapping[str, str]] = {"standard": "A250000"}
+
+    def build(self, board: Board, model: str, symmetry: str = "none") -> BoolModel:
+        formulation = FORMULATIONS[model]
+        bm = BoolModel(f"{self.name}-{model}")
+        cells = list(board.open_cells())
+        white = {cell: bm.var(f"w_{cell[0]}_{cell[1]}", answer=True) for cell in cells}
+        black = {cell: bm.var(f"b_{cell[0]}_{cell[1]}", answer=True) for cell in cells}
+        formulation.build(bm, board, white, black)
+        difference = [*((1, v) for v in white.values()), *((-1, v) for v in black.values())]
+        if formulation.black_forced:
+            bm.add_linear(difference, upper=0)  # at least as many black cells as white queens
+        else:
+            bm.add_linear(difference, lower=0, upper=0)
+        bm.maximise((1, v) for v in white.values())
+        if symmetry == "lex-leader":
+            _break_symmetry(bm, board, cells, white, black, swap=not formulation.black_forced)
+        return bm
+
+    def decode(self, board: Board, model: BoolModel, values: Sequence[bool]) -> Armies:
+        cells = list(board.open_cells())
+        whites, blacks = model.answer[: len(cells)], model.answer[len(cells) :]
+        white = [cell for cell, v in zip(cells, whites, strict=True) if values[v]]
+        black = [cell for cell, v in zip(cells, blacks, strict=True) if values[v]]
+        return Armies(frozenset(white), frozenset(black[: len(white)]))
+
+    def check(self, board: Board, answer: Armies) -> str | None:
+        if len(answer.white) != len(answer.black):
+            return f"{len(answer.white)} white queens against {len(answer.black)} black"
+        for cell in answer.white | answer.black:
+            if not board.is_open(*cell):
+                return f"queen {cell[0]}:{cell[1]} is on a blocked or missing cell"
+        both = answer.white & answer.black
+        if both:
+            cell = min(both)
+            return f"cell {cell[0]}:{cell[1]} holds a white and a black queen"
+        n = board.n
+        for family in board.families:
+            white_lines = {family.key(n, *cell) for cell in answer.white}
+            for cell in sorted(answer.black):
+                if family.key(n, *cell) in white_lines:
+                    return f"black queen {cell[0]}:{cell[1]} is attacked along a {family.name}"
+        for r, c in sorted(answer.white):
+            for dr, dc in board.variant.leaps:
+                for other in ((r + dr, c + dc), (r - dr, c - dc)):
+                    if other in answer.black:
+                        return f"white {r}:{c} and black {other[0]}:{other[1]} attack by a leap"
+        return None
+
+    def value(self, answer: Armies) -> int:
+        return len(answer.white)
+
+    def to_json(self, answer: Armies) -> dict[str, list[list[int]]]:
+        return {
+            "white": [list(cell) for cell in sorted(answer.white)],
+            "black": [list(cell) for cell in sorted(answer.black)],
+        }
+
+
+def _break_symmetry(
+    bm: BoolModel,
+    board: Board,
+    cells: list[Cell],
+    white: dict[Cell, Var],
+    black: dict[Cell, Var],
+    swap: bool,
+) -> None:
+    """Lex-leader over the board's symmetries, each also composed with the colour swap.
+
+    The vector is the white army then the black one; an image permutes the cells of both
+    (and, with the swap, exchanges the halves). Every member of the group gets its
+    constraint, so the orbit's lex-least solution survives.
+    """
+    ws, bs = [white[cell] for cell in cells], [black[cell] for cell in cells]
+    xs = ws + bs
+    for index, image in enumerate(board.symmetries()):
+        order = cell_images(board, cells, image)
+        moved_w, moved_b = [ws[i] for i in order], [bs[i] for i in order]
+        if index:  # the identity alone gives nothing
+            bm.lex_leq(xs, moved_w + moved_b)
+        if swap:
+            bm.lex_leq(xs, moved_b + moved_w)

@@ -1,0 +1,171 @@
+"""Colouring the queens graph: every formulation on every translator, against an exact
+colouring by brute force and the published chromatic numbers; the checker against wrong
+colourings; symmetry breaking that keeps a colouring of every class."""
+
+from __future__ import annotations
+
+from functools import cache
+
+import pytest
+
+from queenslab.boards import board
+from queenslab.core.errors import UsageError
+from queenslab.core.result import Status
+from queenslab.lab import reference
+from queenslab.problems import kind
+from queenslab.problems.coloring import Coloring, ColourClasses, clique_bound, dsatur
+from tests import oracle
+from tests.translators import ENUMERATORS, TRANSLATORS, load_solvers, optima, solve
+
+MODELS = list(Coloring.models)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def loaded():
+    load_solvers()
+
+
+@cache
+def chromatic(n: int, variant: str = "standard", blocked: tuple = ()) -> int:
+    """The fewest colours, by backtracking over the cells in order with 1, 2, ... colours."""
+    cells = [(r, c) for r in range(n) for c in range(n) if (r, c) not in blocked]
+    near = [[j for j in range(i) if oracle.attack(n, variant, cells[i], cells[j])]
+            for i in range(len(cells))]  # fmt: skip
+
+    def colourable(k: int, colour: list[int]) -> bool:
+        i = len(colour)
+        if i == len(cells):
+            return True
+        for c in range(min(k, max(colour, default=-1) + 2)):  # a new colour: the next one
+            if all(colour[j] != c for j in near[i]) and colourable(k, [*colour, c]):
+                return True
+        return False
+
+    return next(k for k in range(len(cells) + 1) if colourable(k, []))
+
+
+def value(name: str, n: int, model: str, symmetry: str = "none", **board_args) -> int:
+    outcome = solve(name, "coloring", n, model, symmetry, **board_args)
+    assert outcome.status is Status.OPTIMAL
+    return outcome.objective
+
+
+def test_the_kind_is_registered_with_precedence_first():
+    assert isinstance(kind("coloring"), Coloring)
+    assert next(iter(Coloring.models)) == "precedence"
+
+
+@pytest.mark.parametrize("model", MODELS)
+@pytest.mark.parametrize("name", TRANSLATORS)
+def test_every_model_proves_the_published_chromatic_number(model, name):
+    for n in range(1, 6):
+        assert value(name, n, model) == reference.optimum("coloring", n) == chromatic(n)
+
+
+BOARDS = [(4, "toroidal", ()), (5, "toroidal", ()), (4, "standard", ((0, 0), (1, 2), (3, 3))),
+          (5, "standard", ((2, 2),))]  # fmt: skip
+
+
+@pytest.mark.parametrize("model", MODELS)
+@pytest.mark.parametrize(("n", "variant", "blocked"), [*BOARDS, (4, "superqueens", ())])
+def test_every_model_agrees_with_brute_force(model, n, variant, blocked):
+    if model == "assignment" and variant == "superqueens":
+        pytest.skip("10 colours of 11 interchangeable: proving it takes minutes")
+    for name in ENUMERATORS:
+        got = value(name, n, model, variant=variant, blocked=blocked)
+        assert got == chromatic(n, variant, blocked)
+
+
+@pytest.mark.parametrize("model", ["precedence", "assignment"])
+@pytest.mark.parametrize("name", TRANSLATORS)
+def test_lex_leader_keeps_the_optimum(model, name):
+    for n in (4, 5):
+        assert value(name, n, model, "lex-leader") == reference.optimum("coloring", n)
+
+
+@pytest.mark.parametrize("name", ENUMERATORS)
+def test_lex_leader_and_precedence_keep_a_colouring_of_every_class(name):
+    """Value precedence names the colours once; lex-leader over the board's symmetries then
+    keeps at least one colouring of each class (not exactly one: the products of a board
+    symmetry and a renaming of colours get no constraint of their own)."""
+    b = board(4)
+    every = set(optima(name, "coloring", 4, "precedence"))
+    leaders = set(optima(name, "coloring", 4, "precedence", "lex-leader"))
+    assert every == set(optima(name, "coloring", 4, "representatives"))
+    assert leaders <= every
+    for p in every:
+        orbit = {
+            ColourClasses.of({s.cell(4, *cell): c for cell, c in p.colours().items()})
+            for s in b.symmetries()
+        }
+        assert orbit & leaders
+
+
+def test_the_representatives_model_refuses_lex_leader():
+    with pytest.raises(UsageError, match="representatives"):
+        Coloring().build(board(4), "representatives", "lex-leader")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["cpsat", "sat"])
+def test_the_default_model_proves_the_published_value_up_to_8(name):
+    for n in range(6, 9):
+        assert value(name, n, "precedence") == reference.optimum("coloring", n)
+
+
+@pytest.mark.parametrize(("n", "variant"), [(8, "standard"), (7, "toroidal"), (6, "superqueens")])
+def test_dsatur_is_a_proper_colouring_within_bounds(n, variant):
+    b = board(n, variant)
+    classes = ColourClasses.of(dsatur(b))
+    assert Coloring().check(b, classes) is None
+    assert clique_bound(b) <= len(classes.classes)
+
+
+B = board(3)
+
+
+def _classes(*groups):
+    return ColourClasses(tuple(frozenset(g) for g in groups))
+
+
+@pytest.mark.parametrize(
+    ("classes", "complaint"),
+    [
+        (_classes([(0, 0), (1, 2), (2, 1)], [(0, 1), (1, 0)]), "has no colour"),
+        (
+            _classes([(0, 0), (0, 1)], *[[(r, c)] for r in (1, 2) for c in range(3)], [(0, 2)]),
+            "share colour 0 and a row",
+        ),
+        (_classes([(0, 0)], [(0, 0)]), "two colours"),
+        (_classes([(3, 0)]), "off the board"),
+    ],
+)
+def test_the_checker_rejects_wrong_colourings(classes, complaint):
+    assert complaint in Coloring().check(B, classes)
+
+
+def test_the_checker_knows_leaps_and_wrapped_diagonals():
+    k = Coloring()
+    pairs = {(r, c) for r in range(4) for c in range(4)} - {(0, 0), (1, 2)}
+    knight = ColourClasses((frozenset({(0, 0), (1, 2)}), *(frozenset({p}) for p in pairs)))
+    assert k.check(board(4), knight) is None
+    assert "leap" in k.check(board(4, "superqueens"), knight)
+    pairs = {(r, c) for r in range(4) for c in range(4)} - {(0, 0), (1, 3)}
+    wrapped = ColourClasses((frozenset({(0, 0), (1, 3)}), *(frozenset({p}) for p in pairs)))
+    assert k.check(board(4), wrapped) is None
+    assert "diag" in k.check(board(4, "toroidal"), wrapped)
+
+
+def test_blocked_cells_take_no_colour():
+    b = board(2, blocked=[(0, 0)])
+    k = Coloring()
+    assert "has no colour" in k.check(b, _classes([(0, 1)], [(1, 0)]))
+    assert k.check(b, _classes([(0, 1)], [(1, 0)], [(1, 1)])) is None
+    assert "blocked" in k.check(b, _classes([(0, 0)], [(0, 1)], [(1, 0)], [(1, 1)]))
+
+
+def test_classes_compare_whatever_the_colour_names():
+    a = ColourClasses.of({(0, 0): 3, (1, 2): 3, (0, 1): 0})
+    assert a == ColourClasses.of({(0, 0): 0, (1, 2): 0, (0, 1): 7})
+    assert a.colours() == {(0, 0): 0, (1, 2): 0, (0, 1): 1}
+    assert Coloring().to_json(a) == [[[0, 0], [1, 2]], [[0, 1]]]
