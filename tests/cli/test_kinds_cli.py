@@ -66,6 +66,7 @@ def test_a_time_limit_gives_the_best_answer_so_far(queens):
         (["count", "8", "--symmetry", "lex-leader"], "--symmetry choose"),
         (["enumerate", "4", "--problem", "domination", "--format", "leetcode"], "jsonl only"),
         (["export", "4", "--problem", "domination", "--format", "mzn"], "cannot express"),
+        (["count", "4", "--problem", "domination", "--solver-cmd", "cadical"], "solves placements"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(queens, argv, message):
