@@ -11,7 +11,14 @@ Quick start::
 
 import sys
 
-from queenslab.api import BackendBug, count, enumerate_solutions, optimize, solve
+from queenslab.api import (
+    BackendBug,
+    count,
+    enumerate_solutions,
+    optimize,
+    problem_model,
+    solve,
+)
 from queenslab.boards import VARIANTS
 from queenslab.core.backend import Backend, Family, Feature, Option, Task
 from queenslab.core.errors import (
@@ -25,6 +32,7 @@ from queenslab.core.errors import (
 from queenslab.core.placement import Placement
 from queenslab.core.problem import Problem
 from queenslab.core.result import CountResult, OptimizeResult, SolveResult, Status
+from queenslab.problems import KINDS
 from queenslab.registry import backends, register_backend
 
 __version__ = "0.1.0"
@@ -35,6 +43,7 @@ if "IPython" in sys.modules:  # a notebook or shell: placements and results draw
     register_with_ipython()
 
 __all__ = [
+    "KINDS",
     "VARIANTS",
     "Backend",
     "BackendBug",
@@ -59,6 +68,7 @@ __all__ = [
     "count",
     "enumerate_solutions",
     "optimize",
+    "problem_model",
     "register_backend",
     "solve",
 ]

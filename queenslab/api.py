@@ -420,7 +420,7 @@ def _count_kind(
     time_limit: float | None,
     options: dict[str, Any],
 ) -> CountResult:
-    engine = registry.resolve(Task.COUNT, problem, backend, options)
+    engine = registry.resolve(Task.COUNT, problem, backend, _checked_options(options))
     run = Run(None, time_limit)
     result = _timed(
         engine, Task.COUNT, problem, run, lambda: engine.count_kind(problem, run, question)
@@ -527,7 +527,7 @@ def _optimize_kind(
     time_limit: float | None,
     options: dict[str, Any],
 ) -> OptimizeResult:
-    engine = registry.resolve(Task.OPTIMIZE, problem, backend, options)
+    engine = registry.resolve(Task.OPTIMIZE, problem, backend, _checked_options(options))
     run = Run(None, time_limit)
     result = _timed(
         engine, Task.OPTIMIZE, problem, run, lambda: engine.optimize_kind(problem, run, question)

@@ -181,6 +181,8 @@ class BackendInfo:
     summary: str
     missing: tuple[str, ...]  # pip packages to install before it can run
     reason: str | None = None  # why it cannot run though its packages are installed
+    #: The tasks it does on the problem kinds other than placement (``Backend.kind_tasks``).
+    kind_tasks: frozenset[Task] = frozenset()
 
     @property
     def available(self) -> bool:
@@ -211,7 +213,7 @@ def info(name: str) -> BackendInfo:
     reason = None if missing else cls.unavailable()
     return BackendInfo(
         name, cls.family, cls.tasks, cls.features, cls.kinds, cls.variants, cls.options,
-        cls.summary, missing, reason,
+        cls.summary, missing, reason, cls.kind_tasks,
     )  # fmt: skip
 
 
@@ -267,9 +269,9 @@ def resolve(
     chosen = name or _default(task, problem, wanted, set(options))
     cls = backend_class(chosen)
     # The question first (a kind the backend does not model), then the task, then the board
-    refusal = _refusal(cls, problem, wanted)
     if problem.kind in cls.kinds and not cls.does(task, problem.kind):
         raise cls.lacks(task, problem.kind)
+    refusal = _refusal(cls, problem, wanted)
     if refusal:
         could = able(task, problem, wanted)
         raise UsageError(f"backend {chosen!r} {refusal}; backends that do: {_list(could)}")

@@ -22,7 +22,7 @@ ENUMERATORS = {name: TRANSLATORS[name] for name in ("cpsat", "sat")}
 
 
 def load_solvers() -> None:
-    """Import the solver packages once in the test process, not in every forked child."""
+    """Import the solver packages once, before any test times a solve."""
     import pyomo.environ  # noqa: F401
     from ortools.sat.python import cp_model  # noqa: F401
     from pysat.examples.rc2 import RC2  # noqa: F401

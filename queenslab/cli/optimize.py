@@ -75,6 +75,8 @@ def _optimize_kind(args: argparse.Namespace, problem: Problem, weights: object) 
     a.say_result(args, result)
     if result.message:
         print(f"queens: {result.backend}: {result.message}", file=sys.stderr)
+    elif result.answer is None:
+        print(f"no answer: {result.status} ({result.backend})", file=sys.stderr)
     return result.status.exit_code
 
 

@@ -9,6 +9,7 @@ from queenslab.cli import arguments as a
 from queenslab.core.errors import ExitCode, UsageError
 from queenslab.io.output import atomic_output
 from queenslab.lab.table import FORMAT_NAMES, choose_format
+from queenslab.problems import DEFAULT_KIND
 from queenslab.runtime import progress
 
 HELP = "time and effort of every backend configuration over a range of n, answers checked"
@@ -17,7 +18,8 @@ EXAMPLES = """examples:
   queens sweep --backend sat --encoding pairwise,seqcounter --solver all --n 8-10
   queens sweep -b cpsat -b sat -b milp -b backtrack --n 8-12 --task count --repeat 3 \\
       --output sweep.md --plot sweep.png
-  queens sweep -b milp --solver highs --task solve --n 8-20 --format csv"""
+  queens sweep -b milp --solver highs --task solve --n 8-20 --format csv
+  queens sweep -b milp -b cpsat -b sat -b maxsat --problem domination --task optimize --n 4-10"""
 
 DEFAULT_TIME_LIMIT = 60.0
 
@@ -32,9 +34,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--task",
         action="append",
-        choices=["solve", "count"],
-        help="solve and/or count (repeatable; default both)",
+        choices=["solve", "count", "optimize"],
+        help="solve, count or optimize (repeatable; default solve and count, or optimize for a "
+        "--problem other than placement)",
     )
+    a.add_problem(parser)
     parser.add_argument(
         "--repeat",
         type=lambda t: a.whole_number(t, "--repeat", 1, 1000),
@@ -94,20 +98,22 @@ def _add_option_lists(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from queenslab.lab.sweep import configurations, run_sweep, write_plot
 
-    tasks = list(dict.fromkeys(args.task or ["solve", "count"]))
+    default = ["solve", "count"] if args.problem == DEFAULT_KIND else ["optimize"]
+    tasks = list(dict.fromkeys(args.task or default))
     wanted = {
         key.removeprefix("values_"): values
         for key, values in vars(args).items()
         if key.startswith("values_") and values is not None and values != ["all"]
     }
-    configs = configurations(args.backend, tasks, wanted)
+    configs = configurations(args.backend, tasks, wanted, args.problem)
     fmt = choose_format(args.format, args.output)
     blocked = a.blocked_cells(args)
     with atomic_output(args.output) as out:
         with progress.progress_bar(f"sweeping {len(configs)} configurations") as bar:
             report = run_sweep(
                 configs, list(args.n), tasks, repeat=args.repeat, time_limit=args.time_limit,
-                workers=args.workers, variant=args.variant, blocked=blocked, progress=bar,
+                workers=args.workers, variant=args.variant, blocked=blocked,
+                **a.kind_arguments(args), progress=bar,
                 log=lambda line: a.say(args, line),
             )  # fmt: skip
         report.table().write(fmt, out)

@@ -30,9 +30,10 @@ from queenslab.core.stats import EFFORT_FIELDS, primary_effort
 from queenslab.lab import reference
 from queenslab.lab.summary import Quartiles, figures, quartiles, spread
 from queenslab.lab.table import Table
+from queenslab.problems import DEFAULT_KIND
 from queenslab.registry import backend_class, info
 
-TASKS: dict[str, Task] = {"solve": Task.SOLVE, "count": Task.COUNT}
+TASKS: dict[str, Task] = {"solve": Task.SOLVE, "count": Task.COUNT, "optimize": Task.OPTIMIZE}
 
 
 def _milp_solvers() -> list[str]:
@@ -66,19 +67,24 @@ class Config:
 
 
 def configurations(
-    backends: Sequence[str], tasks: Sequence[str], wanted: Mapping[str, Sequence[str]]
+    backends: Sequence[str],
+    tasks: Sequence[str],
+    wanted: Mapping[str, Sequence[str]],
+    problem: str = DEFAULT_KIND,
 ) -> list[Config]:
     """Every configuration of ``backends``: each option with choices x its values.
 
     ``wanted`` narrows an option to some of its values (by option name); a value that no
-    chosen backend offers is a usage error.
+    chosen backend offers is a usage error. Every backend must do every task on the
+    problem kind ``problem``.
     """
     configs, offered = [], set()
     for name in dict.fromkeys(backends):
         cls = backend_class(name)
-        missing = [task for task in tasks if TASKS[task] not in cls.tasks]
+        missing = [task for task in tasks if not cls.does(TASKS[task], problem)]
         if missing:
-            raise UsageError(f"backend {name!r} cannot {missing[0]}")
+            what = "" if problem == DEFAULT_KIND else f" the {problem} problem"
+            raise UsageError(f"backend {name!r} cannot {missing[0]}{what}")
         if not info(name).available:
             raise UsageError(f"backend {name!r} is unavailable: {info(name).why_unavailable}")
         axes = []
@@ -177,6 +183,8 @@ class SweepReport:
     time_limit: float | None
     workers: int | None = None
     problems: list[str] = field(default_factory=list)  # disagreements and failures
+    #: The question: ``problem``, ``model`` and ``symmetry`` as the API takes them.
+    asked: dict[str, Any] = field(default_factory=lambda: {"problem": DEFAULT_KIND})
 
     @property
     def ok(self) -> bool:
@@ -233,6 +241,7 @@ class SweepReport:
     def to_json(self) -> dict[str, Any]:
         return {
             "ok": self.ok,
+            **self.asked,
             "variant": self.variant,
             "blocked": [list(c) for c in self.blocked],
             "repeat": self.repeat,
@@ -248,7 +257,7 @@ _CSV_CELL = ("note", "s", "s q1", "s q3", "effort", "effort q1", "effort q3")
 
 
 def _answer_text(task: str, answer: int) -> str:
-    return str(answer) if task == "count" else ("a board" if answer else "none")
+    return ("a board" if answer else "none") if task == "solve" else str(answer)
 
 
 def run_sweep(
@@ -261,14 +270,20 @@ def run_sweep(
     workers: int | None = None,
     variant: str = "standard",
     blocked: Sequence[tuple[int, int]] = (),
+    problem: str = DEFAULT_KIND,
+    model: str | None = None,
+    symmetry: str = "none",
     progress: ProgressCallback | None = None,
     log: Callable[[str], None] | None = None,
 ) -> SweepReport:
     """Run every cell ``repeat`` times (sizes in increasing order), then check the answers.
 
     ``workers`` goes to every backend that has a ``workers`` option (None: its default).
+    ``problem`` (with its ``model`` and ``symmetry``) is the question: for a kind other
+    than placement, ``optimize`` answers its proven optimum and ``count`` its optima.
     """
-    problems = {n: Problem(n, variant=variant, blocked=tuple(blocked)) for n in ns}
+    asked = {"problem": problem, "model": model, "symmetry": symmetry}
+    problems = {n: Problem(n, variant=variant, blocked=tuple(blocked), kind=problem) for n in ns}
     total = len(configs) * len(tasks) * len(ns) * repeat
     done = 0
     cells = []
@@ -282,7 +297,7 @@ def run_sweep(
                 done += repeat
                 continue
             for _ in range(repeat):
-                measured = _measure(config, task, problems[n], time_limit, workers)
+                measured = _measure(config, task, problems[n], time_limit, workers, asked)
                 cell.runs.append(measured)
                 done += 1
                 if log:
@@ -296,13 +311,20 @@ def run_sweep(
                 cell.note = next(run.note for run in cell.runs if not run.finished)
                 cell.failed = cell.note != "limit"
                 stopped_at = n if cell.note == "limit" else None
-    report = SweepReport(cells, ns, tasks, variant, blocked, repeat, time_limit, workers)
+    report = SweepReport(
+        cells, ns, tasks, variant, blocked, repeat, time_limit, workers, asked=asked
+    )
     _check(report, problems)
     return report
 
 
 def _measure(
-    config: Config, task: str, problem: Problem, time_limit: float | None, workers: int | None
+    config: Config,
+    task: str,
+    problem: Problem,
+    time_limit: float | None,
+    workers: int | None,
+    asked: Mapping[str, Any],
 ) -> Measurement:
     """One call through the API (which validates every board); failures become notes."""
     options: dict[str, Any] = dict(config.options)
@@ -310,10 +332,14 @@ def _measure(
         o.name == "workers" for o in backend_class(config.backend).options
     ):
         options["workers"] = workers
+    how = {"time_limit": time_limit, "model": asked["model"], "symmetry": asked["symmetry"]}
     try:
         if task == "count":
-            result = api.count(problem, config.backend, time_limit=time_limit, **options)
+            result = api.count(problem, config.backend, **how, **options)
             answer = result.total
+        elif task == "optimize":
+            result = api.optimize(problem, backend=config.backend, **how, **options)
+            answer = result.objective if result.status is Status.OPTIMAL else None
         else:
             result = api.solve(problem, config.backend, time_limit=time_limit, **options)
             answer = {Status.SOLVED: 1, Status.INFEASIBLE: 0}.get(result.status)
@@ -342,9 +368,7 @@ def _check(report: SweepReport, problems: Mapping[int, Problem]) -> None:
             report.problems.append(f"{cell.config.label} {cell.task} n={cell.n}: {cell.note}")
     for task, n in itertools.product(report.tasks, report.ns):
         row = [c for c in report.cells if c.task == task and c.n == n and c.runs]
-        published = None if problems[n].blocked else reference.total(n, report.variant)
-        if published is not None and task == "solve":
-            published = int(published > 0)
+        published = None if problems[n].blocked else _published(report, task, n)
         for cell in row:
             answers = {run.answer for run in cell.runs if run.finished}
             if len(answers) > 1:
@@ -358,6 +382,20 @@ def _check(report: SweepReport, problems: Mapping[int, Problem]) -> None:
             for cell in row:
                 if cell.answer is not None:
                     _wrong(report, cell, f"answers disagree at n={n}: {sorted(answers)}")
+
+
+def _published(report: SweepReport, task: str, n: int) -> int | None:
+    """The published answer of a cell (validation only): the count of placements (1 or 0
+    for solve), a kind's optimum, or its number of optima (not of their classes)."""
+    problem = report.asked["problem"]
+    if problem == DEFAULT_KIND:
+        total = reference.total(n, report.variant)
+        return total if task == "count" or total is None else int(total > 0)
+    if task == "optimize":
+        return reference.optimum(problem, n, report.variant)
+    if report.asked.get("symmetry", "none") == "none":
+        return reference.optima(problem, n, report.variant)
+    return None
 
 
 def _wrong(report: SweepReport, cell: SweepCell, why: str) -> None:

@@ -61,6 +61,13 @@ def _finish(process: subprocess.Popen[str]) -> tuple[str, str]:
         pytest.param(["count", "1000", "-b", "cpsat"], marks=_needs("cpsat")),
         pytest.param(["count", "14", "-b", "milp"], marks=_needs("milp")),
         pytest.param(["enumerate", "14", "-b", "milp"], marks=_needs("milp")),
+        *(
+            pytest.param(
+                ["optimize", "80", "-b", name, "--problem", "domination"], marks=_needs(name)
+            )
+            for name in ("cpsat", "milp", "maxsat", "sat")
+        ),
+        pytest.param(["count", "80", "-b", "sat", "--problem", "domination"], marks=_needs("sat")),
     ],
     ids=" ".join,
 )
@@ -94,6 +101,11 @@ LONG_RUNS = {
     "sharpsat count": (["count", "13", "-b", "sharpsat"], None),
     "milp count": (["count", "14", "-b", "milp"], None),
     "sat solve": (["solve", "150", "-b", "sat"], None),
+    **{
+        f"{name} domination": (["optimize", "14", "-b", name, "--problem", "domination"], None)
+        for name in ("cpsat", "milp", "maxsat", "sat")
+    },
+    "sat count domination": (["count", "13", "-b", "sat", "--problem", "domination"], None),
 }
 
 

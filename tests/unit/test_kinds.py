@@ -254,3 +254,101 @@ def test_maxsat_at_a_limit_reports_the_limit():
     """RC2's oracle takes no interrupt: the backend's forked child is ended instead."""
     result = ql.optimize(22, problem="domination", backend="maxsat", time_limit=1.0)
     assert result.status is Status.LIMIT and result.answer is None
+
+
+# -- through the API ---------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", TRANSLATORS)
+def test_the_api_proves_and_checks_the_optimum(name):
+    result = ql.optimize(6, problem="domination", backend=name)
+    assert (result.status, result.objective, result.bound, result.gap) == (Status.OPTIMAL, 3, 3, 0)
+    answer = frozenset(tuple(cell) for cell in result.answer)
+    assert kind("domination").check(board(6), answer) is None and len(answer) == 3
+    record = result.to_json()
+    assert record["problem"] == "domination" and record["answer"] == result.answer
+
+
+def test_the_api_counts_and_streams_the_optima():
+    counted = ql.count(5, problem="domination")
+    assert (counted.total, counted.optimum, counted.kind) == (186, 3, "domination")
+    assert counted.to_json()["optimum"] == 3
+    for name in ENUMERATORS:
+        with ql.enumerate_solutions(5, name, problem="domination") as stream:
+            answers = [tuple(map(tuple, answer)) for answer in stream]
+        assert len(set(answers)) == len(answers) == 186
+    classes = ql.count(5, "cpsat", problem="domination", symmetry="lex-leader")
+    assert classes.total == 37
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: ql.optimize(8, problem="dominaton"), "unknown problem 'dominaton'"),
+        (lambda: ql.optimize(8, problem="domination", backend="bitmask"), "does not model"),
+        (lambda: ql.optimize(4, [[1] * 4] * 4, problem="domination"), "takes no weights"),
+        (lambda: ql.optimize(8, problem="domination", model="rows"), "unknown model 'rows'"),
+        (lambda: ql.optimize(8, problem="domination", givens=[(0, 0)]), "takes no given queens"),
+        (lambda: ql.optimize(8, problem="domination", symmetry="all"), "unknown symmetry"),
+        (lambda: ql.optimize(8), "the placement problem needs weights"),
+        (lambda: ql.count(8, "backtrack", symmetry="lex-leader"), "--symmetry choose"),
+        (lambda: ql.count(8, problem="domination", unique=True), "--symmetry lex-leader"),
+        (lambda: ql.solve(ql.Problem(8, kind="domination")), "solve places n queens"),
+    ],
+)
+def test_bad_input_is_refused_before_any_search(call, message):
+    with pytest.raises(ql.QueensError, match=message):
+        call()
+
+
+def test_a_backend_that_does_not_count_a_kind_says_what_it_does():
+    with pytest.raises(ql.CapabilityError, match="cannot count the domination problem"):
+        ql.count(6, "milp", problem="domination")
+
+
+def test_a_time_limit_through_the_api_is_feasible_with_its_bound():
+    result = ql.optimize(16, problem="domination", backend="sat", time_limit=1.0)
+    assert result.status is Status.FEASIBLE and result.bound == 0 < result.objective
+    assert result.gap == result.objective and result.answer
+
+
+class Liar:
+    """A backend whose answers are wrong in the ways the API must catch."""
+
+    name = "liar"
+    kinds = frozenset({"domination"})
+
+    def __init__(self, answer, objective, bound):
+        self.answer, self.objective, self.bound = answer, objective, bound
+
+    def optimize_kind(self, problem, run, question):
+        return ql.OptimizeResult(
+            Status.OPTIMAL, self.objective, answer=self.answer, bound=self.bound
+        )
+
+
+@pytest.mark.parametrize(
+    ("answer", "objective", "bound", "message"),
+    [
+        (frozenset({(0, 0)}), 1, 1, "wrong domination answer"),
+        (frozenset({(0, 0), (2, 2)}), 1, 1, "reported 1, its answer gives 2"),
+        (frozenset({(0, 0), (2, 2)}), 2, 3, "bound 3 is beyond"),
+        (frozenset({(0, 0), (2, 2)}), 2, 1, "said optimal with bound 1"),
+        (None, 2, 2, "without an answer"),
+    ],
+)
+def test_the_api_catches_a_wrong_answer(monkeypatch, answer, objective, bound, message):
+    from queenslab import api
+    from queenslab.core.backend import Backend, Family, Task
+
+    class Lying(Liar, Backend):
+        family = Family.MODEL
+        tasks = frozenset()
+        kind_tasks = frozenset({Task.OPTIMIZE})
+
+        def __init__(self, **_):
+            Liar.__init__(self, answer, objective, bound)
+
+    monkeypatch.setitem(api.registry._registered, "liar", Lying)
+    with pytest.raises(api.BackendBug, match=message):
+        ql.optimize(4, problem="domination", backend="liar")
