@@ -21,7 +21,7 @@ the machine and its load average first.
     python benchmarks/problems.py compare --problems peaceable coloring --n 6 8 \\
         --backends cpsat milp sat maxsat --symmetry none lex-leader --repeat 3
     python benchmarks/problems.py reach --problems peaceable --backends cpsat --budget 600
-    python benchmarks/problems.py targets --backends cpsat sat
+    python benchmarks/problems.py targets --backends cpsat sat --set encoding=totalizer
 """
 
 from __future__ import annotations
@@ -63,12 +63,24 @@ class Measure:
         return self.status == "optimal"
 
 
+#: Backend options set on the command line (``--set encoding=totalizer``), for every
+#: backend that declares them.
+OVERRIDES: dict[str, str] = {}
+
+
+def settings_of(backend: str) -> dict[str, Any]:
+    """The backend's settings: its defaults, with the overrides it declares."""
+    cls = registry.backend_class(backend)
+    declared = {option.name for option in cls.options}
+    return cls(**{k: v for k, v in OVERRIDES.items() if k in declared}).settings
+
+
 def run_once(
     problem: str, model: str, symmetry: str, backend: str, n: int, limit: float
 ) -> tuple[str, int | None, float]:
     """(status, value, seconds) of one solve; a refused combination reads 'refused: why'."""
     translator = importlib.import_module(f"queenslab.models.zero_one.{backend}")
-    settings = registry.backend_class(backend)().settings
+    settings = settings_of(backend)
     question, field = kind(problem), board(n)
     start = time.perf_counter()
     try:
@@ -174,10 +186,18 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--budget", type=float, default=600.0, help="reach: seconds per n")
     parser.add_argument("--start", type=int, default=1, help="reach: first n")
     parser.add_argument("--stop", type=int, default=30, help="reach: last n tried")
+    parser.add_argument(
+        "--set",
+        nargs="+",
+        default=[],
+        metavar="OPTION=VALUE",
+        help="backend options, e.g. encoding=totalizer (for the backends that declare them)",
+    )
     parser.add_argument("--log", help="append every measure here as a JSON line")
     args = parser.parse_args(argv)
+    OVERRIDES.update(item.split("=", 1) for item in args.set)
 
-    print(f"machine: {machine()}\n", flush=True)
+    print(f"machine: {machine()}; options: {' '.join(args.set) or 'defaults'}\n", flush=True)
     rows: list[Measure] = []
     for m in {"compare": compare, "reach": reach, "targets": targets}[args.report](args):
         rows.append(m)
@@ -193,7 +213,7 @@ def main(argv: list[str] | None = None) -> None:
 
 
 def _record(m: Measure) -> dict[str, Any]:
-    return {**asdict(m), "machine": machine()}
+    return {**asdict(m), "options": OVERRIDES, "machine": machine()}
 
 
 if __name__ == "__main__":
