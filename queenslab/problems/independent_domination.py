@@ -9,8 +9,8 @@ Blocked cells: as for domination, a blocked cell holds no queen but must be domi
 Two queens on one line attack each other even with a blocked cell between them: a blocked
 cell shields nothing (``boards.graph``).
 
-The model is domination's with every line and leap pair of the board (``Board.groups``)
-holding at most one queen, rows and columns included.
+Each model is domination's (``cells`` or ``lines``) with every line and leap pair of the
+board (``Board.groups``) holding at most one queen, rows and columns included.
 """
 
 from __future__ import annotations
@@ -27,7 +27,8 @@ class IndependentDomination(Domination):
     name = "independent-domination"
     question = "fewest non-attacking queens that occupy or attack every cell"
     models: ClassVar[Mapping[str, str]] = {
-        "cells": "domination's covering clauses, at most one queen on each line and leap pair"
+        "cells": "domination's covering clauses, at most one queen on each line and leap pair",
+        "lines": "domination's line model, at most one queen on each line and leap pair",
     }
     value_sequences: ClassVar[Mapping[str, str]] = {"standard": "A075324"}
     count_sequences: ClassVar[Mapping[str, str]] = {}

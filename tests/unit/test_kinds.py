@@ -71,11 +71,12 @@ def test_independent_domination_numbers_are_the_published_ones(name):
 
 
 @pytest.mark.parametrize("name", TRANSLATORS)
-def test_the_lines_model_and_lex_leader_keep_the_optimum(name):
+@pytest.mark.parametrize("problem", ["domination", "independent-domination"])
+def test_the_lines_model_and_lex_leader_keep_the_optimum(name, problem):
     for n in (5, 7):
-        expected = reference.optimum("domination", n)
+        expected = reference.optimum(problem, n)
         for build in ({"model": "lines"}, {"symmetry": "lex-leader"}):
-            assert optimize(name, "domination", n, **build).objective == expected
+            assert optimize(name, problem, n, **build).objective == expected
 
 
 def brute_force_domination(n: int, blocked: tuple) -> tuple[int, int]:

@@ -29,13 +29,6 @@ class Outcome:
     bound: int | None = None
     message: str = ""
 
-    @property
-    def gap(self) -> int | None:
-        """How far the answer may be from the optimum (0 when proven optimal)."""
-        if self.objective is None or self.bound is None:
-            return None
-        return abs(self.objective - self.bound)
-
 
 def found(
     model: BoolModel, values: Sequence[bool], proven: bool, bound: int | None = None
