@@ -3,8 +3,9 @@
 A kind's question (``problems.Question``) is built into a ``BoolModel``, solved by the
 backend's translator with the backend's own settings (``workers``, ``solver``,
 ``encoding``), and the answer decoded by the kind. Optimising runs in a forked child, the
-model built there too; counting and enumerating prove the optimum that way first, then
-stream every answer at that value from this process.
+model built there too; counting and enumerating prove the optimum that way first, build
+the model of the answers at that value in a child too (so the limit covers it), then
+stream those answers from this process.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from queenslab.core.problem import Problem
 from queenslab.core.result import CountResult, OptimizeResult, Status
 from queenslab.core.run import Run
 from queenslab.problems.base import Question
+from queenslab.problems.model import BoolModel
 from queenslab.runtime import forked
 
 
@@ -81,7 +83,14 @@ class KindModels:
         """The answers at the proven optimum ``best`` (none when it is infeasible)."""
         if best.objective is None:
             return
-        with run.phase("build"):
-            model = question.build(problem.board).with_objective_at(best.objective)
+        optimum = best.objective
+
+        def build() -> BoolModel:
+            with run.phase("build"):
+                return question.build(problem.board).with_objective_at(optimum)
+
+        model = forked.in_child(build, run, None)  # so the time limit covers building it
+        if model is None:
+            raise LimitReached
         for values in self._kind_translator().solutions(model, run, self.settings):
             yield question.kind.decode(problem.board, model, values)
