@@ -36,7 +36,8 @@ from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from benchmarks._process import machine
+from _process import machine
+
 from queenslab import registry
 from queenslab.boards import board
 from queenslab.core.errors import QueensError
