@@ -450,6 +450,7 @@ def optimize(
     problem: str | None = None,
     model: str | None = None,
     symmetry: str = "none",
+    seed: int | None = None,
     **options: Any,
 ) -> OptimizeResult:
     """Place n queens to maximise the total weight of the occupied cells; or answer a
@@ -472,6 +473,7 @@ def optimize(
             the default), ``"domination"``, ``"independent-domination"``...
         model: the kind's formulation (``ProblemKind.models``; None: its first).
         symmetry: ``"lex-leader"`` keeps one answer per class of the board's symmetries.
+        seed: makes randomised backends (``graph-search``) reproducible.
 
     Returns:
         An ``OptimizeResult``: status ``optimal`` (proven), ``feasible`` (a board found
@@ -499,12 +501,12 @@ def optimize(
     matrix = None if weights is None else check_weights(weights, instance.n)
     if instance.kind != DEFAULT_KIND:
         return _optimize_kind(instance, _question(instance, model, symmetry, matrix), backend,
-                              time_limit, _checked_options(options))  # fmt: skip
+                              Run(seed, time_limit), _checked_options(options))  # fmt: skip
     _placement_only(instance, model, symmetry)
     if matrix is None:
         raise UsageError("the placement problem needs weights (or choose a --problem)")
     engine = registry.resolve(Task.OPTIMIZE, instance, backend, _checked_options(options))
-    run = Run(None, time_limit)
+    run = Run(seed, time_limit)
     result = _timed(
         engine, Task.OPTIMIZE, instance, run, lambda: engine.optimize(instance, run, matrix)
     )
@@ -524,11 +526,10 @@ def _optimize_kind(
     problem: Problem,
     question: Question,
     backend: str | None,
-    time_limit: float | None,
+    run: Run,
     options: dict[str, Any],
 ) -> OptimizeResult:
     engine = registry.resolve(Task.OPTIMIZE, problem, backend, _checked_options(options))
-    run = Run(None, time_limit)
     result = _timed(
         engine, Task.OPTIMIZE, problem, run, lambda: engine.optimize_kind(problem, run, question)
     )

@@ -44,6 +44,7 @@ BUILTIN: tuple[str, ...] = (
     "queenslab.heuristics.las_vegas:LasVegasBackend",
     "queenslab.heuristics.divide_conquer:DivideConquerBackend",
     "queenslab.heuristics.explicit:ExplicitBackend",
+    "queenslab.heuristics.graph_search:GraphSearchBackend",
     "queenslab.exact.pure_python:SmallBackend",
 )
 ENTRY_POINT_GROUP = "queenslab.backends"

@@ -25,12 +25,13 @@ EXAMPLES = """examples:
   queens optimize 8 --problem domination
   queens optimize 12 --problem domination --variant toroidal --backend cpsat --workers 2
   queens optimize 10 --problem independent-domination --symmetry lex-leader --format json
-  queens optimize 20 --problem domination --backend sat --time-limit 10"""
+  queens optimize 20 --problem domination --backend sat --time-limit 10
+  queens optimize 30 --problem peaceable --backend graph-search --seed 1"""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     a.add_board(parser)
-    a.add_run(parser)
+    a.add_run(parser, seed=True)
     parser.add_argument(
         "--weights", metavar="FILE", help="n x n integers, JSON or CSV (placement needs them)"
     )
@@ -50,11 +51,12 @@ def run(args: argparse.Namespace) -> int:
     fmt = formats.choose(args.format, args.output, formats.answer_formats(), "text")
     formats.check_size(fmt, problem.n)
     result = write_answer(
-        args, fmt, lambda: api.optimize(problem, weights, args.backend,
+        args, fmt, lambda: api.optimize(problem, weights, args.backend, seed=args.seed,
                                         time_limit=args.time_limit, **a.kind_arguments(args),
                                         **a.backend_options(args))
     )  # fmt: skip
     a.say_result(args, result)
+    a.note_unused_seed(args, result.backend)
     if result.placement is None:
         print(f"no optimum: {result.status} ({a.by_whom(result)})", file=sys.stderr)
     return result.status.exit_code
@@ -67,12 +69,14 @@ def _optimize_kind(args: argparse.Namespace, problem: Problem, weights: object) 
         raise UsageError(f"the {args.problem} problem's answer is written as text or json")
     with atomic_output(args.output) as out:
         result = api.optimize(problem, weights, args.backend, time_limit=args.time_limit,
-                              **a.kind_arguments(args), **a.backend_options(args))  # fmt: skip
+                              seed=args.seed, **a.kind_arguments(args),
+                              **a.backend_options(args))  # fmt: skip
         if fmt == "json":
             out.write(json.dumps(result.to_json()) + "\n")
         else:
             _write_text(result, out)
     a.say_result(args, result)
+    a.note_unused_seed(args, result.backend)
     if result.message:
         print(f"queens: {result.backend}: {result.message}", file=sys.stderr)
     elif result.answer is None:

@@ -19,6 +19,8 @@ then vouches for. None proves anything: the status is ``feasible``, never ``opti
 
 The board is read once into integer-indexed lists (``Graph``): the searches are plain
 Python, for boards up to a few dozen cells a side.
+
+``GraphSearchBackend`` (``--backend graph-search``) runs them for ``optimize --problem``.
 """
 
 from __future__ import annotations
@@ -28,11 +30,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from queenslab.boards import Board
+from queenslab.boards import VARIANTS, Board
 from queenslab.boards.graph import cells as every_cell
 from queenslab.boards.graph import reach
+from queenslab.core.backend import Backend, Family, Feature, Option, Task, positive_int
+from queenslab.core.problem import Problem
+from queenslab.core.result import OptimizeResult, Status
+from queenslab.core.run import Run
+from queenslab.problems.base import Question
 from queenslab.problems.coloring import ColourClasses, clique_bound, dsatur
 from queenslab.problems.peaceable import Armies
+from queenslab.runtime import forked
 
 Stop = Callable[[], bool]
 #: Steps without a better answer after which a search ends by itself.
@@ -306,3 +314,43 @@ def search(
 
 
 KINDS = ("domination", "independent-domination", "peaceable", "coloring")
+
+
+class GraphSearchBackend(Backend):
+    """The local searches as a backend: the best answer found, ``feasible`` (a colouring
+    that meets the clique bound is proven and says ``optimal``).
+
+    The search runs in a forked child (``runtime.forked``): reading a large board into a
+    ``Graph`` and DSatur look at no clock, and the time limit must cover them; the child
+    sees the same deadline and hands back its best answer when it comes.
+    """
+
+    name = "graph-search"
+    family = Family.HEURISTIC
+    tasks = frozenset()
+    kinds = frozenset(KINDS)
+    kind_tasks = frozenset({Task.OPTIMIZE})
+    features = frozenset({Feature.BLOCKED})
+    variants = frozenset(VARIANTS)
+    summary = "local search on the queens graph: iterated greedy, armies, TabuCol (Python)"
+    options = (
+        Option("patience", "steps without a better answer before the search ends",
+               DEFAULT_PATIENCE, convert=positive_int),
+    )  # fmt: skip
+    uses_seed = True
+
+    def optimize_kind(self, problem: Problem, run: Run, question: Question) -> OptimizeResult:
+        stopped = OptimizeResult(Status.LIMIT, kind=problem.kind)
+        return forked.in_child(lambda: self._search(problem, run, question), run, stopped)
+
+    def _search(self, problem: Problem, run: Run, question: Question) -> OptimizeResult:
+        board = problem.board
+        outcome = search(board, problem.kind, run.seed, run.should_stop, self.settings["patience"])
+        run.stats.add(steps=outcome.steps)
+        if outcome.answer is None:  # no independent dominating set met (blocked cells)
+            status = Status.LIMIT if run.should_stop() else Status.UNKNOWN
+            return OptimizeResult(status, kind=problem.kind)
+        value = question.kind.value(outcome.answer)
+        bound = clique_bound(board) if problem.kind == "coloring" else None
+        status = Status.OPTIMAL if value == bound else Status.FEASIBLE
+        return OptimizeResult(status, value, kind=problem.kind, answer=outcome.answer, bound=bound)
