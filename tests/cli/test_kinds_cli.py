@@ -54,10 +54,50 @@ def test_a_time_limit_gives_the_best_answer_so_far(queens):
     assert record["bound"] == 0 and record["gap"] == record["objective"] == len(record["answer"])
 
 
+def test_maxsat_at_a_limit_reports_its_lower_bound(queens):
+    """RC2 finds no answer before the optimum; its relaxed cores are a proven lower bound,
+    never above an answer the local search finds."""
+    argv = ["optimize", "22", "--problem", "domination", "--format", "json"]
+    limited = json.loads(queens(*argv, "-b", "maxsat", "--time-limit", "1").stdout)
+    found = json.loads(queens(*argv, "-b", "graph-search", "--time-limit", "5").stdout)
+    assert (limited["status"], limited["answer"]) == ("limit", None)
+    assert 1 <= limited["bound"] <= found["objective"]
+
+
+def test_graph_search_answers_every_kind_with_a_checked_feasible_answer(queens):
+    for problem in ("domination", "independent-domination", "peaceable", "coloring"):
+        argv = ["optimize", "12", "--problem", problem, "-b", "graph-search", "--seed", "4"]
+        run = queens(*argv, "--format", "json")
+        record = json.loads(run.stdout)
+        assert (run.returncode, record["status"]) == (3, "feasible"), run.stderr
+        again = json.loads(queens(*argv, "--format", "json").stdout)
+        assert record["answer"] and again["answer"] == record["answer"]
+
+
+def test_graph_search_proves_a_colouring_that_meets_the_clique_bound(queens):
+    """On n = 5 the longest line has 5 cells and 5 colours suffice: that is a proof."""
+    run = queens("optimize", "5", "--problem", "coloring", "-b", "graph-search")
+    assert run.returncode == 0 and run.stdout.startswith("coloring n=5: optimal 5")
+
+
+def test_graph_search_keeps_its_best_answer_at_a_time_limit(queens):
+    argv = ["optimize", "60", "--problem", "domination", "-b", "graph-search", "--format", "json"]
+    run = queens(*argv, "--time-limit", "2", "--patience", "1000000")
+    record = json.loads(run.stdout)
+    assert run.returncode == 3 and record["status"] in ("feasible", "limit")
+    if record["status"] == "feasible":
+        assert len(record["answer"]) == record["objective"]
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
         (["optimize", "8", "--problem", "dominaton"], "unknown problem 'dominaton'"),
+        (
+            ["optimize", "8", "--problem", "coloring", "-b", "graph-search", "--patience", "0"],
+            "--patience must be at least 1",
+        ),
+        (["count", "8", "--problem", "coloring", "-b", "graph-search"], "cannot count"),
         (["optimize", "8", "--problem", "domination", "-b", "bitmask"], "does not model"),
         (["count", "8", "--problem", "domination", "-b", "milp"], "cannot count"),
         (["optimize", "8", "--problem", "domination", "--model", "rows"], "unknown model"),

@@ -251,10 +251,14 @@ def test_sat_at_a_limit_keeps_its_best_answer():
     assert question.check(field, question.decode(field, model, outcome.values)) is None
 
 
-def test_maxsat_at_a_limit_reports_the_limit():
-    """RC2's oracle takes no interrupt: the backend's forked child is ended instead."""
-    result = ql.optimize(22, problem="domination", backend="maxsat", time_limit=1.0)
-    assert result.status is Status.LIMIT and result.answer is None
+def test_maxsat_at_a_limit_reports_the_limit_and_its_cores_bound():
+    """The translator stops itself between conflict slices, in this process too."""
+    question, field = kind("peaceable"), board(9)
+    model = question.build(field, "white-only")
+    module, settings = TRANSLATORS["maxsat"]
+    outcome = module.optimize(model, Run(time_limit=1.0), settings)
+    assert outcome.status is Status.LIMIT and outcome.values is None
+    assert reference.optimum("peaceable", 9) <= outcome.bound < 81
 
 
 # -- through the API ---------------------------------------------------------------------
