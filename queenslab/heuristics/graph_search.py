@@ -13,9 +13,10 @@ then vouches for. None proves anything: the status is ``feasible``, never ``opti
   moves white queens only. It grows the white army greedily while black keeps up, then
   asks for one queen more and moves queens (the best of a sample of moves, with a short
   tabu list) until the free cells catch up again;
-- colouring: DSatur, then TabuCol (Hertz and de Werra 1987) with one colour fewer than
-  the best colouring until no conflict is left, down to the longest line's cell count,
-  below which no colouring exists.
+- colouring: the better of DSatur and Pólya's modular colouring (where it colours the
+  board: n colours for n prime to 6), then TabuCol (Hertz and de Werra 1987) with one
+  colour fewer than the best colouring until no conflict is left, down to the longest
+  line's cell count, below which no colouring exists.
 
 The board is read once into integer-indexed lists (``Graph``): the searches are plain
 Python, for boards up to a few dozen cells a side.
@@ -239,6 +240,9 @@ def colour(
     near = [[position[c] for c in graph.covers[q] if c in position and c != q] for q in graph.open]
     start = dsatur(board)
     best = [start[cell] for cell in cells]
+    modular = _modular(cells, near, board.n)
+    if modular is not None and max(modular) < max(best):
+        best = modular
     floor, steps = clique_bound(board), 0
     while cells and max(best) + 1 > floor and not should_stop():
         found, used = _tabucol(near, best, max(best), rng, should_stop, patience)
@@ -247,6 +251,19 @@ def colour(
             break
         best = found
     return Outcome(ColourClasses.of(dict(zip(cells, best, strict=True))), steps)
+
+
+def _modular(cells: list[tuple[int, int]], near: list[list[int]], n: int) -> list[int] | None:
+    """Pólya's modular colouring, when it is a colouring of this board: cell (r, c) takes
+    colour (c - a r) mod n for the first multiplier a that puts no two neighbours alike
+    (a = 2 on the square and the torus for n prime to 6: n colours, the clique bound).
+    Colours renumbered by first use; None when no multiplier works."""
+    for a in range(2, n - 1):
+        colour = [(c - a * r) % n for r, c in cells]
+        if all(colour[v] != colour[w] for v, others in enumerate(near) for w in others):
+            names: dict[int, int] = {}
+            return [names.setdefault(k, len(names)) for k in colour]
+    return None
 
 
 def _tabucol(
