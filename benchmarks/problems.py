@@ -9,7 +9,10 @@ Three reports, each a Markdown table on stdout (and every run as a JSON line wit
   from ``--start`` up while the optimum is proven within ``--budget`` seconds: the
   largest n proven;
 - ``targets``: the issue's peaceable targets, n = 9 within 60 s and n = 10 within 15
-  minutes, by each model on each backend.
+  minutes, by each model on each backend;
+- ``heuristic``: the ``graph-search`` backend's value per problem and n (median seconds
+  of ``--repeat`` seeds, the worst value among them) beside the published optimum, which
+  serves only as the yardstick.
 
 Each run builds the kind's model and solves it with the backend's 0-1 translator
 (``queenslab.models.zero_one``) and the backend's default settings (cpsat: 2 workers),
@@ -22,6 +25,8 @@ the machine and its load average first.
         --backends cpsat milp sat maxsat --symmetry none lex-leader --repeat 3
     python benchmarks/problems.py reach --problems peaceable --backends cpsat --budget 600
     python benchmarks/problems.py targets --backends cpsat sat --set encoding=totalizer
+    python benchmarks/problems.py heuristic --problems domination peaceable coloring \
+        --n 12 16 20 24 --repeat 3 --time-limit 60
 """
 
 from __future__ import annotations
@@ -38,10 +43,12 @@ from typing import Any
 
 from _process import machine
 
+import queenslab as ql
 from queenslab import registry
 from queenslab.boards import board
 from queenslab.core.errors import QueensError
 from queenslab.core.run import Run
+from queenslab.lab import reference
 from queenslab.problems import KINDS, kind
 
 BACKENDS = ("cpsat", "milp", "maxsat", "sat")
@@ -58,6 +65,8 @@ class Measure:
     value: int | None
     seconds: float
     repeats: int
+    #: ``heuristic`` only: the published optimum (the yardstick), None where unpublished.
+    published: int | None = None
 
     @property
     def proven(self) -> bool:
@@ -146,6 +155,23 @@ def targets(args: argparse.Namespace) -> Iterator[Measure]:
                 yield measure("peaceable", model, args.symmetry[0], backend, n, limit, 1)
 
 
+def heuristic(args: argparse.Namespace) -> Iterator[Measure]:
+    """graph-search, seeds 1..repeat: the worst value and the median seconds."""
+    for problem in args.problems:
+        worst = max if KINDS[problem].sense.value == "min" else min
+        for n in args.n or [12, 16, 20]:
+            runs = []
+            for seed in range(1, args.repeat + 1):
+                start = time.perf_counter()
+                result = ql.optimize(n, problem=problem, backend="graph-search", seed=seed,
+                                     time_limit=args.time_limit)  # fmt: skip
+                runs.append((str(result.status), result.objective, time.perf_counter() - start))
+            value = worst(v for _, v, _ in runs if v is not None)
+            seconds = statistics.median(s for _, _, s in runs)
+            yield Measure(problem, "-", "-", "graph-search", n, runs[0][0], value, seconds,
+                          len(runs), reference.optimum(problem, n))  # fmt: skip
+
+
 def table(rows: list[Measure]) -> str:
     head = "| problem | model | symmetry | backend | n | status | value | seconds | runs |"
     lines = [head, "|---|---|---|---|---:|---|---:|---:|---:|"]
@@ -156,6 +182,17 @@ def table(rows: list[Measure]) -> str:
             f"| {m.problem} | {m.model} | {m.symmetry} | {m.backend} | {m.n} | {status} "
             f"| {value} | {m.seconds:.2f} | {m.repeats} |"
         )
+    return "\n".join(lines)
+
+
+def yardstick(rows: list[Measure]) -> str:
+    """For ``heuristic``: each value beside the published optimum."""
+    lines = ["| problem | n | graph-search (worst of runs) | published | seconds | runs |",
+             "|---|---:|---:|---:|---:|---:|"]  # fmt: skip
+    for m in rows:
+        published = "?" if m.published is None else str(m.published)
+        lines.append(f"| {m.problem} | {m.n} | {m.value} | {published} | {m.seconds:.2f} "
+                     f"| {m.repeats} |")  # fmt: skip
     return "\n".join(lines)
 
 
@@ -174,7 +211,7 @@ def summary(rows: list[Measure]) -> str:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("report", choices=("compare", "reach", "targets"))
+    parser.add_argument("report", choices=("compare", "reach", "targets", "heuristic"))
     parser.add_argument("--problems", nargs="+", default=["peaceable", "coloring"])
     parser.add_argument("--model", nargs="+", help="default: every model (reach: the default)")
     parser.add_argument("--symmetry", nargs="+", default=["lex-leader"])
@@ -200,14 +237,15 @@ def main(argv: list[str] | None = None) -> None:
 
     print(f"machine: {machine()}; options: {' '.join(args.set) or 'defaults'}\n", flush=True)
     rows: list[Measure] = []
-    for m in {"compare": compare, "reach": reach, "targets": targets}[args.report](args):
+    reports = {"compare": compare, "reach": reach, "targets": targets, "heuristic": heuristic}
+    for m in reports[args.report](args):
         rows.append(m)
         print(f"  {m.problem} {m.model} {m.symmetry} {m.backend} n={m.n}: {m.status} "
               f"{m.value} in {m.seconds:.2f} s", file=sys.stderr, flush=True)  # fmt: skip
         if args.log:
             with open(args.log, "a") as log:
                 log.write(json.dumps(_record(m)) + "\n")
-    print(table(rows))
+    print(yardstick(rows) if args.report == "heuristic" else table(rows))
     if args.report == "reach":
         print()
         print(summary(rows))
