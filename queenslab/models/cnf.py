@@ -77,6 +77,12 @@ _BUILT: dict[tuple[Board, str], tuple[tuple[tuple[int, ...], ...], int]] = {}
 _KEPT = 8
 
 
+#: The largest board put into CNF: one row's "exactly one" is about n²/2 pairwise
+#: clauses, which past a few thousand queens no longer fits in memory (n = 46340, the last
+#: n whose n² cells have 32-bit variable numbers, ends in the solver's bad_alloc).
+LARGEST_N = 2000
+
+
 def board_clauses(
     board: Board, encoding: str, should_stop: Callable[[], bool] = never
 ) -> tuple[tuple[tuple[int, ...], ...], int]:
@@ -87,6 +93,9 @@ def board_clauses(
     a big board takes long to encode (pairwise: about n³ clauses), and a run's time limit
     covers the build (LimitReached).
     """
+    if board.n > LARGEST_N:
+        raise UsageError(f"the CNF models take n <= {LARGEST_N} (a row alone is about "
+                         f"n²/2 clauses), got {board.n}")  # fmt: skip
     key = (board, encoding)
     if key not in _BUILT:
         built = _encode(board, encoding, should_stop)

@@ -219,6 +219,9 @@ HUGE_BOARDS = {
     # a trial's random phase (n rows of n columns) never looked at the clock: 500 s
     "solve 100000 -b las-vegas --time-limit 1": (3, "no answer: limit"),
     "generate --kind blocked --n 1000000000 --density 0.1": (2, "boards up to n = 500"),
+    # the board's lines were all built before the first look at the clock: 24 GB, OOM
+    "count 100000 -b sat --time-limit 1": (2, "the CNF models take n <= 2000"),
+    "count 2000 -b sat --time-limit 1": (3, "time limit reached"),
     "hardness-study --kind blocked --n 1000000000 --densities 0.1 -b cpsat": (2, "up to n = 500"),
 }
 
