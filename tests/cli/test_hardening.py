@@ -222,6 +222,8 @@ HUGE_BOARDS = {
     # the board's lines were all built before the first look at the clock: 24 GB, OOM
     "count 100000 -b sat --time-limit 1": (2, "the CNF models take n <= 2000"),
     "count 2000 -b sat --time-limit 1": (3, "time limit reached"),
+    # four rows split at once: 2.5 million subproblems, 0.8 GB, before the clock
+    "count 40 -b bitmask --blocked 0:0 --unique --time-limit 1": (3, "time limit reached"),
     "hardness-study --kind blocked --n 1000000000 --densities 0.1 -b cpsat": (2, "up to n = 500"),
 }
 
