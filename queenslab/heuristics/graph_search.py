@@ -13,10 +13,10 @@ then vouches for. None proves anything: the status is ``feasible``, never ``opti
   moves white queens only. It grows the white army greedily while black keeps up, then
   asks for one queen more and moves queens (the best of a sample of moves, with a short
   tabu list) until the free cells catch up again;
-- colouring: the better of DSatur and Pólya's modular colouring (where it colours the
-  board: n colours for n prime to 6), then TabuCol (Hertz and de Werra 1987) with one
-  colour fewer than the best colouring until no conflict is left, down to the longest
-  line's cell count, below which no colouring exists.
+- colouring: the better of DSatur and Pólya's modular colouring (n colours for n prime
+  to 6, else that of the next larger board where one exists), then TabuCol (Hertz and
+  de Werra 1987) with one colour fewer than the best colouring until no conflict is left,
+  down to the longest line's cell count, below which no colouring exists.
 
 The board is read once into integer-indexed lists (``Graph``): the searches are plain
 Python, for boards up to a few dozen cells a side.
@@ -254,15 +254,17 @@ def colour(
 
 
 def _modular(cells: list[tuple[int, int]], near: list[list[int]], n: int) -> list[int] | None:
-    """Pólya's modular colouring, when it is a colouring of this board: cell (r, c) takes
-    colour (c - a r) mod n for the first multiplier a that puts no two neighbours alike
-    (a = 2 on the square and the torus for n prime to 6: n colours, the clique bound).
-    Colours renumbered by first use; None when no multiplier works."""
-    for a in range(2, n - 1):
-        colour = [(c - a * r) % n for r, c in cells]
-        if all(colour[v] != colour[w] for v, others in enumerate(near) for w in others):
-            names: dict[int, int] = {}
-            return [names.setdefault(k, len(names)) for k in colour]
+    """Pólya's modular colouring, when one colours this board: cell (r, c) takes colour
+    (c - a r) mod m for the first modulus m = n .. n + 5 and multiplier a that put no two
+    neighbours alike. m = n, a = 2 on the square and the torus for n prime to 6: n colours,
+    the clique bound; otherwise the colouring of a larger square cut to this one.
+    Colours renumbered by first use; None when nothing works."""
+    for m in range(n, n + 6):
+        for a in range(2, m - 1):
+            colour = [(c - a * r) % m for r, c in cells]
+            if all(colour[v] != colour[w] for v, others in enumerate(near) for w in others):
+                names: dict[int, int] = {}
+                return [names.setdefault(k, len(names)) for k in colour]
     return None
 
 
