@@ -164,15 +164,17 @@ def parallel_solver(workers: int, run: Run) -> Any:
 
 
 def search(solver: Any, model: Any, should_stop: Callable[[], bool], callback: Any = None) -> Any:
-    """Solve in a helper thread that a stop of the run (or Ctrl-C) ends; None when stopped.
+    """Solve in a helper thread that a stop of the run (or Ctrl-C) ends; the status CP-SAT
+    ended with (after a stop, FEASIBLE keeps the best answer found), None if it gave none.
 
     The solver's own time limit is set from the run too, so a long solve also ends inside
-    CP-SAT; the polling thread catches what the limit cannot (Ctrl-C, a stop by a caller).
+    CP-SAT; the polling thread catches what the limit cannot (Ctrl-C, a stop by a caller),
+    and often the deadline itself first: the answer found so far must survive that race.
     """
-    finished, status = run_stoppably(
+    _, status = run_stoppably(
         lambda: solver.solve(model, callback), solver.stop_search, should_stop
     )
-    return status if finished else None
+    return status
 
 
 def model_stats(model: Any) -> dict[str, int]:

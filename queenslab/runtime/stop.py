@@ -66,7 +66,8 @@ def run_stoppably(
     """Run native ``work`` in a helper thread; ``stop()`` it when ``should_stop()`` or on Ctrl-C.
 
     A main thread blocked in native code sees neither the clock nor Ctrl-C; a polling one
-    sees both. Returns (finished before it had to stop, its result); Ctrl-C is
+    sees both. Returns (finished before it had to stop, its result: after a stop, what
+    the stopped work returned, if anything, such as a solver's best answer); Ctrl-C is
     re-raised once the work has stopped.
 
     The main thread waits on an Event, never in ``Thread.join``: before Python 3.13 a
@@ -104,7 +105,7 @@ def run_stoppably(
             if should_stop():
                 stop()
                 done.wait()
-                return False, None
+                return False, (outcome[0] if outcome else None)
     except KeyboardInterrupt:
         if permit.is_set():  # the work runs, or is about to: it stops first
             stop()

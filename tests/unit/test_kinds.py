@@ -3,6 +3,7 @@ optima counted, symmetry classes, the checkers, limits and models the CNF cannot
 
 from __future__ import annotations
 
+import threading
 from itertools import combinations
 
 import pytest
@@ -268,6 +269,19 @@ def test_sat_at_a_limit_keeps_its_best_answer():
     model = question.build(field, "cells")
     outcome = sat.optimize(model, Run(time_limit=1.0), TRANSLATORS["sat"][1])
     assert outcome.status is Status.FEASIBLE and outcome.bound == 0
+    assert question.check(field, question.decode(field, model, outcome.values)) is None
+
+
+def test_cpsat_stopped_by_the_run_keeps_its_best_answer():
+    """The run's poller, not CP-SAT's own limit, ends this solve: the answer found so far
+    was lost to that race (status limit at the deadline on colouring n = 9)."""
+    question, field = kind("coloring"), board(9)
+    model = question.build(field, "precedence")
+    module, settings = TRANSLATORS["cpsat"]
+    run = Run()
+    threading.Timer(1.0, run.stop).start()
+    outcome = module.optimize(model, run, settings)
+    assert outcome.status is Status.FEASIBLE and outcome.values is not None
     assert question.check(field, question.decode(field, model, outcome.values)) is None
 
 
