@@ -30,7 +30,7 @@ def run(args: argparse.Namespace) -> int:
         (
             b.name,
             str(b.family),
-            ",".join(t for t in Task if t in b.tasks),
+            ",".join(t for t in Task if t in b.tasks) or "-",
             ",".join(f for f in Feature if f in b.features) or "-",
             ",".join(sorted(b.variants)),
             _other_problems(b),
