@@ -365,7 +365,7 @@ class GraphSearchBackend(Backend):
     def _search(self, problem: Problem, run: Run, question: Question) -> OptimizeResult:
         board = problem.board
         outcome = search(board, problem.kind, run.seed, run.should_stop, self.settings["patience"])
-        run.stats.add(steps=outcome.steps)
+        run.stats.add(moves=outcome.steps)
         if outcome.answer is None:  # no independent dominating set met (blocked cells)
             status = Status.LIMIT if run.should_stop() else Status.UNKNOWN
             return OptimizeResult(status, kind=problem.kind)

@@ -27,6 +27,7 @@ EFFORT = {
     "las-vegas": ("trials", "nodes"),
     "divide-conquer": (),
     "explicit": (),
+    "graph-search": ("moves",),
 }
 NATIVE = [name for name in names() if backend_class(name).family is not Family.MODEL]
 CASES = [
