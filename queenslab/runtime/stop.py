@@ -30,8 +30,13 @@ def leave_sigint_to_parent() -> None:
     child's main thread: a signal the kernel handed to another of its threads (a queue's
     feeder) left a main thread blocked in a full queue asleep, and the parent's join hung
     (SIGTERM to ``queens enumerate 14 -b sat``, about one run in three).
+
+    SIGINT is also blocked, not only ignored: python-sat puts a handler of its own in
+    place for each solve in a main thread, and a Ctrl-C caught there left the child's
+    traceback on the terminal ("Process ForkProcess-1:").
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
