@@ -120,12 +120,9 @@ def start_queens(*argv: str, **env: str) -> subprocess.Popen[str]:
     )
 
 
-def ctrl_c_after(process: subprocess.Popen[str], seconds: float) -> tuple[int, str, str]:
-    """Press Ctrl-C on a ``start_queens`` run after ``seconds``: (exit code, stdout, stderr).
-
-    A run still going a minute later is killed with its group (the test fails)."""
-    time.sleep(seconds)
-    os.killpg(process.pid, signal.SIGINT)
+def finish(process: subprocess.Popen[str]) -> tuple[int, str, str]:
+    """A ``start_queens`` run's (exit code, stdout, stderr); one still going a minute later
+    is killed with its group (the test fails)."""
     try:
         out, err = process.communicate(timeout=60)
     except subprocess.TimeoutExpired:
@@ -133,6 +130,17 @@ def ctrl_c_after(process: subprocess.Popen[str], seconds: float) -> tuple[int, s
         process.communicate()
         raise
     return process.returncode, out, err
+
+
+def signal_after(
+    process: subprocess.Popen[str], seconds: float, signum: int = signal.SIGINT
+) -> tuple[int, str, str]:
+    """Send ``signum`` (Ctrl-C by default) to a ``start_queens`` run's group after
+    ``seconds``, the run still going: then ``finish`` it."""
+    time.sleep(seconds)
+    assert process.poll() is None, "the run ended before the signal"
+    os.killpg(process.pid, signum)
+    return finish(process)
 
 
 def on_terminal(*argv: str, **env: str) -> tuple[int, str]:

@@ -19,7 +19,7 @@ from queenslab.core.result import SolveResult, Status
 from queenslab.lab.generators import generate
 from queenslab.lab.hardness import Sample, StudyReport, blocked_kappa, density_range, run_study
 from tests import oracle
-from tests.conftest import ROOT, ctrl_c_after, start_queens
+from tests.conftest import ROOT, signal_after, start_queens
 
 
 def test_kappa_grows_from_zero_with_the_blocked_cells():
@@ -173,7 +173,7 @@ def test_ctrl_c_stops_running_solves_in_the_pools_processes(tmp_path):
     output = tmp_path / "never.md"
     argv = ["hardness-study", "--kind", "blocked", "--n", "28", "--densities", "0.45"]
     argv += ["--samples", "4", "-b", "backtrack", "--time-limit", "600", "--output", str(output)]
-    assert ctrl_c_after(start_queens(*argv), 4) == (130, "", "queens: interrupted\n")
+    assert signal_after(start_queens(*argv), 4) == (130, "", "queens: interrupted\n")
     assert list(tmp_path.iterdir()) == []
 
 

@@ -12,7 +12,7 @@ import pytest
 import queenslab as ql
 from queenslab.lab import reference
 from queenslab.registry import info
-from tests.conftest import ctrl_c_after, start_queens
+from tests.conftest import signal_after, start_queens
 
 
 def _why_no_gpu() -> str:
@@ -55,7 +55,7 @@ def test_gpu_time_limit_ends_with_status_limit(queens):
 def test_gpu_count_interrupted_and_resumed_from_its_checkpoint(tmp_path):
     path = str(tmp_path / "n19.sqlite")
     argv = ("count", "19", "--backend", "gpu", "--checkpoint", path)
-    code, _, err = ctrl_c_after(start_queens(*argv), 4.0)
+    code, _, err = signal_after(start_queens(*argv), 4.0)
     assert code == 130, err
     with sqlite3.connect(path) as db:
         assert db.execute("SELECT COUNT(*) FROM done").fetchone()[0] > 0

@@ -25,29 +25,11 @@ import pytest
 
 from queenslab.registry import info
 from queenslab.runtime.stop import leave_sigint_to_parent
-from tests.conftest import ROOT, ctrl_c_after, queens_command, start_queens
-
-#: Far longer than a run that honours its limit or Ctrl-C needs; far shorter than the runs.
-TIMEOUT = 60
+from tests.conftest import ROOT, finish, queens_command, signal_after, start_queens
 
 
 def _needs(backend: str) -> pytest.MarkDecorator:
     return pytest.mark.skipif(not info(backend).available, reason=f"{backend} not installed")
-
-
-def _start(*args: str) -> subprocess.Popen[str]:
-    """The command in a session of its own, SIGINT at its default (as from a terminal)."""
-    return start_queens(*args)
-
-
-def _finish(process: subprocess.Popen[str]) -> tuple[str, str]:
-    """Its output; a run that overstays ``TIMEOUT`` is killed (with its children) and fails."""
-    try:
-        return process.communicate(timeout=TIMEOUT)
-    except subprocess.TimeoutExpired:
-        os.killpg(process.pid, signal.SIGKILL)
-        process.communicate()
-        raise
 
 
 @pytest.mark.parametrize(
@@ -72,9 +54,8 @@ def _finish(process: subprocess.Popen[str]) -> tuple[str, str]:
     ids=" ".join,
 )
 def test_time_limit_covers_building_big_models(args):
-    process = _start(*args, "--time-limit", "1")
-    _, err = _finish(process)
-    assert process.returncode == 3, err
+    code, _, err = finish(start_queens(*args, "--time-limit", "1"))
+    assert code == 3, err
     assert len(err.splitlines()) == 1 and "limit" in err, err
 
 
@@ -116,12 +97,8 @@ def test_ctrl_c_ends_a_model_run_with_one_line(case, weights_file):
     if not info(backend).available:
         pytest.skip(f"{backend} not installed")
     extra = _weights(weights_n, weights_file) if weights_n else []
-    process = _start(*args, *extra)
-    time.sleep(3)
-    assert process.poll() is None, "the run ended before the interrupt"
-    os.killpg(process.pid, signal.SIGINT)
-    out, err = _finish(process)
-    assert (process.returncode, out, err) == (130, "", "queens: interrupted\n"), err
+    ended = signal_after(start_queens(*args, *extra), 3)
+    assert ended == (130, "", "queens: interrupted\n"), ended[2]
 
 
 @pytest.fixture
@@ -147,9 +124,9 @@ def scheduler(tmp_path):
 
 def test_a_scheduler_without_workers_honours_the_time_limit(scheduler):
     address, _ = scheduler
-    process = _start("count", "12", "-b", "bitmask", "--scheduler", address, "--time-limit", "1")
-    _, err = _finish(process)
-    assert process.returncode == 3, err
+    argv = ["count", "12", "-b", "bitmask", "--scheduler", address, "--time-limit", "1"]
+    code, _, err = finish(start_queens(*argv))
+    assert code == 3, err
     assert len(err.splitlines()) == 1, err
 
 
@@ -162,11 +139,11 @@ def test_a_killed_scheduler_is_one_line(scheduler, tmp_path):
         env={**os.environ, "PYTHONPATH": str(ROOT)},
     )  # fmt: skip
     try:
-        process = _start("count", "19", "-b", "bitmask", "--scheduler", address)
+        process = start_queens("count", "19", "-b", "bitmask", "--scheduler", address)
         time.sleep(6)
         assert process.poll() is None, "the count ended before the scheduler was killed"
         scheduler_process.kill()
-        _, err = _finish(process)
+        _, _, err = finish(process)
     finally:
         worker.kill()
         worker.wait()
@@ -181,7 +158,7 @@ LONG_COUNTS = {"bitmask": "18", "cpsat": "16", "sat": "16", "milp": "14"}
 @pytest.mark.parametrize(("backend", "n"), LONG_COUNTS.items())
 def test_ctrl_c_stops_a_count_cleanly(backend, n):
     process = start_queens("count", n, "--backend", backend)
-    assert ctrl_c_after(process, 3) == (130, "", "queens: interrupted\n")
+    assert signal_after(process, 3) == (130, "", "queens: interrupted\n")
 
 
 @pytest.mark.parametrize(
@@ -227,7 +204,7 @@ def test_ctrl_c_inside_a_python_sat_solve_is_one_line(args, tmp_path):
     SIGINT itself and raised "Caught keyboard interrupt" (a traceback, exit 1)."""
     argv = [arg.replace("all.jsonl", str(tmp_path / "all.jsonl")) for arg in args]
     process = start_queens(*argv, "-b", "sat", "--workers", "1")
-    assert ctrl_c_after(process, 3) == (130, "", "queens: interrupted\n")
+    assert signal_after(process, 3) == (130, "", "queens: interrupted\n")
     assert list(tmp_path.iterdir()) == []
 
 
@@ -236,29 +213,25 @@ def test_a_worker_process_dies_at_sigterm_whatever_thread_takes_it():
     runs: delivered to its queue's feeder thread, the signal left it asleep in a full
     queue, and the parent's join hung (SIGTERM to `queens enumerate 14 -b sat`)."""
     saved = {signum: signal.getsignal(signum) for signum in (signal.SIGINT, signal.SIGTERM)}
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, [])
     try:
         signal.signal(signal.SIGTERM, lambda *_: None)  # as the command's handler
         leave_sigint_to_parent()
         assert signal.getsignal(signal.SIGTERM) == signal.SIG_DFL
         assert signal.getsignal(signal.SIGINT) == signal.SIG_IGN
+        # blocked too: python-sat puts its own handler in place for each solve
+        assert signal.SIGINT in signal.pthread_sigmask(signal.SIG_BLOCK, [])
     finally:
         for signum, handler in saved.items():
             signal.signal(signum, handler)
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # else every later child inherits it
 
 
 def test_sigterm_ends_an_enumeration_in_worker_processes(tmp_path):
     output = tmp_path / "all.jsonl"
     process = start_queens("enumerate", "14", "-b", "sat", "--output", str(output))
-    time.sleep(3)
-    assert process.poll() is None, "the enumeration ended before the signal"
-    os.killpg(process.pid, signal.SIGTERM)
-    try:
-        out, err = process.communicate(timeout=60)
-    finally:
-        if process.poll() is None:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.communicate()
-    assert (process.returncode, out, err) == (143, "", "queens: terminated\n")
+    ended = signal_after(process, 3, signal.SIGTERM)
+    assert ended == (143, "", "queens: terminated\n")
     assert list(tmp_path.iterdir()) == []
 
 

@@ -4,16 +4,14 @@ from __future__ import annotations
 
 import json
 import math
-import os
 import signal
-import time
 from fractions import Fraction
 
 import pytest
 
 from queenslab.core.errors import UsageError
 from queenslab.lab.lv_study import print_study, run_study, write_plot
-from tests.conftest import start_queens
+from tests.conftest import signal_after, start_queens
 
 
 def _safe(cols: list[int], c: int) -> bool:
@@ -173,12 +171,4 @@ def test_a_signal_stops_the_trials_inside_the_kernel(signum, code, line):
     ended in "SystemError: CPUDispatcher(<function lv_trials>) returned a result with an
     exception set"."""
     process = start_queens("lv-study", "--n", "40", "--repeat", "1000000")
-    time.sleep(3)
-    os.killpg(process.pid, signum)
-    try:
-        out, err = process.communicate(timeout=30)
-    finally:
-        if process.poll() is None:
-            os.killpg(process.pid, signal.SIGKILL)
-            process.communicate()
-    assert (process.returncode, out, err) == (code, "", line)
+    assert signal_after(process, 3, signum) == (code, "", line)

@@ -10,7 +10,7 @@ from queenslab.heuristics.explicit import explicit_columns
 from queenslab.heuristics.qs4 import place_tail, solve_min_conflicts
 from queenslab.heuristics.qs4_kernels import kernels_for
 from tests import oracle
-from tests.conftest import ctrl_c_after, start_queens
+from tests.conftest import signal_after, start_queens
 
 
 def lines_hold_one_queen(cols: np.ndarray) -> bool:
@@ -128,4 +128,4 @@ def test_ctrl_c_ends_a_search_cleanly():
     argv = ["solve", "4", "--backend", "min-conflicts", "--given", "0:0"]
     process = start_queens(*argv, "--restarts", "1000000000")
     # 4 s: past start-up, even on a loaded machine
-    assert ctrl_c_after(process, 4) == (130, "", "queens: interrupted\n")
+    assert signal_after(process, 4) == (130, "", "queens: interrupted\n")
