@@ -76,6 +76,9 @@ class Graph:
 class Outcome:
     answer: Any
     steps: int
+    #: A bound on the optimum the search knows without searching (colouring: the clique
+    #: bound), None when it knows none.
+    bound: int | None = None
 
 
 # -- queens and the cells they reach ------------------------------------------------------
@@ -241,7 +244,7 @@ def colour(
     start = dsatur(board)
     best = [start[cell] for cell in cells]
     modular = _modular(cells, near, board.n)
-    if modular is not None and max(modular) < max(best):
+    if modular and max(modular) < max(best):  # no cell open: nothing to colour
         best = modular
     floor, steps = clique_bound(board), 0
     while cells and max(best) + 1 > floor and not should_stop():
@@ -250,7 +253,7 @@ def colour(
         if found is None:
             break
         best = found
-    return Outcome(ColourClasses.of(dict(zip(cells, best, strict=True))), steps)
+    return Outcome(ColourClasses.of(dict(zip(cells, best, strict=True))), steps, floor)
 
 
 def _modular(cells: list[tuple[int, int]], near: list[list[int]], n: int) -> list[int] | None:
@@ -370,6 +373,6 @@ class GraphSearchBackend(Backend):
             status = Status.LIMIT if run.should_stop() else Status.UNKNOWN
             return OptimizeResult(status, kind=problem.kind)
         value = question.kind.value(outcome.answer)
-        bound = clique_bound(board) if problem.kind == "coloring" else None
-        status = Status.OPTIMAL if value == bound else Status.FEASIBLE
-        return OptimizeResult(status, value, kind=problem.kind, answer=outcome.answer, bound=bound)
+        status = Status.OPTIMAL if value == outcome.bound else Status.FEASIBLE
+        return OptimizeResult(status, value, kind=problem.kind, answer=outcome.answer,
+                              bound=outcome.bound)  # fmt: skip

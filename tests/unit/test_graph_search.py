@@ -84,3 +84,9 @@ def test_independent_domination_may_be_impossible():
 def test_unknown_kinds_are_refused():
     with pytest.raises(ValueError, match="placement"):
         search(board(4), "placement", seed=0, should_stop=never)
+
+
+def test_a_board_with_no_open_cell_has_the_empty_colouring():
+    """The modular start had no colour to compare (max() of nothing: a traceback)."""
+    outcome = search(board(2, blocked=((0, 0), (0, 1), (1, 0), (1, 1))), "coloring", 1, never)
+    assert value("coloring", outcome.answer) == 0 and outcome.bound == 0
