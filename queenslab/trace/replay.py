@@ -124,14 +124,13 @@ class KeySteps:
         )
 
 
-def chosen(steps: Sequence[dict[str, Any]], budget: int, key_only: bool) -> list[int]:
-    """At most ``budget`` step indices: the ends, then the solutions, then the failures,
-    then (unless ``key_only``) the other steps, each group spread evenly once it no longer
-    fits whole."""
-    keys = KeySteps.of(steps)
+def chosen(keys: KeySteps, steps: int, budget: int, key_only: bool) -> list[int]:
+    """At most ``budget`` of the indices of ``steps`` steps: the ends, then the solutions,
+    then the failures, then (unless ``key_only``) the other steps, each group spread evenly
+    once it no longer fits whole."""
     groups = [keys.ends, keys.solutions, keys.failures]
     if not key_only:
-        groups.append(list(range(len(steps))))
+        groups.append(list(range(steps)))
     picked: set[int] = set()
     for group in groups:
         fresh = [i for i in group if i not in picked]
@@ -157,8 +156,9 @@ def frames(
 ) -> list[Frame]:  # fmt: skip
     """The frames ``chosen`` shows; a solution stays longer, the last frame longest."""
     steps = tracer.steps
-    keep = set(chosen(steps, budget, key_only))
-    dead_ends = set(KeySteps.of(steps).failures)
+    keys = KeySteps.of(steps)
+    keep = set(chosen(keys, len(steps), budget, key_only))
+    dead_ends = set(keys.failures)
     states = zip(
         steps, replay(tracer.n, steps), inference(steps, board.allowed_masks()), strict=True
     )

@@ -3,7 +3,8 @@
 The board has its row and column numbers around it (the numbers every caption cites); a
 row-by-row search has its tree beside the board, laid out as the player lays it out
 (leaves left to right in the order the search met them, one level per row placed) and
-coloured as the player colours it; the caption runs below both.
+coloured as the player colours it, up to ``TREE_MAX_NODES`` nodes); the caption runs
+below both.
 """
 
 from __future__ import annotations
@@ -22,6 +23,9 @@ from queenslab.trace.tree import nodes
 SIDE = 480
 FONT = 16
 TREE_WIDTH = 480
+#: Largest tree drawn beside the board (the whole n = 8 tree is 2,057 nodes); a bigger one
+#: would be sub-pixel nodes and megabytes of SVG, so its slides show the board alone.
+TREE_MAX_NODES = 3000
 #: Space between the board and the tree, and the slide's least width (captions are long).
 GAP = 24
 MIN_WIDTH = 640
@@ -120,7 +124,8 @@ class Layout:
         margin = round(number_font * 1.6)
         side = n * cell
         tree = None
-        if method(tracer.method)[0].tree:
+        places = sum(step["kind"] == "place" for step in tracer.steps)
+        if method(tracer.method)[0].tree and places < TREE_MAX_NODES:
             box = (margin + side + GAP, margin, TREE_WIDTH, side)
             tree = TreeView.of(tracer.steps, box)
         width = margin + side + (GAP + TREE_WIDTH if tree else 0)
