@@ -27,6 +27,8 @@ EXAMPLES = f"""examples:
   queens trace 6 --backend backtrack --all --output backtrack6.html
   queens trace 8 --backend bitmask --format jsonl | head
   queens trace 8 --backend minton --seed 2 --fps 2 --output slide.svg
+  queens trace 8 --backend forward-checking --key-frames --fps 1 --output fc8.gif
+  queens trace 6 --backend mac --all --max-frames 80 --output mac6.svg
 
 Traced methods and their largest board: {", ".join(f"{k} {v.max_n}" for k, v in TRACED.items())}.
 backtrack, forward-checking and mac take orders: +mrv (fewest values left first) and

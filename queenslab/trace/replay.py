@@ -23,7 +23,7 @@ from queenslab.trace.tracer import Tracer
 from queenslab.trace.tree import nodes
 
 #: Frames in an animation unless asked otherwise (``chosen`` says which are kept).
-MAX_FRAMES = 600
+MAX_FRAMES = 200
 #: Frames per second unless asked otherwise.
 DEFAULT_FPS = 4.0
 #: Seconds a solution stays on screen, and the last frame before the loop starts again.
