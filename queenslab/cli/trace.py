@@ -15,6 +15,7 @@ from queenslab.cli import arguments as a
 from queenslab.core.errors import ExitCode, UsageError
 from queenslab.core.problem import Problem
 from queenslab.io.output import atomic_output
+from queenslab.runtime import progress
 from queenslab.trace import DEFAULT_STEPS, MAX_STEPS, TRACED, Tracer, method, trace
 from queenslab.trace.replay import DEFAULT_FPS, MAX_FRAMES, Frame, frames
 
@@ -72,7 +73,8 @@ def _svg(tracers: list[Tracer], problem: Problem, out: IO[Any], framing: Framing
 def _gif(tracers: list[Tracer], problem: Problem, out: IO[Any], framing: Framing) -> None:
     from queenslab.trace.gif import write_gif
 
-    write_gif(tracers[0], problem, framing.frames(tracers[0], problem), out)
+    with progress.progress_bar("drawing GIF frames") as bar:
+        write_gif(tracers[0], problem, framing.frames(tracers[0], problem), out, bar)
 
 
 @dataclass(frozen=True)

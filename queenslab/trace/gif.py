@@ -12,14 +12,19 @@ from typing import Any, BinaryIO
 
 from queenslab.core.errors import UsageError
 from queenslab.core.problem import Problem
+from queenslab.core.run import ProgressCallback
 from queenslab.io.pictures import STYLE
 from queenslab.trace.replay import Frame
 from queenslab.trace.slide import FONT, Layout, TreeView
 from queenslab.trace.tracer import Tracer
 
 
-def write_gif(tracer: Tracer, problem: Problem, shown: list[Frame], out: BinaryIO) -> None:
-    """Write the looping animation of ``shown`` (frames of ``tracer``) into ``out``."""
+def write_gif(
+    tracer: Tracer, problem: Problem, shown: list[Frame], out: BinaryIO,
+    progress: ProgressCallback | None = None,
+) -> None:  # fmt: skip
+    """Write the looping animation of ``shown`` (frames of ``tracer``) into ``out``;
+    ``progress(done, total)`` hears of each frame drawn (hundreds take seconds)."""
     try:
         from PIL import Image, ImageDraw, ImageFont
     except ImportError:
@@ -47,8 +52,10 @@ def write_gif(tracer: Tracer, problem: Problem, shown: list[Frame], out: BinaryI
     palette = _palette([picture(f) for f in _samples(shown)], Image)
 
     def pictures() -> Iterator[Any]:  # one at a time: Pillow keeps only the palette frames
-        for frame in shown:
+        for done, frame in enumerate(shown, 1):
             yield picture(frame).quantize(palette=palette, dither=Image.Dither.NONE)
+            if progress is not None:
+                progress(done, len(shown))
 
     images = pictures()
     next(images).save(

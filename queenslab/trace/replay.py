@@ -171,8 +171,8 @@ def frames(
             if domains is not None:
                 frame = _with_domains(frame, step, domains, before)
             if index in dead_ends and step["kind"] == "reject":
-                caption = f"{frame.caption}: row {step['row']} has no column left, a dead end"
-                frame = replace(frame, caption=caption, emptied=step["row"])
+                words = f"{frame.caption}: row {step['row']} has no column left, a dead end"
+                frame = replace(frame, caption=words, emptied=step["row"])
             found.append(frame)
     return found
 
