@@ -70,7 +70,7 @@ class TreeView:
         levels = max(max(depth), 1)
         spacing = width / max(leaves - 1, 1)
         radius = max(1.5, min(10.0, spacing * 0.4, height / levels * 0.3))
-        pad = radius + 2
+        pad = radius + 4  # room for the ring around the current node
         across, down = (width - 2 * pad) / max(leaves - 1, 1), (height - 2 * pad) / levels
         centres = [(left + pad + x[v] * across, top + pad + depth[v] * down) for v in range(count)]
         columns = [""] + [str(s["col"]) for s in steps if s["kind"] == "place"]
