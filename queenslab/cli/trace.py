@@ -15,8 +15,9 @@ from queenslab.cli import arguments as a
 from queenslab.core.errors import ExitCode, UsageError
 from queenslab.core.problem import Problem
 from queenslab.io.output import atomic_output
+from queenslab.runtime import progress
 from queenslab.trace import DEFAULT_STEPS, MAX_STEPS, TRACED, Tracer, method, trace
-from queenslab.trace.replay import DEFAULT_FPS
+from queenslab.trace.replay import DEFAULT_FPS, MAX_FRAMES, Frame, frames
 
 HELP = "record a search step by step, and replay it in a browser or on a slide"
 EXAMPLES = f"""examples:
@@ -27,6 +28,8 @@ EXAMPLES = f"""examples:
   queens trace 6 --backend backtrack --all --output backtrack6.html
   queens trace 8 --backend bitmask --format jsonl | head
   queens trace 8 --backend minton --seed 2 --fps 2 --output slide.svg
+  queens trace 8 --backend forward-checking --key-frames --fps 1 --output fc8.gif
+  queens trace 6 --backend mac --all --max-frames 80 --output mac6.svg
 
 Traced methods and their largest board: {", ".join(f"{k} {v.max_n}" for k, v in TRACED.items())}.
 backtrack, forward-checking and mac take orders: +mrv (fewest values left first) and
@@ -35,46 +38,60 @@ A trace records at most --max-steps steps (default {DEFAULT_STEPS}, at most {MAX
 a longer search is cut there, its log ends with status "step limit" and the exit code is 3."""
 
 
-def _jsonl(tracers: list[Tracer], _problem: Problem, out: IO[Any], _fps: float) -> None:
+@dataclass(frozen=True)
+class Framing:
+    """Which frames of a trace an animation shows (``replay.frames``), and how fast."""
+
+    fps: float = DEFAULT_FPS
+    budget: int = MAX_FRAMES
+    key_only: bool = False
+
+    def frames(self, tracer: Tracer, problem: Problem) -> list[Frame]:
+        return frames(tracer, problem.board, self.fps, self.budget, self.key_only)
+
+
+def _jsonl(tracers: list[Tracer], _problem: Problem, out: IO[Any], _framing: Framing) -> None:
     for tracer in tracers:
         for step in tracer.steps:
             out.write(json.dumps({"method": tracer.method, **step} if len(tracers) > 1 else step,
                                  separators=(",", ":")) + "\n")  # fmt: skip
 
 
-def _html(tracers: list[Tracer], problem: Problem, out: IO[Any], _fps: float) -> None:
+def _html(tracers: list[Tracer], problem: Problem, out: IO[Any], _framing: Framing) -> None:
     from queenslab.trace.html import page
 
     title = f"{' vs '.join(t.method for t in tracers)}, {problem.describe()}"
     out.write(page(tracers, problem, title))
 
 
-def _svg(tracers: list[Tracer], problem: Problem, out: IO[Any], fps: float) -> None:
-    from queenslab.trace.svg import animation
+def _svg(tracers: list[Tracer], problem: Problem, out: IO[Any], framing: Framing) -> None:
+    from queenslab.trace.svg import document
 
-    out.write(animation(tracers[0], problem, fps) + "\n")
+    out.write(document(tracers[0], problem, framing.frames(tracers[0], problem)) + "\n")
 
 
-def _gif(tracers: list[Tracer], problem: Problem, out: IO[Any], fps: float) -> None:
+def _gif(tracers: list[Tracer], problem: Problem, out: IO[Any], framing: Framing) -> None:
     from queenslab.trace.gif import write_gif
 
-    write_gif(tracers[0], problem, out, fps)
+    with progress.progress_bar("drawing GIF frames") as bar:
+        write_gif(tracers[0], problem, framing.frames(tracers[0], problem), out, bar)
 
 
 @dataclass(frozen=True)
 class Writer:
     suffix: str
-    write: Callable[[list[Tracer], Problem, IO[Any], float], None]
+    write: Callable[[list[Tracer], Problem, IO[Any], Framing], None]
     binary: bool = False
     pairs: bool = True  # can show two traces (--compare)
+    frames: bool = False  # an animation: takes --fps, --key-frames, --max-frames
 
 
 #: Format name -> how a trace is written in it.
 WRITERS: dict[str, Writer] = {
     "jsonl": Writer(".jsonl", _jsonl),
     "html": Writer(".html", _html),
-    "svg": Writer(".svg", _svg, pairs=False),
-    "gif": Writer(".gif", _gif, binary=True, pairs=False),
+    "svg": Writer(".svg", _svg, pairs=False, frames=True),
+    "gif": Writer(".gif", _gif, binary=True, pairs=False, frames=True),
 }
 
 
@@ -133,6 +150,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"svg, gif: frames per second (default {DEFAULT_FPS:g}); solutions and the "
         "last board stay longer",
     )  # fmt: skip
+    parser.add_argument(
+        "--key-frames", action="store_true",
+        help="svg, gif: only the first and last step, each solution and each failure "
+        "(wipe-out, dead end)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--max-frames",
+        type=lambda t: a.whole_number(t, "--max-frames", 1),
+        metavar="K",
+        help=f"svg, gif: at most K frames (default {MAX_FRAMES}): the first and last, then "
+        "solutions, then failures, then other steps, each spread evenly once short of room",
+    )
     parser.add_argument("--format", choices=list(WRITERS), help="default: from --output, jsonl")
     parser.add_argument("--output", "-o", metavar="FILE", help="write here instead of stdout")
 
@@ -155,6 +184,10 @@ def run(args: argparse.Namespace) -> int:
     writer = WRITERS[name]
     if args.compare and not writer.pairs:
         raise UsageError(f"--compare needs --format html or jsonl, not {name}")
+    if (args.key_frames or args.max_frames is not None) and not writer.frames:
+        raise UsageError(f"--key-frames and --max-frames need --format svg or gif, not {name}")
+    budget = MAX_FRAMES if args.max_frames is None else args.max_frames
+    framing = Framing(args.fps, budget, args.key_frames)
     if writer.binary and args.output is None and sys.stdout.isatty():
         raise UsageError(f"--format {name} is binary: give --output FILE")
     options = {"seed": args.seed, "every": args.all}
@@ -163,7 +196,7 @@ def run(args: argparse.Namespace) -> int:
     specs = args.compare or [args.backend]
     with atomic_output(args.output, writer.binary) as out:
         tracers = [trace(problem, spec, max_steps=args.max_steps, **options) for spec in specs]
-        writer.write(tracers, problem, out, args.fps)
+        writer.write(tracers, problem, out, framing)
     if args.output is not None and sys.stderr.isatty():
         print(f"wrote {args.output}", file=sys.stderr)
     statuses = [tracer.steps[-1]["status"] for tracer in tracers]

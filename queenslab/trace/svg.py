@@ -1,9 +1,12 @@
-"""A trace as an animated SVG for slides: board, marks and caption, frame by frame, no script.
+"""A trace as an animated SVG for slides: board, marks, tree and caption, frame by frame,
+no script.
 
-Each thing drawn (a row's queen, the refused cell, the line from its attacker, a moved
-row's band, a caption) is one element whose attributes change at discrete key times
-(SMIL ``animate``), listed only where they change: the file grows with the changes, not
-with frames times n. The frames come from ``replay.frames`` (shared with the GIF).
+Each thing drawn (a row's queen, a domain cell, a crossed value, the refused cell and the
+line from its attacker, a moved or emptied row's band, a tree node, a caption) is one
+element whose attributes change at discrete key times (SMIL ``animate``), listed only
+where they change: the file grows with the changes, not with frames times n. Things never
+shown are left out, so a one-frame document is a still picture. The frames come from
+``replay.frames`` and the geometry from ``slide.Layout`` (both shared with the GIF).
 """
 
 from __future__ import annotations
@@ -12,32 +15,41 @@ from html import escape
 
 from queenslab.core.problem import Problem
 from queenslab.io.pictures import STYLE, squares_svg
-from queenslab.trace.replay import DEFAULT_FPS, Frame, frames
+from queenslab.trace.replay import DEFAULT_FPS, MAX_FRAMES, Frame, frames
+from queenslab.trace.slide import FONT, Layout, TreeView
 from queenslab.trace.tracer import Tracer
 
-#: Side of the board in pixels, and the caption's font size.
-SIDE = 560
-FONT = 15
+
+def animation(
+    tracer: Tracer, problem: Problem, fps: float = DEFAULT_FPS, *, budget: int = MAX_FRAMES,
+    key_only: bool = False,
+) -> str:  # fmt: skip
+    """The animated SVG document of ``tracer``'s steps on ``problem``'s board."""
+    return document(tracer, problem, frames(tracer, problem.board, fps, budget, key_only))
 
 
-def animation(tracer: Tracer, problem: Problem, fps: float = DEFAULT_FPS) -> str:
-    """The animated SVG document of ``tracer``'s steps on ``problem``'s board.
+def document(tracer: Tracer, problem: Problem, shown: list[Frame]) -> str:
+    """The SVG document playing ``shown`` in a loop.
 
     Blocked cells are dark, given cells ringed in the givens' colour from the first frame.
     """
-    n = tracer.n
-    shown = frames(tracer, problem.board, fps)
-    cell = max(2, SIDE // n)
-    side = n * cell
+    layout = Layout.of(tracer)
+    n, cell, side = layout.n, layout.cell, layout.side
     starts, total = [], 0.0
     for frame in shown:
         starts.append(total)
         total += frame.seconds
     timing = Timing([t / total for t in starts], total)
-    height = side + 2 * FONT
     parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{side}" height="{height}" '
-        f'viewBox="0 0 {side} {height}" font-family="sans-serif">',
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{layout.width}" '
+        f'height="{layout.height}" viewBox="0 0 {layout.width} {layout.height}" '
+        f'font-family="sans-serif"><rect width="100%" height="100%" fill="white"/>',
+        *(
+            f'<text x="{x}" y="{y}" font-size="{layout.number_font}" text-anchor="middle" '
+            f'dominant-baseline="central" fill="#444">{text}</text>'
+            for x, y, text in layout.numbers()
+        ),
+        f'<g transform="translate({layout.margin},{layout.margin})">',
         squares_svg(n, cell),
     ]
     parts.extend(
@@ -45,24 +57,27 @@ def animation(tracer: Tracer, problem: Problem, fps: float = DEFAULT_FPS) -> str
         f'fill="{STYLE.blocked}"/>'
         for r, c in problem.blocked
     )
+    parts.append(_domains(shown, cell, timing))
+    for row in range(n):
+        for flagged, colour, name in (
+            ([row in f.moved for f in shown], STYLE.moved, "moved"),
+            ([row == f.emptied for f in shown], STYLE.attacked, "wipeout"),
+        ):
+            parts.append(timing.flag(
+                f'rect class="{name}" data-row="{row}" x="0" y="{row * cell}" width="{side}" '
+                f'height="{cell}" fill="{colour}" fill-opacity="0.45"', flagged
+            ))  # fmt: skip
     parts.extend(
         f'<rect x="{c * cell + 1}" y="{r * cell + 1}" width="{cell - 2}" height="{cell - 2}" '
         f'fill="none" stroke="{STYLE.given}" stroke-width="{max(2, cell // 12)}"/>'
         for r, c in problem.givens
     )
-    for row in range(n):
-        if any(row in f.moved for f in shown):
-            band = [1 if row in f.moved else 0 for f in shown]
-            parts.append(timing.element(
-                f'rect x="0" y="{row * cell}" width="{side}" height="{cell}" '
-                f'fill="{STYLE.moved}" fill-opacity="0.45"', {"opacity": band}, "rect"
-            ))  # fmt: skip
     parts.append(_refusals(shown, cell, timing))
     half = cell / 2
     for row in range(n):
         columns = [f.cols[row] for f in shown]
         parts.append(timing.element(
-            f'circle cy="{row * cell + half}" r="{cell * 0.35}"',
+            f'circle class="queen" cy="{row * cell + half}" r="{cell * 0.35}"',
             {
                 "cx": [max(c, 0) * cell + half for c in columns],
                 "opacity": [int(c >= 0) for c in columns],
@@ -70,7 +85,10 @@ def animation(tracer: Tracer, problem: Problem, fps: float = DEFAULT_FPS) -> str
             },
             "circle",
         ))  # fmt: skip
-    parts.append(_captions(shown, side, timing))
+    parts.append("</g>")
+    if layout.tree is not None:
+        parts.append(_tree(layout.tree, shown, timing))
+    parts.append(_captions(shown, layout.caption_baseline, timing))
     parts.append("</svg>")
     return "\n".join(part for part in parts if part)
 
@@ -92,6 +110,12 @@ class Timing:
         )
         return f"<{opening} {first}>{escape(text)}{animations}</{tag}>"
 
+    def flag(self, opening: str, shown: list[bool], tag: str = "rect") -> str:
+        """An element visible in the frames where ``shown``; nothing if it never is."""
+        return (
+            self.element(opening, {"opacity": [int(s) for s in shown]}, tag) if any(shown) else ""
+        )
+
     def _animate(self, name: str, series: list[object]) -> str:
         times, shown = [], []
         for index, value in enumerate(series):
@@ -103,6 +127,31 @@ class Timing:
             f'keyTimes="{";".join(times)}" dur="{self.seconds:.2f}s" '
             f'repeatCount="indefinite" calcMode="discrete"/>'
         )
+
+
+def _domains(shown: list[Frame], cell: int, timing: Timing) -> str:
+    """Forward checking and MAC: each open row's values still possible (green), and the
+    values the last placement's inference removed (red crosses)."""
+    n = len(shown[0].cols)
+    inset = cell * 0.22
+    span = cell - 2 * inset
+    parts = []
+    for r in range(n):
+        for c in range(n):
+            at = f'data-row="{r}" data-col="{c}"'
+            x, y = c * cell, r * cell
+            parts.append(timing.flag(
+                f'rect class="domain" {at} x="{x}" y="{y}" width="{cell}" height="{cell}" '
+                f'fill="{STYLE.domain}" fill-opacity="0.7"',
+                [bool(f.domains) and bool(f.domains[r] >> c & 1) for f in shown],
+            ))  # fmt: skip
+            parts.append(timing.flag(
+                f'path class="cross" {at} d="M{x + inset:g} {y + inset:g}l{span:g} {span:g}'
+                f'm0 {-span:g}l{-span:g} {span:g}" '
+                f'stroke="{STYLE.attacked}" stroke-width="{max(2, cell // 14)}"',
+                [bool(f.crossed) and bool(f.crossed[r] >> c & 1) for f in shown], "path",
+            ))  # fmt: skip
+    return "\n".join(part for part in parts if part)
 
 
 def _refusals(shown: list[Frame], cell: int, timing: Timing) -> str:
@@ -135,7 +184,41 @@ def _refusals(shown: list[Frame], cell: int, timing: Timing) -> str:
     return square + line
 
 
-def _captions(shown: list[Frame], side: int, timing: Timing) -> str:
+def _tree(tree: TreeView, shown: list[Frame], timing: Timing) -> str:
+    """The search tree so far: each node appears when placed and takes the player's colour."""
+    parts = []
+    width = max(1.0, min(3.0, tree.radius * 0.35))
+    for v, (x, y) in enumerate(tree.centres):
+        seen = [int(tree.born[v] <= f.step) for f in shown]
+        if not any(seen):
+            continue
+        colours: list[object] = [tree.colour(v, f.step) for f in shown]
+        if v:
+            px, py = tree.centres[tree.parent[v]]
+            parts.append(timing.element(
+                f'line x1="{px:.1f}" y1="{py:.1f}" x2="{x:.1f}" y2="{y:.1f}" '
+                f'stroke-width="{width:.1f}"', {"opacity": seen, "stroke": colours}, "line",
+            ))  # fmt: skip
+        parts.append(timing.element(
+            f'circle class="node" cx="{x:.1f}" cy="{y:.1f}" r="{tree.radius:.1f}"',
+            {"opacity": seen, "fill": colours}, "circle",
+        ))  # fmt: skip
+        if tree.labels[v]:
+            parts.append(timing.element(
+                f'text x="{x:.1f}" y="{y:.1f}" font-size="{tree.radius * 1.2:.0f}" fill="white" '
+                f'text-anchor="middle" dominant-baseline="central"', {"opacity": seen}, "text",
+                tree.labels[v],
+            ))  # fmt: skip
+    current = [tree.centres[tree.current(f.step)] for f in shown]
+    parts.append(timing.element(
+        f'circle r="{tree.radius + 3:.1f}" fill="none" stroke="black" stroke-width="2"',
+        {"cx": [f"{x:.1f}" for x, _ in current], "cy": [f"{y:.1f}" for _, y in current]},
+        "circle",
+    ))  # fmt: skip
+    return "\n".join(parts)
+
+
+def _captions(shown: list[Frame], baseline: int, timing: Timing) -> str:
     """One text per run of frames with the same caption, shown while the run lasts."""
     parts, start = [], 0
     for index in range(1, len(shown) + 1):
@@ -143,7 +226,7 @@ def _captions(shown: list[Frame], side: int, timing: Timing) -> str:
             continue
         visible = [int(start <= i < index) for i in range(len(shown))]
         parts.append(timing.element(
-            f'text x="4" y="{side + FONT + 4}" font-size="{FONT}"', {"opacity": visible}, "text",
+            f'text x="4" y="{baseline}" font-size="{FONT}"', {"opacity": visible}, "text",
             shown[start].caption,
         ))  # fmt: skip
         start = index
