@@ -29,11 +29,11 @@ from queenslab.trace.tree import nodes
 
 #: Fields of each step kind, in the order the page carries them.
 SCHEMA: dict[str, list[str]] = {
-    "place": ["row", "col", "given", "free", "domains", "pruned"],
+    "place": ["row", "col", "given", "free", "domains", "pruned", "forward", "revisions"],
     "remove": ["row", "col"],
     "reject": ["row", "col", "by", "line"],
     "wipeout": ["row"],
-    "prune": ["domains", "pruned"],
+    "prune": ["domains", "pruned", "revisions"],
     "swap": ["rows", "cols", "conflicts"],
     "move": ["row", "col", "conflicts", "plateau"],
     "restart": ["cols", "conflicts", "restart"],
