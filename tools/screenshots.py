@@ -50,7 +50,11 @@ def browser(width: int, height: int):  # type: ignore[no-untyped-def]
     for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                  f"--window-size={width},{height}", "--hide-scrollbars"):  # fmt: skip
         options.add_argument(flag)
-    return webdriver.Chrome(options=options, service=Service(shutil.which("chromedriver")))
+    driver = webdriver.Chrome(options=options, service=Service(shutil.which("chromedriver")))
+    # --window-size counts the window's frame: the page itself gets exactly width x height
+    metrics = {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False}
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
+    return driver
 
 
 def shoot(name: str, scene: Scene, out: Path, work: Path) -> Path:
