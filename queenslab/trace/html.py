@@ -124,8 +124,9 @@ _TEMPLATE = """<!DOCTYPE html>
 <main id="panels"></main>
 <div id="help" hidden><b>Keys</b>: &rarr; &darr; PageDown step &middot; &larr; &uarr; PageUp back
 &middot; shift: 10 steps &middot; space play/pause &middot; Home/End &middot; [ ] speed &middot;
-S / F next solution / failure &middot; tree: wheel or + &minus; zoom, drag to pan, click a node
-to collapse it, C collapse the subtrees without a solution, 0 fit.</div>
+S / F next solution / failure &middot; A AC-3's revisions &middot; tree: wheel or + &minus; zoom,
+drag to pan, click a node to see its board, shift+click to fold it, C fold the subtrees without
+a solution, 0 fit.</div>
 <script id="trace-data" type="application/json">__DATA__</script>
 <script>__SCRIPT__</script>
 </body></html>
