@@ -246,7 +246,11 @@ class Panel {
       : `forward checking removed ${last.forward}, then AC-3`;
     this.revisionsEl.querySelector("summary").textContent =
       `${first}: ${list.length} revision${list.length > 1 ? "s" : ""} (A)`;
-    this.revisionsEl.querySelector("ol").innerHTML = list.map(([row, col, against, domain]) => {
+    const ol = this.revisionsEl.querySelector("ol"), side = this.sideCanvas;
+    Object.assign(ol.style, {  // over the tree, not the board the revisions explain
+      left: `${side.offsetLeft}px`, top: `${side.offsetTop}px`, width: `${side.cssWidth}px`, maxHeight: `${side.cssHeight}px`,
+    });
+    ol.innerHTML = list.map(([row, col, against, domain]) => {
       const left = [];
       for (let c = 0; c < n; c++) if (domain >> c & 1) left.push(c);
       return `<li>arc row ${row} → row ${against}: row ${row} loses col ${col}, which attacks every ` +
@@ -280,12 +284,14 @@ class Panel {
     }
     const domains = t.domainAt[s] >= 0 ? t.steps[t.domainAt[s]].domains : null;
     const before = t.parentDomainAt[s] >= 0 ? t.steps[t.parentDomainAt[s]].domains : null;
+    // MAC: the values AC-3 removed after forward checking, crossed in their own colour
+    const revised = new Set((last && last.revisions ? last.revisions : []).map(([r, c]) => r * n + c));
     if (domains) {  // forward checking / MAC: what the open rows still hold
       for (let r = 0; r < n; r++) if (cols[r] < 0) for (let c = 0; c < n; c++) {
         const [x, y] = at(r, c);
         if (domains[r] >> c & 1) { ctx.fillStyle = hexAlpha(style.domain, 0.7); ctx.fillRect(x, y, cell, cell); }
         else if (last && last.kind === "place" && (before ? before[r] >> c & 1 : !blocked.has(r * n + c))) {
-          cross(ctx, x, y, cell, style.attacked);  // removed by this placement's inference
+          cross(ctx, x, y, cell, revised.has(r * n + c) ? style.path : style.attacked);  // removed by this placement
         }
       }
     }
@@ -382,9 +388,9 @@ class Panel {
       if (cx < -20 || cx > canvas.cssWidth + 20) continue;
       ctx.fillStyle = tree.colour(v, s);
       if (tree.collapsed.has(v)) {  // a folded subtree: a triangle, green if it holds a solution
-        const h = Math.max(10, ry * 2.4);
+        const h = Math.max(10, ry * 2.4), half = Math.min(h / 2, wide.get(v) * 1.1);  // its neighbours' room
         ctx.fillStyle = tree.firstSolution[v] <= s ? style.solution : tree.colour(v, s);
-        ctx.beginPath(); ctx.moveTo(cx, cy); ctx.lineTo(cx - h / 2, cy + h); ctx.lineTo(cx + h / 2, cy + h); ctx.fill();
+        ctx.beginPath(); ctx.moveTo(cx, cy - ry); ctx.lineTo(cx - half, cy - ry + h); ctx.lineTo(cx + half, cy - ry + h); ctx.fill();
         continue;
       }
       ctx.beginPath(); ctx.ellipse(cx, cy, wide.get(v), ry, 0, 0, 2 * Math.PI); ctx.fill();
@@ -596,7 +602,10 @@ function legend() {
   if (data.blocked.length) items.push(["blocked cell", style.blocked, "square"]);
   if (any((t) => t.steps.some((s) => s.kind === "reject"))) items.push(["cell tested and refused, line from its attacker", style.attacked, "square"]);
   if (any((t) => t.inference || t.steps.some((s) => s.free))) items.push(["column still possible (domain)", style.domain, "square"]);
-  if (any((t) => t.inference)) items.push(["removed by this step's inference", style.attacked, "cross"]);
+  if (any((t) => t.inference)) items.push(["removed by this step's forward checking", style.attacked, "cross"]);
+  if (any((t) => t.steps.some((s) => s.revisions && s.revisions.length))) {
+    items.push(["removed by AC-3 (A: its revisions)", style.path, "cross"]);
+  }
   if (any((t) => t.local)) {
     items.push(["queen under attack", style.attacked, "circle"], ["rows just moved; chart: a plateau move", style.moved, "square"]);
     items.push(["chart: attacking pairs (dashed: a restart)", style.path, "square"]);
