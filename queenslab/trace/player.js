@@ -154,6 +154,18 @@ class Tree {
     const low = Math.min(...left);
     for (const v of order) this.x[v] -= low;
     this.span = Math.max(...right) - low;  // in node widths
+    // per node, the room to its nearest neighbour on its level: how wide it may be drawn
+    this.gap = new Float64Array(count).fill(Infinity);
+    const levels = [];
+    for (const v of order) (levels[this.depth[v]] ||= []).push(v);
+    for (const level of levels) {
+      level.sort((a, b) => this.x[a] - this.x[b]);
+      for (let i = 1; i < level.length; i++) {
+        const d = this.x[level[i]] - this.x[level[i - 1]];
+        this.gap[level[i]] = Math.min(this.gap[level[i]], d);
+        this.gap[level[i - 1]] = Math.min(this.gap[level[i - 1]], d);
+      }
+    }
   }
   colour(v, k) {
     // green: a solution, or an explored node a solution was found below
@@ -355,21 +367,7 @@ class Panel {
       visible.push(v);
       if (!tree.collapsed.has(v)) for (const w of tree.children[v]) stack.push(w);
     }
-    // each node as wide as the gap to its neighbours on its level allows
-    const wide = new Map(), byLevel = new Map();
-    for (const v of visible) {
-      const d = tree.depth[v];
-      if (!byLevel.has(d)) byLevel.set(d, []);
-      byLevel.get(d).push(v);
-    }
-    byLevel.forEach((level) => {
-      level.sort((a, b) => tree.x[a] - tree.x[b]);
-      level.forEach((v, i) => {
-        const gap = Math.min(i ? tree.x[v] - tree.x[level[i - 1]] : Infinity,
-          i + 1 < level.length ? tree.x[level[i + 1]] - tree.x[v] : Infinity);
-        wide.set(v, Math.max(rx, Math.min(ry, gap * spacing * 0.43)));
-      });
-    });
+    const wide = (v) => Math.max(rx, Math.min(ry, tree.gap[v] * spacing * 0.43));  // its neighbours' room
     ctx.lineWidth = Math.max(1.5, Math.min(3, spacing * 0.12));
     for (const v of visible) {
       if (v === 0) continue;
@@ -388,19 +386,22 @@ class Panel {
       if (cx < -20 || cx > canvas.cssWidth + 20) continue;
       ctx.fillStyle = tree.colour(v, s);
       if (tree.collapsed.has(v)) {  // a folded subtree: a triangle, green if it holds a solution
-        const h = Math.max(10, ry * 2.4), half = Math.min(h / 2, wide.get(v) * 1.1);  // its neighbours' room
+        const h = Math.max(10, ry * 2.4), half = Math.min(h / 2, wide(v) * 1.1);
         ctx.fillStyle = tree.firstSolution[v] <= s ? style.solution : tree.colour(v, s);
         ctx.beginPath(); ctx.moveTo(cx, cy - ry); ctx.lineTo(cx - half, cy - ry + h); ctx.lineTo(cx + half, cy - ry + h); ctx.fill();
         continue;
       }
-      ctx.beginPath(); ctx.ellipse(cx, cy, wide.get(v), ry, 0, 0, 2 * Math.PI); ctx.fill();
+      // an oval only to hold a label; unlabelled nodes are dots
+      ctx.beginPath();
+      if (labels) ctx.ellipse(cx, cy, wide(v), ry, 0, 0, 2 * Math.PI); else ctx.arc(cx, cy, Math.min(ry, wide(v)), 0, 2 * Math.PI);
+      ctx.fill();
       if (labels && tree.cell[v]) { ctx.fillStyle = "#fff"; ctx.fillText(String(tree.cell[v][1]), cx, cy + 0.5); }
     }
     if (labels && tree.rowsVary) this.drawRows(visible, s, fontSize);
     const current = this.currentNode(s);
     if (current >= 0) {
       ctx.strokeStyle = "#000"; ctx.lineWidth = 2;
-      ctx.beginPath(); ctx.ellipse(x(current), y(current), (wide.get(current) || rx) + 3, ry + 3, 0, 0, 2 * Math.PI); ctx.stroke();
+      ctx.beginPath(); ctx.ellipse(x(current), y(current), wide(current) + 3, (labels ? ry : Math.min(ry, wide(current))) + 3, 0, 0, 2 * Math.PI); ctx.stroke();
     }
     canvas.dataset.visible = String(visible.length);
     canvas.dataset.labels = labels ? String(fontSize) : "0";
