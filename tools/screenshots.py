@@ -19,32 +19,34 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
-@dataclass(frozen=True)
-class Scene:
-    """A page made by ``queens trace`` with ``args``, then ``keys`` pressed in order."""
-
-    args: tuple[str, ...]
-    keys: tuple[str, ...] = ()
-    size: tuple[int, int] = (1600, 900)
-
-
 #: The projector sizes the Teaching page shows: a common projector, and a full-HD one.
 SMALL, LARGE = (1024, 768), (1920, 1080)
 
+
+@dataclass(frozen=True)
+class Scene:
+    """A page made by ``queens trace`` with ``args``, then ``keys`` pressed in order, seen
+    in a page of ``size`` CSS pixels."""
+
+    args: tuple[str, ...]
+    keys: tuple[str, ...] = ()
+    size: tuple[int, int] = SMALL
+
+
 SCENES: dict[str, Scene] = {
     "player-compare": Scene(
-        ("8", "--compare", "backtrack", "forward-checking"), ("PAGE_DOWN",) * 40, SMALL
+        ("8", "--compare", "backtrack", "forward-checking"), ("PAGE_DOWN",) * 40
     ),
     "player-mrv": Scene(("8", "--compare", "backtrack", "backtrack+mrv"), ("END",), LARGE),
     "player-fc-mrv": Scene(
-        ("8", "--compare", "forward-checking", "forward-checking+mrv"), ("END",), SMALL
+        ("8", "--compare", "forward-checking", "forward-checking+mrv"), ("END",)
     ),
-    "player-mac": Scene(("8", "--backend", "mac"), ("PAGE_DOWN",) * 3 + ("a",), SMALL),
+    "player-mac": Scene(("8", "--backend", "mac"), ("PAGE_DOWN",) * 3 + ("a",)),
     "player-mac-mrv": Scene(("8", "--compare", "mac", "mac+mrv"), ("END",), LARGE),
-    "player-minton": Scene(("50", "--backend", "minton", "--seed", "1"), ("END",), SMALL),
+    "player-minton": Scene(("50", "--backend", "minton", "--seed", "1"), ("END",)),
     "player-tree": Scene(("8", "--backend", "backtrack", "--all"), ("END", "c", "+", "+"), LARGE),
     "player-given": Scene(
-        ("8", "--blocked", "0:0", "--blocked", "2:5", "--given", "1:3"), ("PAGE_DOWN",) * 9, SMALL
+        ("8", "--blocked", "0:0", "--blocked", "2:5", "--given", "1:3"), ("PAGE_DOWN",) * 9
     ),
 }
 

@@ -211,6 +211,13 @@ class Panel {
     this.revisionsEl = el.querySelector(".revisions");
     this.revisionsEl.hidden = !trace.steps.some((s) => s.revisions && s.revisions.length);
     this.revisionsEl.id = index ? `revisions-${index}` : "revisions";
+    this.pointed = -1;  // the revision under the pointer, framed on the board
+    this.revisionsEl.addEventListener("mouseover", (e) => {
+      const item = e.target.closest("li");
+      this.pointed = item ? [...item.parentNode.children].indexOf(item) : -1;
+      player.draw();
+    });
+    this.revisionsEl.addEventListener("mouseleave", () => { this.pointed = -1; player.draw(); });
     this.views = el.querySelector(".views");
     this.boardCanvas = el.querySelector(".board");
     this.sideCanvas = el.querySelector(".side");
@@ -236,6 +243,7 @@ class Panel {
   }
   draw(k) {
     const t = this.trace, s = this.state(k), last = s ? t.steps[s - 1] : null;
+    this.showRevisions(last);  // first: a new step forgets the revision pointed at
     this.drawBoard(s, last);
     if (t.tree) this.drawTree(s); else this.drawChart(s);
     // the counts so far (local search: in the caption); the end's caption names the solutions
@@ -247,7 +255,6 @@ class Panel {
     this.captionEl.textContent = (last ? `step ${s}: ${caption(last)}` : "step 0: the board before the search") +
       (counts ? `  ·  ${counts}` : "") + (summary && !player.compare ? `  ·  ${summary}` : "");
     this.el.querySelector("h2").textContent = t.label + (stats.length ? ` (${said(true)})` : "");
-    this.showRevisions(last);
   }
   showRevisions(last) {
     // MAC: AC-3's revisions after the placement, folded under it until asked for
@@ -262,6 +269,9 @@ class Panel {
     Object.assign(ol.style, {  // over the tree, not the board the revisions explain
       left: `${side.offsetLeft}px`, top: `${side.offsetTop}px`, width: `${side.cssWidth}px`, maxHeight: `${side.cssHeight}px`,
     });
+    if (ol.dataset.step === String(last.step)) return;  // the list under the pointer stays
+    ol.dataset.step = String(last.step);
+    this.pointed = -1;
     ol.innerHTML = list.map(([row, col, against, domain]) => {
       const left = [];
       for (let c = 0; c < n; c++) if (domain >> c & 1) left.push(c);
@@ -315,6 +325,13 @@ class Panel {
     moved.forEach((r) => { ctx.fillStyle = hexAlpha(style.moved, 0.5); ctx.fillRect(x0, y0 + r * cell, n * cell, cell); });
     if (last && last.kind === "wipeout") {
       ctx.fillStyle = hexAlpha(style.attacked, 0.35); ctx.fillRect(x0, y0 + last.row * cell, n * cell, cell);
+    }
+    const pointed = last && last.revisions ? last.revisions[this.pointed] : undefined;
+    if (pointed) {  // the revision under the pointer: the row of its arc, and the value it removed
+      const [row, col, against] = pointed, [x, y] = at(row, col);
+      ctx.fillStyle = hexAlpha(style.path, 0.25); ctx.fillRect(x0, y0 + against * cell, n * cell, cell);
+      ctx.strokeStyle = style.path; ctx.lineWidth = Math.max(3, cell / 8);
+      ctx.strokeRect(x + ctx.lineWidth / 2, y + ctx.lineWidth / 2, cell - ctx.lineWidth, cell - ctx.lineWidth);
     }
     givenCol.forEach((c, r) => {
       const [x, y] = at(r, c);

@@ -276,6 +276,8 @@ def test_compare_fills_the_window_with_labelled_trees(browser, tmp_path, method,
 
 
 def test_mac_unfolds_the_ac3_revisions_of_a_placement(browser, tmp_path):
+    from selenium.webdriver.common.action_chains import ActionChains
+
     (tracer,) = _open(browser, tmp_path, Problem(8), "mac")
     revisions = browser.find_element("id", "revisions")
     k, step = next((s["step"], s) for s in tracer.steps if s.get("revisions"))
@@ -288,6 +290,10 @@ def test_mac_unfolds_the_ac3_revisions_of_a_placement(browser, tmp_path):
     assert f"arc row {row} → row {against}: row {row} loses col {col}" in items[0].text
     summary = revisions.find_element("tag name", "summary").text
     assert f"forward checking removed {step['forward']}" in summary
+    frame = _cell_point(browser, "board", row, col, 0.5, 0.04)
+    assert _pixel(browser, "board", *frame) != STYLE.path
+    ActionChains(browser).move_to_element(items[0]).perform()  # the revision pointed at
+    assert _pixel(browser, "board", *frame) == STYLE.path  # frames its cell on the board
     browser.execute_script("player.go(arguments[0])", k + 1)  # a wipe-out: nothing to unfold
     assert not revisions.is_displayed()
     _no_errors(browser)
