@@ -228,7 +228,8 @@ class Panel {
   }
   state(k) { return Math.min(k, this.trace.length); }
   size(width, height, stacked) {
-    const side = Math.max(120, Math.floor(stacked ? Math.min(width, height * 0.6) : Math.min(height, width * 0.45)));
+    const share = this.trace.tree ? 0.45 : 0.55;  // a tree wants more width than a chart
+    const side = Math.max(120, Math.floor(stacked ? Math.min(width, height * 0.6) : Math.min(height, width * share)));
     const dpr = window.devicePixelRatio || 1;
     const set = (canvas, w, h) => {
       canvas.style.width = `${w}px`; canvas.style.height = `${h}px`;
