@@ -76,11 +76,18 @@ def _cell_point(browser, canvas_id, row, col, fx=0.5, fy=0.5):
     return round(x0 + (col + fx) * cell), round(y0 + (row + fy) * cell)
 
 
-def _window(browser, width, height):
-    """Give the page exactly width x height CSS pixels (the player lays out again)."""
-    metrics = {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False}
-    browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
-    browser.execute_script("player.layout()")
+@pytest.fixture
+def window(browser):
+    """``window(width, height)`` gives the page exactly that many CSS pixels (the player
+    lays out again); the next test gets the browser's own window back."""
+
+    def resize(width, height):
+        metrics = {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False}
+        browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
+        browser.execute_script("player.layout()")
+
+    yield resize
+    browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
 
 
 def _click_node(browser, node, shift=False):
@@ -257,9 +264,9 @@ def test_a_clicked_tree_node_shows_its_board_and_the_root_does_not_fold(browser,
 
 @pytest.mark.parametrize("size", [(1024, 768), (1920, 1080)], ids=["1024x768", "1920x1080"])
 @pytest.mark.parametrize("method", ["backtrack", "forward-checking", "mac"])
-def test_compare_fills_the_window_with_labelled_trees(browser, tmp_path, method, size):
+def test_compare_fills_the_window_with_labelled_trees(browser, window, tmp_path, method, size):
     _open(browser, tmp_path, Problem(8), method, f"{method}+mrv")
-    _window(browser, *size)
+    window(*size)
     _press(browser, "END")
     boxes = browser.execute_script(
         "return [...document.querySelectorAll('canvas')].map((c) => c.getBoundingClientRect())"
@@ -314,4 +321,13 @@ def test_the_end_caption_says_each_figure_once(browser, tmp_path):
     _press(browser, "END")
     caption = browser.find_element("css selector", ".caption").text
     assert caption.count("nodes") == 1 and caption.count("solutions") == 1
+    _no_errors(browser)
+
+
+def test_one_trace_labels_its_tree_on_a_small_projector(browser, window, tmp_path):
+    for spec in ("backtrack", "backtrack+mrv", "forward-checking", "mac+mrv"):
+        _open(browser, tmp_path, Problem(8), spec)
+        window(1024, 768)
+        _press(browser, "END")
+        assert int(browser.find_element("id", "tree").get_attribute("data-labels")) >= 12, spec
     _no_errors(browser)
