@@ -251,11 +251,11 @@ class Panel {
     const counts = !t.tree ? "" : last && last.kind === "end" ? `nodes ${t.nodes[s]}` : `nodes ${t.nodes[s]}, solutions ${t.solutions[s]}`;
     // at the end, the search's own statistics (the same numbers as the backend's), each once
     const stats = s === t.length ? Object.entries(t.stats).filter(([, v]) => typeof v === "number") : [];
-    const said = (all) => stats.filter(([key]) => all || !counts.includes(`${key} `)).map(([key, v]) => `${key} ${v}`).join(", ");
-    const summary = said(false);
+    const listed = (all) => stats.filter(([key]) => all || !counts.includes(`${key} `)).map(([key, v]) => `${key} ${v}`).join(", ");
+    const summary = listed(false);
     this.captionEl.textContent = (last ? `step ${s}: ${caption(last)}` : "step 0: the board before the search") +
       (counts ? `  ·  ${counts}` : "") + (summary && !player.compare ? `  ·  ${summary}` : "");
-    this.el.querySelector("h2").textContent = t.label + (stats.length ? ` (${said(true)})` : "");
+    this.el.querySelector("h2").textContent = t.label + (stats.length ? ` (${listed(true)})` : "");
   }
   showRevisions(last) {
     // MAC: AC-3's revisions after the placement, folded under it until asked for
