@@ -19,22 +19,32 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 
+#: The projector sizes the Teaching page shows: a common projector, and a full-HD one.
+SMALL, LARGE = (1024, 768), (1920, 1080)
+
+
 @dataclass(frozen=True)
 class Scene:
-    """A page made by ``queens trace`` with ``args``, then ``keys`` pressed in order."""
+    """A page made by ``queens trace`` with ``args``, then ``keys`` pressed in order, seen
+    in a page of ``size`` CSS pixels."""
 
     args: tuple[str, ...]
     keys: tuple[str, ...] = ()
-    size: tuple[int, int] = (1600, 900)
+    size: tuple[int, int] = SMALL
 
 
 SCENES: dict[str, Scene] = {
     "player-compare": Scene(
         ("8", "--compare", "backtrack", "forward-checking"), ("PAGE_DOWN",) * 40
     ),
-    "player-mac": Scene(("8", "--backend", "mac"), ("PAGE_DOWN",) * 5),
+    "player-mrv": Scene(("8", "--compare", "backtrack", "backtrack+mrv"), ("END",), LARGE),
+    "player-fc-mrv": Scene(
+        ("8", "--compare", "forward-checking", "forward-checking+mrv"), ("END",)
+    ),
+    "player-mac": Scene(("8", "--backend", "mac"), ("PAGE_DOWN",) * 3 + ("a",)),
+    "player-mac-mrv": Scene(("8", "--compare", "mac", "mac+mrv"), ("END",), LARGE),
     "player-minton": Scene(("50", "--backend", "minton", "--seed", "1"), ("END",)),
-    "player-tree": Scene(("8", "--backend", "backtrack", "--all"), ("END", "c", "+", "+")),
+    "player-tree": Scene(("8", "--backend", "backtrack", "--all"), ("END", "c", "+", "+"), LARGE),
     "player-given": Scene(
         ("8", "--blocked", "0:0", "--blocked", "2:5", "--given", "1:3"), ("PAGE_DOWN",) * 9
     ),
@@ -50,7 +60,11 @@ def browser(width: int, height: int):  # type: ignore[no-untyped-def]
     for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
                  f"--window-size={width},{height}", "--hide-scrollbars"):  # fmt: skip
         options.add_argument(flag)
-    return webdriver.Chrome(options=options, service=Service(shutil.which("chromedriver")))
+    driver = webdriver.Chrome(options=options, service=Service(shutil.which("chromedriver")))
+    # --window-size counts the window's frame: the page itself gets exactly width x height
+    metrics = {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False}
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
+    return driver
 
 
 def shoot(name: str, scene: Scene, out: Path, work: Path) -> Path:

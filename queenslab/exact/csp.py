@@ -20,7 +20,10 @@ queens follow the board's rules; a given queen's row has its column as only valu
 With ``none`` and static orders it is the textbook tree of the ``backtrack`` backend, node
 for node. The search tells an optional ``emit(kind, **fields)`` what it does, in the step
 vocabulary of ``queenslab.trace``: the traces replay this very search, so the nodes a trace
-shows are the ``nodes`` of the backend's statistics.
+shows are the ``nodes`` of the backend's statistics. With MAC a placement also tells how
+many values forward checking removed (``forward``) and each AC-3 revision after it
+(``revisions``: the row and column removed, the row of the arc, and that row's domain, in
+which no value is compatible), so a lecturer can unfold the net pruning step by step.
 """
 
 from __future__ import annotations
@@ -92,6 +95,9 @@ class CspSearch:
         self.nodes = 1  # the empty board
         self.depth_nodes = [1] + [0] * self.n
         self.pruned = 0
+        #: AC-3's removals since the last placement, [row, col, against, its domain];
+        #: kept only when someone listens
+        self.revisions: list[list[int]] | None = [] if emit else None
 
     # -- inference ------------------------------------------------------------------------
     def _forward(self, domains: list[int], row: int, col: int) -> list[int]:
@@ -124,6 +130,8 @@ class CspSearch:
                 kept = domains[i] & self._revise(domains, i, j)
                 if kept != domains[i]:
                     self.pruned += (domains[i] ^ kept).bit_count()
+                    if self.revisions is not None:
+                        self.revisions += [[i, a, j, domains[j]] for a in _bits(domains[i] ^ kept)]
                     domains[i] = kept
                     if not kept:
                         return i
@@ -177,7 +185,8 @@ class CspSearch:
                 before = self.pruned
                 wiped = self._arc_consistency(domains, list(range(self.n)))
                 if self.emit and self.pruned > before:
-                    self.emit("prune", domains=list(domains), pruned=self.pruned - before)
+                    self.emit("prune", domains=list(domains), pruned=self.pruned - before,
+                              revisions=self._take_revisions())  # fmt: skip
                 if wiped is not None:
                     if self.emit:
                         self.emit("wipeout", row=wiped)
@@ -220,6 +229,9 @@ class CspSearch:
             fields = {"given": True} if row in self.givens else {}
             if self.strategy.inference != "none":
                 fields.update(domains=list(after), pruned=self.pruned - pruned)
+            if self.strategy.inference == "mac":
+                revisions = self._take_revisions()
+                fields.update(forward=fields["pruned"] - len(revisions), revisions=revisions)
             self.emit("place", row=row, col=col, **fields)
             if wiped is not None:
                 self.emit("wipeout", row=wiped)
@@ -228,6 +240,11 @@ class CspSearch:
         self.cols[row] = -1
         if self.emit:
             self.emit("remove", row=row, col=col)
+
+    def _take_revisions(self) -> list[list[int]]:
+        """AC-3's removals since the last look, and a fresh list for the next placement."""
+        taken, self.revisions = self.revisions or [], []
+        return taken
 
     def _say_reject(self, row: int, col: int) -> None:
         """A failed test, with the first queen that attacks the cell and along what."""

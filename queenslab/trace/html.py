@@ -29,11 +29,11 @@ from queenslab.trace.tree import nodes
 
 #: Fields of each step kind, in the order the page carries them.
 SCHEMA: dict[str, list[str]] = {
-    "place": ["row", "col", "given", "free", "domains", "pruned"],
+    "place": ["row", "col", "given", "free", "domains", "pruned", "forward", "revisions"],
     "remove": ["row", "col"],
     "reject": ["row", "col", "by", "line"],
     "wipeout": ["row"],
-    "prune": ["domains", "pruned"],
+    "prune": ["domains", "pruned", "revisions"],
     "swap": ["rows", "cols", "conflicts"],
     "move": ["row", "col", "conflicts", "plateau"],
     "restart": ["cols", "conflicts", "restart"],
@@ -124,8 +124,9 @@ _TEMPLATE = """<!DOCTYPE html>
 <main id="panels"></main>
 <div id="help" hidden><b>Keys</b>: &rarr; &darr; PageDown step &middot; &larr; &uarr; PageUp back
 &middot; shift: 10 steps &middot; space play/pause &middot; Home/End &middot; [ ] speed &middot;
-S / F next solution / failure &middot; tree: wheel or + &minus; zoom, drag to pan, click a node
-to collapse it, C collapse the subtrees without a solution, 0 fit.</div>
+S / F next solution / failure &middot; A AC-3's revisions &middot; tree: wheel or + &minus; zoom,
+drag to pan, click a node to see its board, shift+click to fold it, C fold the subtrees without
+a solution, 0 fit.</div>
 <script id="trace-data" type="application/json">__DATA__</script>
 <script>__SCRIPT__</script>
 </body></html>

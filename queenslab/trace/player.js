@@ -114,23 +114,58 @@ class Tree {
       const p = this.parent[v];
       this.firstSolution[p] = Math.min(this.firstSolution[p], this.firstSolution[v]);
     }
+    // MRV picks the row: then each node says, under it, which row its children fill
+    this.rowsVary = this.cell.some((c, v) => c && c[0] !== this.depth[v] - 1);
     this.collapsed = new Set();
     this.layout();
   }
   layout() {
-    // leaves left to right in the order they appear; a collapsed node is a leaf
-    this.x = new Float64Array(this.parent.length).fill(NaN);
-    let leaves = 0;
-    const stack = [[0, false]];  // iterative: the tree may be deep and wide
-    while (stack.length) {
-      const [v, done] = stack.pop();
-      const kids = this.collapsed.has(v) ? [] : this.children[v];
-      if (!kids.length) { this.x[v] = leaves++; continue; }
-      if (done) { this.x[v] = (this.x[kids[0]] + this.x[kids[kids.length - 1]]) / 2; continue; }
-      stack.push([v, true]);
-      for (let i = kids.length - 1; i >= 0; i--) stack.push([kids[i], false]);
+    // a tidy tree: each subtree is pushed right only as far as its own levels need
+    // (contours, as Reingold & Tilford 1981), so a shallow dead end tucks in under its
+    // neighbours and the labels keep room; a collapsed node is a leaf
+    const count = this.parent.length, offset = new Float64Array(count);
+    const order = [], stack = [0];
+    while (stack.length) {  // iterative: the tree may be deep and wide
+      const v = stack.pop();
+      order.push(v);
+      if (!this.collapsed.has(v)) for (const w of this.children[v]) stack.push(w);
     }
-    this.leaves = Math.max(leaves, 1);
+    const contour = new Array(count);  // per level below v: [leftmost, rightmost], v at 0
+    for (let i = order.length - 1; i >= 0; i--) {
+      const v = order[i], kids = this.collapsed.has(v) ? [] : this.children[v];
+      const left = [], right = [];
+      kids.forEach((w, j) => {
+        const [l, r] = contour[w];
+        let shift = 0;
+        if (j) for (let d = 0; d < Math.min(l.length, right.length); d++) shift = Math.max(shift, right[d] - l[d] + 1);
+        offset[w] = shift;
+        l.forEach((x, d) => { if (d >= left.length) left.push(x + shift); });
+        r.forEach((x, d) => { right[d] = x + shift; });
+        contour[w] = null;
+      });
+      const mid = kids.length ? (offset[kids[0]] + offset[kids[kids.length - 1]]) / 2 : 0;
+      kids.forEach((w) => { offset[w] -= mid; });
+      contour[v] = [[0, ...left.map((x) => x - mid)], [0, ...right.map((x) => x - mid)]];
+    }
+    this.x = new Float64Array(count).fill(NaN);
+    this.x[0] = 0;
+    for (const v of order) if (v) this.x[v] = this.x[this.parent[v]] + offset[v];
+    const [left, right] = contour[0];
+    const low = Math.min(...left);
+    for (const v of order) this.x[v] -= low;
+    this.span = Math.max(...right) - low;  // in node widths
+    // per node, the room to its nearest neighbour on its level: how wide it may be drawn
+    this.gap = new Float64Array(count).fill(Infinity);
+    const levels = [];
+    for (const v of order) (levels[this.depth[v]] ||= []).push(v);
+    for (const level of levels) {
+      level.sort((a, b) => this.x[a] - this.x[b]);
+      for (let i = 1; i < level.length; i++) {
+        const d = this.x[level[i]] - this.x[level[i - 1]];
+        this.gap[level[i]] = Math.min(this.gap[level[i]], d);
+        this.gap[level[i - 1]] = Math.min(this.gap[level[i - 1]], d);
+      }
+    }
   }
   colour(v, k) {
     // green: a solution, or an explored node a solution was found below
@@ -140,7 +175,7 @@ class Tree {
     return style.path;
   }
   toggle(v) {
-    if (!this.children[v].length) return;
+    if (!v || !this.children[v].length) return;  // the root stays: a folded root shows nothing
     if (this.collapsed.has(v)) this.collapsed.delete(v); else this.collapsed.add(v);
     this.layout();
   }
@@ -166,12 +201,23 @@ class Panel {
     this.index = index;
     const el = document.createElement("section");
     el.className = "panel";
-    el.innerHTML = `<h2></h2><div class="caption"></div><div class="views">
+    el.innerHTML = `<h2></h2><div class="caption"></div>
+      <details class="revisions"><summary></summary><ol></ol></details><div class="views">
       <canvas class="board"></canvas><canvas class="side"></canvas></div>`;
     host.appendChild(el);
     this.el = el;
     el.querySelector("h2").textContent = trace.label;
     this.captionEl = el.querySelector(".caption");
+    this.revisionsEl = el.querySelector(".revisions");
+    this.revisionsEl.hidden = !trace.steps.some((s) => s.revisions && s.revisions.length);
+    this.revisionsEl.id = index ? `revisions-${index}` : "revisions";
+    this.pointed = -1;  // the revision under the pointer, framed on the board
+    this.revisionsEl.addEventListener("mouseover", (e) => {
+      const item = e.target.closest("li");
+      this.pointed = item ? [...item.parentNode.children].indexOf(item) : -1;
+      player.draw();
+    });
+    this.revisionsEl.addEventListener("mouseleave", () => { this.pointed = -1; player.draw(); });
     this.views = el.querySelector(".views");
     this.boardCanvas = el.querySelector(".board");
     this.sideCanvas = el.querySelector(".side");
@@ -182,7 +228,8 @@ class Panel {
   }
   state(k) { return Math.min(k, this.trace.length); }
   size(width, height, stacked) {
-    const side = Math.max(120, Math.floor(stacked ? Math.min(width, height * 0.6) : Math.min(height, width * 0.45)));
+    const share = this.trace.tree ? 0.45 : 0.55;  // a tree wants more width than a chart
+    const side = Math.max(120, Math.floor(stacked ? Math.min(width, height * 0.6) : Math.min(height, width * share)));
     const dpr = window.devicePixelRatio || 1;
     const set = (canvas, w, h) => {
       canvas.style.width = `${w}px`; canvas.style.height = `${h}px`;
@@ -191,20 +238,47 @@ class Panel {
       canvas.cssWidth = w; canvas.cssHeight = h;
     };
     set(this.boardCanvas, side, side);
-    if (stacked) set(this.sideCanvas, Math.floor(width), Math.max(120, Math.floor(height - side - 12)));
-    else set(this.sideCanvas, Math.max(160, Math.floor(width - side - 16)), side);
+    if (stacked) set(this.sideCanvas, Math.floor(width), Math.max(120, Math.floor(height - side - 16)));
+    else set(this.sideCanvas, Math.max(160, Math.floor(width - side - 16)), Math.max(side, Math.floor(height)));
+    return side * side + this.sideCanvas.cssWidth * this.sideCanvas.cssHeight;
   }
   draw(k) {
     const t = this.trace, s = this.state(k), last = s ? t.steps[s - 1] : null;
+    this.showRevisions(last);  // first: a new step forgets the revision pointed at
     this.drawBoard(s, last);
     if (t.tree) this.drawTree(s); else this.drawChart(s);
-    const counts = t.tree ? `nodes ${t.nodes[s]}, solutions ${t.solutions[s]}` : "";  // local: in the caption
-    // at the end, the search's own statistics (the same numbers as the backend's)
-    const stats = Object.entries(t.stats).filter(([, v]) => typeof v === "number");
-    const summary = s === t.length && stats.length ? stats.map(([key, v]) => `${key} ${v}`).join(", ") : "";
+    // the counts so far (local search: in the caption); the end's caption names the solutions
+    const counts = !t.tree ? "" : last && last.kind === "end" ? `nodes ${t.nodes[s]}` : `nodes ${t.nodes[s]}, solutions ${t.solutions[s]}`;
+    // at the end, the search's own statistics (the same numbers as the backend's), each once
+    const stats = s === t.length ? Object.entries(t.stats).filter(([, v]) => typeof v === "number") : [];
+    const listed = (all) => stats.filter(([key]) => all || !counts.includes(`${key} `)).map(([key, v]) => `${key} ${v}`).join(", ");
+    const summary = listed(false);
     this.captionEl.textContent = (last ? `step ${s}: ${caption(last)}` : "step 0: the board before the search") +
       (counts ? `  ·  ${counts}` : "") + (summary && !player.compare ? `  ·  ${summary}` : "");
-    this.el.querySelector("h2").textContent = t.label + (summary ? ` (${summary})` : "");
+    this.el.querySelector("h2").textContent = t.label + (stats.length ? ` (${listed(true)})` : "");
+  }
+  showRevisions(last) {
+    // MAC: AC-3's revisions after the placement, folded under it until asked for
+    const list = last && last.revisions && last.revisions.length ? last.revisions : null;
+    this.revisionsEl.style.visibility = list ? "visible" : "hidden";
+    if (!list) return;
+    const first = last.forward === undefined ? "arc consistency before the first choice"
+      : `forward checking removed ${last.forward}, then AC-3`;
+    this.revisionsEl.querySelector("summary").textContent =
+      `${first}: ${list.length} revision${list.length > 1 ? "s" : ""} (A)`;
+    const ol = this.revisionsEl.querySelector("ol"), side = this.sideCanvas;
+    Object.assign(ol.style, {  // over the tree, not the board the revisions explain
+      left: `${side.offsetLeft}px`, top: `${side.offsetTop}px`, width: `${side.cssWidth}px`, maxHeight: `${side.cssHeight}px`,
+    });
+    if (ol.dataset.step === String(last.step)) return;  // the list under the pointer stays
+    ol.dataset.step = String(last.step);
+    this.pointed = -1;
+    ol.innerHTML = list.map(([row, col, against, domain]) => {
+      const left = [];
+      for (let c = 0; c < n; c++) if (domain >> c & 1) left.push(c);
+      return `<li>arc row ${row} → row ${against}: row ${row} loses col ${col}, which attacks every ` +
+        `column left in row ${against} (${left.join(", ")})</li>`;
+    }).join("");
   }
   drawBoard(s, last) {
     const t = this.trace, canvas = this.boardCanvas, ctx = canvas.getContext("2d");
@@ -224,8 +298,8 @@ class Panel {
     }
     for (let r = 0; r < n; r++) for (let c = 0; c < n; c++) {
       const [x, y] = at(r, c);
-      // big boards: softer squares, so that the queens stand out
-      const dark = n > 24 ? hexAlpha(style.dark, 0.45) : style.dark;
+      // big boards: faint squares, so that the queens stand out
+      const dark = n > 24 ? hexAlpha(style.dark, 0.22) : style.dark;
       if ((r + c) % 2 && n > 24) { ctx.fillStyle = style.light; ctx.fillRect(x, y, cell + 0.5, cell + 0.5); }
       ctx.fillStyle = blocked.has(r * n + c) ? style.blocked : (r + c) % 2 ? dark : style.light;
       ctx.fillRect(x, y, cell + 0.5, cell + 0.5);
@@ -233,12 +307,14 @@ class Panel {
     }
     const domains = t.domainAt[s] >= 0 ? t.steps[t.domainAt[s]].domains : null;
     const before = t.parentDomainAt[s] >= 0 ? t.steps[t.parentDomainAt[s]].domains : null;
+    // MAC: the values AC-3 removed after forward checking, crossed in their own colour
+    const revised = new Set((last && last.revisions ? last.revisions : []).map(([r, c]) => r * n + c));
     if (domains) {  // forward checking / MAC: what the open rows still hold
       for (let r = 0; r < n; r++) if (cols[r] < 0) for (let c = 0; c < n; c++) {
         const [x, y] = at(r, c);
         if (domains[r] >> c & 1) { ctx.fillStyle = hexAlpha(style.domain, 0.7); ctx.fillRect(x, y, cell, cell); }
         else if (last && last.kind === "place" && (before ? before[r] >> c & 1 : !blocked.has(r * n + c))) {
-          cross(ctx, x, y, cell, style.attacked);  // removed by this placement's inference
+          cross(ctx, x, y, cell, revised.has(r * n + c) ? style.path : style.attacked);  // removed by this placement
         }
       }
     }
@@ -250,6 +326,13 @@ class Panel {
     moved.forEach((r) => { ctx.fillStyle = hexAlpha(style.moved, 0.5); ctx.fillRect(x0, y0 + r * cell, n * cell, cell); });
     if (last && last.kind === "wipeout") {
       ctx.fillStyle = hexAlpha(style.attacked, 0.35); ctx.fillRect(x0, y0 + last.row * cell, n * cell, cell);
+    }
+    const pointed = last && last.revisions ? last.revisions[this.pointed] : undefined;
+    if (pointed) {  // the revision under the pointer: the row of its arc, and the value it removed
+      const [row, col, against] = pointed, [x, y] = at(row, col);
+      ctx.fillStyle = hexAlpha(style.path, 0.25); ctx.fillRect(x0, y0 + against * cell, n * cell, cell);
+      ctx.strokeStyle = style.path; ctx.lineWidth = Math.max(3, cell / 8);
+      ctx.strokeRect(x + ctx.lineWidth / 2, y + ctx.lineWidth / 2, cell - ctx.lineWidth, cell - ctx.lineWidth);
     }
     givenCol.forEach((c, r) => {
       const [x, y] = at(r, c);
@@ -270,7 +353,7 @@ class Panel {
       if (c < 0) return;
       const [x, y] = at(r, c);
       ctx.fillStyle = solved ? style.solution : attacked.has(r) ? style.attacked : givenCol.get(r) === c ? style.given : style.queen;
-      ctx.beginPath(); ctx.arc(x + cell / 2, y + cell / 2, cell * (n > 24 ? 0.45 : 0.36), 0, 2 * Math.PI); ctx.fill();
+      ctx.beginPath(); ctx.arc(x + cell / 2, y + cell / 2, n > 24 ? Math.max(2.5, cell * 0.55) : cell * 0.36, 0, 2 * Math.PI); ctx.fill();
       if (cell >= 14) { ctx.strokeStyle = "#fff"; ctx.lineWidth = Math.max(1, cell / 20); ctx.stroke(); }
     });
     canvas.dataset.cols = cols.join(",");
@@ -279,17 +362,20 @@ class Panel {
   }
   // -- tree -----------------------------------------------------------------------
   treeGeometry() {
-    const tree = this.trace.tree, canvas = this.sideCanvas, pad = 14;
+    const tree = this.trace.tree, canvas = this.sideCanvas, pad = 22;
     const width = canvas.cssWidth - 2 * pad, height = canvas.cssHeight - 2 * pad;
-    const spacing = (width / Math.max(tree.leaves - 1, 1)) * this.view.scale;
+    const spacing = (width / Math.max(tree.span, 1)) * this.view.scale;
     const x = (v) => pad + (tree.x[v] - this.view.offset) * spacing;
-    const y = (v) => pad + (height * tree.depth[v]) / tree.maxDepth;
-    return { spacing, x, y, pad };
+    const level = height / tree.maxDepth;
+    const y = (v) => pad + level * tree.depth[v];
+    return { spacing, x, y, pad, level };
   }
   drawTree(s) {
     const tree = this.trace.tree, canvas = this.sideCanvas, ctx = canvas.getContext("2d");
-    const { spacing, x, y } = this.treeGeometry();
-    const radius = Math.max(2, Math.min(9, spacing * 0.38));
+    const { spacing, x, y, level } = this.treeGeometry();
+    // as large as the room between two levels allows, and narrower (an oval) where
+    // siblings crowd: a column number is narrow, so an oval keeps it readable
+    const ry = Math.max(2, Math.min(20, level * 0.34)), rx = Math.max(2, Math.min(ry, spacing * 0.43));
     ctx.clearRect(0, 0, canvas.cssWidth, canvas.cssHeight);
     const visible = [];
     const stack = [0];
@@ -299,6 +385,7 @@ class Panel {
       visible.push(v);
       if (!tree.collapsed.has(v)) for (const w of tree.children[v]) stack.push(w);
     }
+    const wide = (v) => Math.max(rx, Math.min(ry, tree.gap[v] * spacing * 0.43));  // its neighbours' room
     ctx.lineWidth = Math.max(1.5, Math.min(3, spacing * 0.12));
     for (const v of visible) {
       if (v === 0) continue;
@@ -306,28 +393,48 @@ class Panel {
       ctx.strokeStyle = tree.colour(v, s);
       ctx.beginPath(); ctx.moveTo(x(p), y(p)); ctx.lineTo(x(v), y(v)); ctx.stroke();
     }
-    const labels = spacing >= 20;
     ctx.textAlign = "center"; ctx.textBaseline = "middle";
-    ctx.font = `${Math.round(radius * 1.1)}px system-ui, sans-serif`;
+    ctx.font = "bold 100px system-ui, sans-serif";  // a column label's width per px of font size
+    const perPx = ctx.measureText(n > 10 ? "10" : "0").width / 100;
+    const fontSize = Math.floor(Math.min(ry * 1.25, (rx * 1.85) / perPx));
+    const labels = fontSize >= 10;
+    ctx.font = `bold ${fontSize}px system-ui, sans-serif`;
     for (const v of visible) {
       const cx = x(v), cy = y(v);
       if (cx < -20 || cx > canvas.cssWidth + 20) continue;
       ctx.fillStyle = tree.colour(v, s);
       if (tree.collapsed.has(v)) {  // a folded subtree: a triangle, green if it holds a solution
-        const h = Math.max(10, radius * 2.4);
+        const h = Math.max(10, ry * 2.4), half = Math.min(h / 2, wide(v) * 1.1);
         ctx.fillStyle = tree.firstSolution[v] <= s ? style.solution : tree.colour(v, s);
-        ctx.beginPath(); ctx.moveTo(cx, cy); ctx.lineTo(cx - h / 2, cy + h); ctx.lineTo(cx + h / 2, cy + h); ctx.fill();
+        ctx.beginPath(); ctx.moveTo(cx, cy - ry); ctx.lineTo(cx - half, cy - ry + h); ctx.lineTo(cx + half, cy - ry + h); ctx.fill();
         continue;
       }
-      ctx.beginPath(); ctx.arc(cx, cy, radius, 0, 2 * Math.PI); ctx.fill();
-      if (labels && tree.cell[v]) { ctx.fillStyle = "#fff"; ctx.fillText(String(tree.cell[v][1]), cx, cy); }
+      // an oval only to hold a label; unlabelled nodes are dots
+      ctx.beginPath();
+      if (labels) ctx.ellipse(cx, cy, wide(v), ry, 0, 0, 2 * Math.PI); else ctx.arc(cx, cy, Math.min(ry, wide(v)), 0, 2 * Math.PI);
+      ctx.fill();
+      if (labels && tree.cell[v]) { ctx.fillStyle = "#fff"; ctx.fillText(String(tree.cell[v][1]), cx, cy + 0.5); }
     }
+    if (labels && tree.rowsVary) this.drawRows(visible, s, fontSize);
     const current = this.currentNode(s);
     if (current >= 0) {
       ctx.strokeStyle = "#000"; ctx.lineWidth = 2;
-      ctx.beginPath(); ctx.arc(x(current), y(current), radius + 3, 0, 2 * Math.PI); ctx.stroke();
+      ctx.beginPath(); ctx.ellipse(x(current), y(current), wide(current) + 3, (labels ? ry : Math.min(ry, wide(current))) + 3, 0, 0, 2 * Math.PI); ctx.stroke();
     }
     canvas.dataset.visible = String(visible.length);
+    canvas.dataset.labels = labels ? String(fontSize) : "0";
+  }
+  drawRows(visible, s, fontSize) {
+    // MRV: "r5" under a node, halfway down to its children, names the row they fill
+    const tree = this.trace.tree, ctx = this.sideCanvas.getContext("2d"), { x, y, level } = this.treeGeometry();
+    ctx.font = `${fontSize}px system-ui, sans-serif`; ctx.lineJoin = "round";
+    for (const v of visible) {
+      const child = tree.collapsed.has(v) ? undefined : tree.children[v].find((w) => tree.born[w] <= s);
+      if (child === undefined) continue;
+      const tag = `r${tree.cell[child][0]}`, tx = x(v), ty = y(v) + level / 2;
+      ctx.strokeStyle = "#fff"; ctx.lineWidth = 4; ctx.strokeText(tag, tx, ty);
+      ctx.fillStyle = "#222"; ctx.fillText(tag, tx, ty);
+    }
   }
   currentNode(s) {
     const tree = this.trace.tree;
@@ -371,12 +478,15 @@ class Panel {
       }
       const v = drag ? -1 : this.nodeAt(e.offsetX, e.offsetY);
       const cell = v > 0 ? this.trace.tree.cell[v] : null;
-      canvas.title = cell ? `row ${cell[0]} col ${cell[1]} (click: fold or unfold)` : "";
+      canvas.title = cell ? `row ${cell[0]} col ${cell[1]} (click: its board; shift+click: fold or unfold)` : "";
     });
     window.addEventListener("mouseup", (e) => {
       if (drag && !drag.moved && e.target === canvas) {
-        const v = this.nodeAt(e.offsetX, e.offsetY);
-        if (v >= 0) { this.trace.tree.toggle(v); player.draw(); }
+        const v = this.nodeAt(e.offsetX, e.offsetY), tree = this.trace.tree;
+        // a click shows the node's board (the step that placed it); shift+click, or a click
+        // on a folded subtree, folds or unfolds
+        if (v >= 0 && (e.shiftKey || tree.collapsed.has(v))) { tree.toggle(v); player.draw(); }
+        else if (v >= 0) { player.pause(); player.go(tree.born[v]); }
       }
       drag = null;
     });
@@ -385,7 +495,7 @@ class Panel {
   // -- conflicts chart (local search) -------------------------------------------------
   drawChart(s) {
     const t = this.trace, canvas = this.sideCanvas, ctx = canvas.getContext("2d");
-    const W = canvas.cssWidth, H = canvas.cssHeight, left = 56, bottom = 34, top = 12, right = 12;
+    const W = canvas.cssWidth, H = canvas.cssHeight, left = 60, bottom = 52, top = 14, right = 18;
     ctx.clearRect(0, 0, W, H);
     const values = t.conflicts, peak = values.reduce((a, v) => (v === null ? a : Math.max(a, v)), 1);
     const X = (i) => left + ((W - left - right) * i) / Math.max(1, t.length - 1);
@@ -393,9 +503,13 @@ class Panel {
     ctx.strokeStyle = "#888"; ctx.lineWidth = 1; ctx.fillStyle = "#333";
     ctx.font = "16px system-ui, sans-serif"; ctx.textAlign = "right"; ctx.textBaseline = "middle";
     ctx.beginPath(); ctx.moveTo(left, top); ctx.lineTo(left, H - bottom); ctx.lineTo(W - right, H - bottom); ctx.stroke();
-    [0, Math.round(peak / 2), peak].forEach((v) => ctx.fillText(String(v), left - 6, Y(v)));
+    ticks(peak, (H - bottom - top) / 40).forEach((v) => {  // every value named, on a faint grid
+      ctx.fillText(String(v), left - 8, Y(v));
+      ctx.strokeStyle = "#e4e4e4"; ctx.beginPath(); ctx.moveTo(left + 1, Y(v)); ctx.lineTo(W - right, Y(v)); ctx.stroke();
+    });
     ctx.textAlign = "center"; ctx.textBaseline = "top";
-    ctx.fillText(`step (of ${t.length})`, (left + W) / 2, H - bottom + 8);
+    ticks(t.length, (W - left - right) / 90).forEach((k) => ctx.fillText(String(k), X(Math.max(0, k - 1)), H - bottom + 6));
+    ctx.fillText("step", (left + W) / 2, H - bottom + 28);
     ctx.save(); ctx.translate(12, (top + H - bottom) / 2); ctx.rotate(-Math.PI / 2);
     ctx.fillText("attacking pairs", 0, -6); ctx.restore();
     ctx.setLineDash([4, 4]); ctx.strokeStyle = style.explored;
@@ -422,6 +536,14 @@ class Panel {
   }
 }
 
+// round axis values from 0 to max, at most about `room` of them: steps of 1, 2 or 5 x 10^k
+function ticks(max, room) {
+  let step = 1;
+  while (max / step > Math.max(1, room)) step *= String(step)[0] === "2" ? 2.5 : 2;
+  const values = [];
+  for (let v = 0; v <= max; v += step) values.push(v);
+  return values;
+}
 function hexAlpha(hex, alpha) {
   const v = parseInt(hex.slice(1), 16);
   return `rgba(${v >> 16},${(v >> 8) & 255},${v & 255},${alpha})`;
@@ -469,35 +591,51 @@ const player = {
     if (targets.length) this.go(direction > 0 ? Math.min(...targets) : Math.max(...targets));
   },
   layout() {
-    // the canvases fill the window below the captions, whatever its size
-    const stacked = this.panels.length > 1;
-    this.draw();  // captions first: their height decides the room left
-    const width = $("panels").clientWidth / this.panels.length - (stacked ? 16 : 0);
-    const top = Math.max(...this.panels.map((p) => p.views.getBoundingClientRect().top));
-    const height = window.innerHeight - top - 12;
-    this.panels.forEach((p) => p.size(width, height, stacked));
+    // the canvases fill the window below the captions, whatever its size; two traces
+    // go one above the other (board beside tree) or side by side (board over tree),
+    // whichever leaves the canvases more of the window
+    if (this.compare) {
+      const area = [false, true].map((rows) => this.arrange(rows));
+      if (area[0] > area[1]) this.arrange(false);
+    } else this.arrange(false);
     this.draw();
+  },
+  arrange(rows) {
+    document.body.classList.toggle("rows", rows);
+    const stacked = this.compare && !rows, count = this.panels.length;
+    this.panels.forEach((p) => p.size(120, 120, stacked));  // shrink, so the page measures
+    this.draw();  // captions first: their height decides the room left
+    const width = $("panels").clientWidth / (stacked ? count : 1) - (stacked ? 16 : 0);
+    // the room left under the shrunk canvases, shared by the panels above one another
+    const bottom = Math.max(...this.panels.map((p) => p.el.getBoundingClientRect().bottom));
+    const extra = (window.innerHeight - 12 - bottom) / (stacked ? 1 : count);
+    return this.panels.reduce((sum, p) => sum + p.size(width, p.views.clientHeight + extra, stacked), 0);
   },
 };
 
 function legend() {
-  const items = [["queen", style.queen, "circle"], ["solution (kept green)", style.solution, "circle"]];
+  const any = (f) => player.traces.some(f);
+  const solution = any((t) => t.tree) ? "solution (kept green), and the tree nodes above it" : "solution (kept green)";
+  const items = [["queen", style.queen, "circle"], [solution, style.solution, "circle"]];
   if (data.givens.length) items.push(["given queen", style.given, "ring"]);
   if (data.blocked.length) items.push(["blocked cell", style.blocked, "square"]);
-  const any = (f) => player.traces.some(f);
   if (any((t) => t.steps.some((s) => s.kind === "reject"))) items.push(["cell tested and refused, line from its attacker", style.attacked, "square"]);
   if (any((t) => t.inference || t.steps.some((s) => s.free))) items.push(["column still possible (domain)", style.domain, "square"]);
-  if (any((t) => t.inference)) items.push(["removed by this step's inference", style.attacked, "cross"]);
+  if (any((t) => t.inference)) items.push(["removed by this step's forward checking", style.attacked, "cross"]);
+  if (any((t) => t.steps.some((s) => s.revisions && s.revisions.length))) {
+    items.push(["removed by AC-3 (A: its revisions)", style.path, "cross"]);
+  }
   if (any((t) => t.local)) {
-    items.push(["queen under attack", style.attacked, "circle"], ["rows just moved", style.moved, "square"]);
-    items.push(["chart: attacking pairs; dashed: restart; dots: plateau moves", style.path, "square"]);
+    items.push(["queen under attack", style.attacked, "circle"], ["rows just moved; chart: a plateau move", style.moved, "square"]);
+    items.push(["chart: attacking pairs (dashed: a restart)", style.path, "square"]);
   }
   if (any((t) => t.tree)) {
     items.push(["tree: current path", style.path, "circle"], ["explored", style.explored, "circle"],
-      ["failure", style.attacked, "circle"], ["solution, and the nodes above it", style.solution, "circle"], ["folded subtree", style.explored, "triangle"]);
+      ["failure", style.attacked, "circle"], ["folded subtree", style.explored, "triangle"]);
+    if (any((t) => t.tree && t.tree.rowsVary)) items.push(["r5 under a node: the row MRV fills next", "#222", "text"]);
   }
-  $("legend").innerHTML = items.map(([text, colour, shape]) =>
-    `<span class="item"><span class="swatch ${shape}" style="--c:${colour}"></span>${text}</span>`).join("");
+  $("legend").innerHTML = items.map(([text, colour, shape]) => `<span class="item">` +
+    (shape === "text" ? "" : `<span class="swatch ${shape}" style="--c:${colour}"></span>`) + `${text}</span>`).join("");
 }
 
 function keys(e) {
@@ -517,6 +655,7 @@ function keys(e) {
     "+": () => { player.panels.forEach((p) => p.zoom(1.5, p.sideCanvas.cssWidth / 2)); player.draw(); },
     "-": () => { player.panels.forEach((p) => p.zoom(1 / 1.5, p.sideCanvas.cssWidth / 2)); player.draw(); },
     "?": () => { $("help").hidden = !$("help").hidden; },
+    a: () => player.panels.forEach((p) => { p.revisionsEl.open = !p.revisionsEl.open; }),
   }[e.key];
   if (act) { e.preventDefault(); act(); }
 }
@@ -532,6 +671,8 @@ $("step").onclick = () => player.step(1);
 $("end").onclick = () => { player.pause(); player.go(player.length); };
 $("next-solution").onclick = () => player.jump("solution", 1);
 $("next-failure").onclick = () => player.jump("failure", 1);
+// local search has no failure to jump to: only its solution
+$("next-failure").hidden = !player.traces.some((t) => t.tree);
 $("help-button").onclick = () => { $("help").hidden = !$("help").hidden; };
 $("speed").oninput = () => { $("rate").textContent = `${player.rate()} steps/s`; if (player.timer !== null) player.play(); };
 $("speed").oninput();

@@ -8,11 +8,15 @@ them; step 0 is the position before the search starts.
 - ``place`` / ``remove``: a queen put on / taken off ``row``, ``col`` (row-by-row searches);
   ``given`` when it is a given queen; ``free``, the row's free columns (bitmask search);
   ``domains`` (per row, a bitmask of the columns still possible) and ``pruned`` (values
-  inference removed) with forward checking and MAC;
+  inference removed) with forward checking and MAC; with MAC, ``forward`` (the values
+  forward checking removed) and ``revisions``, AC-3's removals after it, one
+  ``[row, col, against, domain]`` per value: ``col`` left ``row`` because no value of
+  ``domain``, row ``against``'s domain then, is compatible with it;
 - ``reject``: a column tested and found attacked, ``by`` the queen of that row along
   ``line`` (``col``, ``diag_up``, ``diag_down``, ``leap``);
 - ``wipeout``: inference left ``row`` without a value: the placement fails;
-- ``prune``: inference before the first choice (MAC), with ``domains`` and ``pruned``;
+- ``prune``: inference before the first choice (MAC), with ``domains``, ``pruned`` and
+  ``revisions``;
 - ``move``: queens of ``rows`` moved to ``cols`` (local search), with ``conflicts`` after
   and ``plateau`` when they did not change (Minton's min-conflicts);
 - ``restart``: a fresh start; ``cols`` is the new board (-1 for an empty row);

@@ -14,6 +14,7 @@ from queenslab.core.problem import Problem
 from queenslab.io.pictures import STYLE
 from queenslab.trace import trace
 from queenslab.trace.html import page
+from queenslab.trace.replay import replay
 
 
 @pytest.fixture(scope="module")
@@ -73,6 +74,40 @@ def _cell_point(browser, canvas_id, row, col, fx=0.5, fy=0.5):
         "return JSON.parse(document.getElementById(arguments[0]).dataset.geometry)", canvas_id
     )
     return round(x0 + (col + fx) * cell), round(y0 + (row + fy) * cell)
+
+
+@pytest.fixture
+def window(browser):
+    """``window(width, height)`` gives the page exactly that many CSS pixels (the player
+    lays out again); the next test gets the browser's own window back."""
+
+    def resize(width, height):
+        metrics = {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False}
+        browser.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
+        browser.execute_script("player.layout()")
+
+    yield resize
+    browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def _click_node(browser, node, shift=False):
+    """Click the centre of a tree node, as a lecturer's mouse would."""
+    from selenium.webdriver.common.action_chains import ActionChains
+    from selenium.webdriver.common.keys import Keys
+
+    tree = browser.find_element("id", "tree")
+    dx, dy = browser.execute_script(
+        "const p = player.panels[0], g = p.treeGeometry(), c = p.sideCanvas;"
+        "return [g.x(arguments[0]) - c.cssWidth / 2, g.y(arguments[0]) - c.cssHeight / 2]",
+        node,
+    )
+    actions = ActionChains(browser)
+    if shift:
+        actions.key_down(Keys.SHIFT)
+    actions.move_to_element_with_offset(tree, round(dx), round(dy)).click()
+    if shift:
+        actions.key_up(Keys.SHIFT)
+    actions.perform()
 
 
 def _no_errors(browser):
@@ -203,4 +238,96 @@ def test_the_tree_zooms_and_folds(browser, tmp_path):
     assert browser.execute_script("return player.panels[0].view.scale") > 1
     _press(browser, "0")
     assert browser.execute_script("return player.panels[0].view.scale") == 1
+    _no_errors(browser)
+
+
+def test_a_clicked_tree_node_shows_its_board_and_the_root_does_not_fold(browser, tmp_path):
+    (tracer,) = _open(browser, tmp_path, Problem(8), "backtrack")
+    _press(browser, "END")
+    tree = browser.find_element("id", "tree")
+    places = [s for s in tracer.steps if s["kind"] == "place"]
+    node = 5  # the fifth queen placed: a node long closed at the end
+    _click_node(browser, node)
+    born = places[node - 1]["step"]
+    assert _status(browser) == f"step {born} of {len(tracer.steps)}"
+    boards = list(replay(tracer.n, tracer.steps))
+    board = browser.find_element("id", "board")
+    assert board.get_attribute("data-cols") == ",".join(map(str, boards[born - 1]))
+    _press(browser, "END")
+    whole = tree.get_attribute("data-visible")
+    _click_node(browser, 0, shift=True)  # the root stays: a folded root would show nothing
+    assert tree.get_attribute("data-visible") == whole
+    _click_node(browser, 2, shift=True)  # any other node folds into a triangle
+    assert int(tree.get_attribute("data-visible")) < int(whole)
+    _no_errors(browser)
+
+
+@pytest.mark.parametrize("size", [(1024, 768), (1920, 1080)], ids=["1024x768", "1920x1080"])
+@pytest.mark.parametrize("method", ["backtrack", "forward-checking", "mac"])
+def test_compare_fills_the_window_with_labelled_trees(browser, window, tmp_path, method, size):
+    _open(browser, tmp_path, Problem(8), method, f"{method}+mrv")
+    window(*size)
+    _press(browser, "END")
+    boxes = browser.execute_script(
+        "return [...document.querySelectorAll('canvas')].map((c) => c.getBoundingClientRect())"
+        ".map((r) => [r.left, r.top, r.right, r.bottom])"
+    )
+    width, height = size
+    assert all(min(left, top) >= 0 and right <= width and bottom <= height
+               for left, top, right, bottom in boxes)  # fmt: skip
+    covered = sum((right - left) * (bottom - top) for left, top, right, bottom in boxes)
+    assert covered > 0.6 * width * height
+    for tree in ("tree", "tree-1"):  # every node labelled, in type a room can read
+        assert int(browser.find_element("id", tree).get_attribute("data-labels")) >= 10
+    _no_errors(browser)
+
+
+def test_mac_unfolds_the_ac3_revisions_of_a_placement(browser, tmp_path):
+    from selenium.webdriver.common.action_chains import ActionChains
+
+    (tracer,) = _open(browser, tmp_path, Problem(8), "mac")
+    revisions = browser.find_element("id", "revisions")
+    k, step = next((s["step"], s) for s in tracer.steps if s.get("revisions"))
+    browser.execute_script("player.go(arguments[0])", k)
+    items = revisions.find_elements("css selector", "li")
+    assert revisions.is_displayed() and not items[0].is_displayed()  # folded under the step
+    revisions.find_element("tag name", "summary").click()
+    assert len(items) == len(step["revisions"]) and items[0].is_displayed()
+    row, col, against, _ = step["revisions"][0]
+    assert f"arc row {row} → row {against}: row {row} loses col {col}" in items[0].text
+    summary = revisions.find_element("tag name", "summary").text
+    assert f"forward checking removed {step['forward']}" in summary
+    frame = _cell_point(browser, "board", row, col, 0.5, 0.04)
+    assert _pixel(browser, "board", *frame) != STYLE.path
+    ActionChains(browser).move_to_element(items[0]).perform()  # the revision pointed at
+    assert _pixel(browser, "board", *frame) == STYLE.path  # frames its cell on the board
+    browser.execute_script("player.go(arguments[0])", k + 1)  # a wipe-out: nothing to unfold
+    assert not revisions.is_displayed()
+    _no_errors(browser)
+
+
+def test_the_chart_names_every_value_and_local_search_has_no_failures(browser, tmp_path):
+    _open(browser, tmp_path, Problem(30), "minton", seed=1)
+    assert browser.execute_script("return [ticks(3, 10), ticks(132, 5)]") == [
+        [0, 1, 2, 3],
+        [0, 50, 100],
+    ]
+    assert not browser.find_element("id", "next-failure").is_displayed()
+    _no_errors(browser)
+
+
+def test_the_end_caption_says_each_figure_once(browser, tmp_path):
+    _open(browser, tmp_path, Problem(6), "backtrack", every=True)
+    _press(browser, "END")
+    caption = browser.find_element("css selector", ".caption").text
+    assert caption.count("nodes") == 1 and caption.count("solutions") == 1
+    _no_errors(browser)
+
+
+def test_one_trace_labels_its_tree_on_a_small_projector(browser, window, tmp_path):
+    for spec in ("backtrack", "backtrack+mrv", "forward-checking", "mac+mrv"):
+        _open(browser, tmp_path, Problem(8), spec)
+        window(1024, 768)
+        _press(browser, "END")
+        assert int(browser.find_element("id", "tree").get_attribute("data-labels")) >= 12, spec
     _no_errors(browser)

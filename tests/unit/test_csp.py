@@ -119,3 +119,39 @@ def test_minton_keeps_given_queens_and_gives_up_on_three_queens():
     result = ql.solve(10, "minton", seed=3, givens=[(4, 4)])
     assert result.placement.to_list()[4] == 4
     assert ql.solve(3, "minton", seed=1, restarts=3).status == ql.Status.UNKNOWN
+
+
+@pytest.mark.parametrize("problem", [Problem(8), Problem(7, blocked=((0, 1), (3, 3)))], ids=repr)
+@pytest.mark.parametrize("spec", ["mac", "mac+mrv"])
+def test_mac_revisions_name_the_arc_and_add_up_to_the_net_pruning(problem, spec):
+    """Each AC-3 revision removes a value with no support in its arc's row; forward checking's
+    removals (replayed here from the parent's domains) and the revisions make up ``pruned``."""
+    board = problem.board
+    tracer = trace(problem, spec, every=True)
+    path = [board.allowed_masks()]  # the domains each open node holds
+    revised = 0
+    for step in tracer.steps:
+        if step["kind"] == "remove":
+            path.pop()
+        if step["kind"] not in ("place", "prune"):
+            continue
+        if step["kind"] == "prune":
+            before = forward = path.pop()
+        else:
+            before = path[-1]
+            hits = board.attack_masks(step["row"], step["col"])
+            forward = [d & ~a for d, a in zip(before, hits, strict=True)]
+            forward[step["row"]] = 1 << step["col"]
+        removed = {(r, c) for r, d in enumerate(forward) for c in range(problem.n)
+                   if d >> c & 1 and not step["domains"][r] >> c & 1}  # fmt: skip
+        revisions = step["revisions"]
+        assert sorted((r, c) for r, c, _, _ in revisions) == sorted(removed)
+        for row, col, against, domain in revisions:
+            assert against != row and domain & ~board.attack_masks(row, col)[against] == 0
+        fc = sum((b & ~f).bit_count() for r, (b, f) in enumerate(zip(before, forward, strict=True))
+                 if r != step.get("row"))  # fmt: skip
+        assert step.get("forward", 0) == (fc if step["kind"] == "place" else 0)
+        assert step["pruned"] == fc + len(revisions)
+        revised += len(revisions)
+        path.append(step["domains"])
+    assert revised > 0
