@@ -83,7 +83,7 @@ def _add_option_lists(parser: argparse.ArgumentParser) -> None:
             if option.choices:
                 declared.setdefault(option.name, []).append(f"{name}: {', '.join(option.choices)}")
             elif (name, option.name) in FOUND_CHOICES:
-                declared.setdefault(option.name, []).append(f"{name}: those installed here")
+                declared.setdefault(option.name, []).append(f"{name}: those found here")
     group = parser.add_argument_group("option values to sweep (default: every one)")
     for option, helps in declared.items():
         group.add_argument(

@@ -3,8 +3,10 @@ every answer checked, summarised as quartiles of time and effort.
 
 A configuration is a backend with one value for each of its options that has a list of
 values to choose from: the choices it declares (``Option.choices``: the SAT encodings and
-solvers, the CP-SAT formulations), or for the MILP solver the ones installed here
-(``pyomo_solvers.available_solvers``). Other options keep their defaults.
+solvers, the CP-SAT formulations), or the ones found when the sweep starts: the MILP solvers
+installed here (``pyomo_solvers.available_solvers``), the csp search's value orders (with
+those registered). Other options keep their defaults. Run i of a cell (from 0) has seed i,
+so that a randomised search varies across the repeats and a sweep can be run again.
 
 Checks: the API validates every board; counts must agree across repeats, across cells of
 the same n and with the published count (OEIS, for validation only), and "solvable" must
@@ -42,8 +44,17 @@ def _milp_solvers() -> list[str]:
     return available_solvers()
 
 
-#: Options whose values are found on this machine instead of declared: (backend, option).
-FOUND_CHOICES: dict[tuple[str, str], Callable[[], list[str]]] = {("milp", "solver"): _milp_solvers}
+def _value_orders() -> list[str]:
+    from queenslab.exact.csp import VALUE_ORDERS
+
+    return list(VALUE_ORDERS)
+
+
+#: Options whose values are found when the sweep starts instead of declared: (backend, option).
+FOUND_CHOICES: dict[tuple[str, str], Callable[[], list[str]]] = {
+    ("milp", "solver"): _milp_solvers,
+    ("csp", "values"): _value_orders,
+}
 
 
 def option_choices(backend: str, option: Option) -> tuple[str, ...]:
@@ -296,8 +307,8 @@ def run_sweep(
                 cell.note = f"skipped (limit at n={stopped_at})"
                 done += repeat
                 continue
-            for _ in range(repeat):
-                measured = _measure(config, task, problems[n], time_limit, workers, asked)
+            for seed in range(repeat):
+                measured = _measure(config, task, problems[n], time_limit, workers, asked, seed)
                 cell.runs.append(measured)
                 done += 1
                 if log:
@@ -325,8 +336,11 @@ def _measure(
     time_limit: float | None,
     workers: int | None,
     asked: Mapping[str, Any],
+    seed: int,
 ) -> Measurement:
-    """One call through the API (which validates every board); failures become notes."""
+    """One call through the API (which validates every board); failures become notes.
+
+    Counting takes no seed: a whole tree does not depend on the order it is walked in."""
     options: dict[str, Any] = dict(config.options)
     if workers is not None and any(
         o.name == "workers" for o in backend_class(config.backend).options
@@ -338,10 +352,10 @@ def _measure(
             result = api.count(problem, config.backend, **how, **options)
             answer = result.total
         elif task == "optimize":
-            result = api.optimize(problem, backend=config.backend, **how, **options)
+            result = api.optimize(problem, backend=config.backend, seed=seed, **how, **options)
             answer = result.objective if result.status is Status.OPTIMAL else None
         else:
-            result = api.solve(problem, config.backend, time_limit=time_limit, **options)
+            result = api.solve(problem, config.backend, seed=seed, time_limit=time_limit, **options)
             answer = {Status.SOLVED: 1, Status.INFEASIBLE: 0}.get(result.status)
     except api.BackendBug as exc:
         return Measurement("error", note=f"wrong: {exc}")
