@@ -30,7 +30,7 @@ from queenslab.core.result import Status
 from queenslab.core.run import ProgressCallback
 from queenslab.core.stats import EFFORT_FIELDS, primary_effort
 from queenslab.lab import reference
-from queenslab.lab.summary import Quartiles, figures, quartiles, spread
+from queenslab.lab.summary import Quartiles, figures, number, quartiles, spread
 from queenslab.lab.table import Table
 from queenslab.problems import DEFAULT_KIND
 from queenslab.registry import backend_class, info
@@ -205,13 +205,18 @@ class SweepReport:
         """One row per configuration and task, time and effort per n; data: every cell.
 
         In CSV each n has a note (limit, skipped, error, wrong; empty for figures), then
-        the median and quartiles of its seconds and of its effort, as plain numbers.
+        the median and quartiles of its seconds and of its effort, as plain numbers. With
+        several n, a last column gives the median over n of the cells' median efforts: one
+        size can flatter or sink a method (a cell without figures counts as a limit).
         """
         rows, numbers = [], []
+        over_n = len(self.ns) > 1
         columns = ["configuration", "task", "effort"]
         columns += [f"n={n} {what}" for n in self.ns for what in ("s", "effort")]
+        columns += ["effort, median over n"] if over_n else []
         csv_columns = ["configuration", "task", "effort"]
         csv_columns += [f"n={n} {what}" for n in self.ns for what in _CSV_CELL]
+        csv_columns += ["effort median over n"] if over_n else []
         by_key = {(c.config, c.task, c.n): c for c in self.cells}
         for config, task in dict.fromkeys((c.config, c.task) for c in self.cells):
             cells = [by_key[config, task, n] for n in self.ns]
@@ -220,8 +225,10 @@ class SweepReport:
             )
             row = [config.label, task, measure or "-"]
             line: list[Any] = [config.label, task, measure]
+            medians = []
             for cell in cells:
                 effort = cell.effort(measure) if measure and not cell.shown_as else None
+                medians.append(math.inf if effort is None or cell.failed else effort.median)
                 note = cell.shown_as or ("wrong" if cell.failed else None)
                 seconds = None if cell.shown_as else cell.seconds()
                 line += [note, *figures(seconds), *figures(effort)]
@@ -231,6 +238,10 @@ class SweepReport:
                 row += [spread(seconds, "s"), spread(effort)]
                 if cell.failed:
                     row[-2] += " WRONG"
+            if over_n:
+                typical = quartiles(medians) if measure else None
+                row.append("-" if typical is None else number(typical.median))
+                line.append(figures(typical)[0])
             rows.append(row)
             numbers.append(line)
         return Table(columns, rows, self.to_json(), self._notes(), (csv_columns, numbers))
