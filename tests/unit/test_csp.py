@@ -105,6 +105,20 @@ def test_the_random_value_order_follows_the_seed_and_a_sweep_seeds_its_repeats()
     assert [run.stats["nodes"] for run in report.cells[0].runs] == [nodes(s) for s in range(4)]
 
 
+@pytest.mark.parametrize("values", ["static", "lcv"])
+@pytest.mark.parametrize("problem", [*map(Problem, range(4, 11)), *BOARDS], ids=repr)
+def test_with_mrv_plain_backtracking_visits_forward_checkings_nodes(problem, values):
+    """MRV picks a row that forward checking would find wiped out at once (it has no value
+    left), and plain backtracking fails there by tests, which are not nodes
+    (docs/teaching.md explains it)."""
+    for call in (ql.solve, ql.count):
+        nodes = [
+            call(problem, "csp", inference=inference, variables="mrv", values=values).stats["nodes"]
+            for inference in ("none", "forward-checking")
+        ]
+        assert nodes[0] == nodes[1]
+
+
 def test_mrv_and_lcv_do_not_visit_more_nodes_with_mac_on_n8():
     plain = ql.count(8, "csp", inference="mac").stats["nodes"]
     ordered = ql.count(8, "csp", inference="mac", variables="mrv", values="lcv").stats["nodes"]
