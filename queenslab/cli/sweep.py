@@ -19,6 +19,7 @@ EXAMPLES = """examples:
   queens sweep -b cpsat -b sat -b milp -b backtrack --n 8-12 --task count --repeat 3 \\
       --output sweep.md --plot sweep.png
   queens sweep -b milp --solver highs --task solve --n 8-20 --format csv
+  queens sweep -b csp --task solve --n 8-16 --repeat 9      # the course's node table
   queens sweep -b milp -b cpsat -b sat -b maxsat --problem domination --task optimize --n 4-10"""
 
 DEFAULT_TIME_LIMIT = 60.0
