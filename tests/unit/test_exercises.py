@@ -56,7 +56,7 @@ SIZES = range(8, 17)
 def test_the_teaching_node_table_is_what_the_sweep_makes(sizes):
     """The command the page shows, run again: 9 runs per cell (seeds 0 to 8)."""
     table = _teaching_table()
-    grid = configurations(["csp"], ["solve"], {})
+    grid = configurations(["csp"], ["solve"], {"values": ["static", "lcv", "random"]})
     assert len(table) == len(grid) == 18
     report = run_sweep(grid, list(sizes), ["solve"], repeat=9)
     assert report.ok, report.problems
