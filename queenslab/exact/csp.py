@@ -17,7 +17,8 @@ queens follow the board's rules; a given queen's row has its column as only valu
 - values ``static`` (left to right), ``lcv``, the column that rules out the fewest values
   of the open rows first (least constraining value), ties to the left, or ``random``, a
   shuffle drawn from the run's seed. ``register_value_order`` adds a user's own ordering
-  under a name that the backend's ``values`` option, the API and ``queens sweep`` accept.
+  under a name that the backend's ``values`` option accepts in this process (the API, and
+  sweeps run from Python).
 
 With ``none`` and static orders it is the textbook tree of the ``backtrack`` backend, node
 for node. The search tells an optional ``emit(kind, **fields)`` what it does, in the step
@@ -51,7 +52,8 @@ _CHECK_EVERY = 1024  # nodes between two looks at the clock
 Emit = Callable[..., None]
 #: A value ordering: ``order(search, domains, row, columns)`` returns ``columns`` (the
 #: candidates of ``row``, left to right) in the order to try them. It may read the search's
-#: ``board``, ``cols`` (-1: an open row), ``rng`` and ``ruled_out``; it must not change them.
+#: ``n``, ``board``, ``cols`` (-1: an open row), ``rng`` and ``ruled_out``, and must change
+#: none of them.
 ValueOrder = Callable[["CspSearch", list[int], int, list[int]], list[int]]
 
 
