@@ -19,6 +19,7 @@ EXAMPLES = """examples:
   queens sweep -b cpsat -b sat -b milp -b backtrack --n 8-12 --task count --repeat 3 \\
       --output sweep.md --plot sweep.png
   queens sweep -b milp --solver highs --task solve --n 8-20 --format csv
+  queens sweep -b csp --task solve --n 8-16 --repeat 9      # the course's node table
   queens sweep -b milp -b cpsat -b sat -b maxsat --problem domination --task optimize --n 4-10"""
 
 DEFAULT_TIME_LIMIT = 60.0
@@ -83,7 +84,7 @@ def _add_option_lists(parser: argparse.ArgumentParser) -> None:
             if option.choices:
                 declared.setdefault(option.name, []).append(f"{name}: {', '.join(option.choices)}")
             elif (name, option.name) in FOUND_CHOICES:
-                declared.setdefault(option.name, []).append(f"{name}: those installed here")
+                declared.setdefault(option.name, []).append(f"{name}: those found here")
     group = parser.add_argument_group("option values to sweep (default: every one)")
     for option, helps in declared.items():
         group.add_argument(

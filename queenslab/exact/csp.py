@@ -14,8 +14,11 @@ queens follow the board's rules; a given queen's row has its column as only valu
   removed too, until nothing changes (and once at the root, before the first choice);
 - variables ``static`` (rows top to bottom) or ``mrv``, the row with the fewest values
   left (Bitner & Reingold 1975; Haralick & Elliott's "fail first"), ties to the top row;
-- values ``static`` (left to right) or ``lcv``, the column that rules out the fewest values
-  of the open rows first (least constraining value), ties to the left.
+- values ``static`` (left to right), ``lcv``, the column that rules out the fewest values
+  of the open rows first (least constraining value), ties to the left, or ``random``, a
+  shuffle drawn from the run's seed. ``register_value_order`` adds a user's own ordering
+  under a name that the backend's ``values`` option accepts in this process (the API, and
+  sweeps run from Python).
 
 With ``none`` and static orders it is the textbook tree of the ``backtrack`` backend, node
 for node. The search tells an optional ``emit(kind, **fields)`` what it does, in the step
@@ -28,9 +31,11 @@ which no value is compatible), so a lecturer can unfold the net pruning step by 
 
 from __future__ import annotations
 
+import random
 from collections import deque
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from queenslab.boards import VARIANTS
 from queenslab.core.backend import Backend, Family, Feature, Option, Task
@@ -43,12 +48,60 @@ from queenslab.exact.backtracking import canonical
 
 INFERENCES = ("none", "forward-checking", "mac")
 VARIABLE_ORDERS = ("static", "mrv")
-VALUE_ORDERS = ("static", "lcv")
 #: Largest board searched: the search recurses once per row.
 MAX_CSP_N = 400
 _CHECK_EVERY = 1024  # nodes between two looks at the clock
 
 Emit = Callable[..., None]
+#: A value ordering: ``order(search, domains, row, columns)`` returns ``columns`` (the
+#: candidates of ``row``, left to right) in the order to try them. It may read the search's
+#: ``n``, ``board``, ``cols`` (-1: an open row), ``rng`` and ``ruled_out``, and must change
+#: none of them.
+ValueOrder = Callable[["CspSearch", list[int], int, list[int]], list[int]]
+
+
+def _static(search: CspSearch, domains: list[int], row: int, columns: list[int]) -> list[int]:
+    return columns
+
+
+def _least_constraining(
+    search: CspSearch, domains: list[int], row: int, columns: list[int]
+) -> list[int]:
+    return sorted(columns, key=lambda c: (search.ruled_out(domains, row, c), c))
+
+
+def _shuffled(search: CspSearch, domains: list[int], row: int, columns: list[int]) -> list[int]:
+    return search.rng.sample(columns, len(columns))
+
+
+#: The value orderings by name; ``register_value_order`` adds to it.
+VALUE_ORDERS: dict[str, ValueOrder] = {
+    "static": _static,
+    "lcv": _least_constraining,
+    "random": _shuffled,
+}
+_BUILTIN_ORDERS = tuple(VALUE_ORDERS)
+
+
+def register_value_order(name: str, order: ValueOrder) -> ValueOrder:
+    """Offer ``order`` as ``values=name`` to the csp backend (a course's plug-in).
+
+    Registering a name again replaces its order (a notebook cell run twice); the built-in
+    names are kept. Returns ``order``.
+    """
+    if not isinstance(name, str) or not name or name in _BUILTIN_ORDERS:
+        raise UsageError(f"a value order needs a name other than {', '.join(_BUILTIN_ORDERS)}")
+    if not callable(order):
+        raise UsageError(f"value order {name!r} must be a function")
+    VALUE_ORDERS[name] = order
+    return order
+
+
+def value_order(name: Any) -> str:
+    """The ``values`` option's check: a registered ordering's name."""
+    if str(name) not in VALUE_ORDERS:
+        raise ValueError(f"no such value order; choose from: {', '.join(VALUE_ORDERS)}")
+    return str(name)
 
 
 @dataclass(frozen=True)
@@ -84,6 +137,8 @@ class CspSearch:
         self.n = problem.n
         self.board = problem.board
         self.strategy = strategy
+        self.order = VALUE_ORDERS[value_order(strategy.values)]
+        self.rng = random.Random(None if run is None else run.seed)
         self.run = run
         self.emit = emit
         self.givens = problem.given_cols
@@ -162,12 +217,9 @@ class CspSearch:
     def _candidates(self, domains: list[int], row: int) -> list[int]:
         """The columns to try in ``row``: with no inference every open column is tested."""
         pool = self.start[row] if self.strategy.inference == "none" else domains[row]
-        columns = list(_bits(pool))
-        if self.strategy.values == "lcv":
-            columns.sort(key=lambda c: (self._ruled_out(domains, row, c), c))
-        return columns
+        return self.order(self, domains, row, list(_bits(pool)))
 
-    def _ruled_out(self, domains: list[int], row: int, col: int) -> int:
+    def ruled_out(self, domains: list[int], row: int, col: int) -> int:
         """How many values of the other open rows a queen on (row, col) would remove."""
         hits = self.board.attack_masks(row, col)
         return sum(
@@ -263,11 +315,13 @@ class CspBackend(Backend):
     features = frozenset({Feature.UNIQUE, Feature.GIVENS, Feature.BLOCKED, Feature.PROFILE})
     variants = frozenset(VARIANTS)
     summary = "CSP backtracking: forward checking or MAC, MRV and LCV ordering (teaching)"
+    uses_seed = True  # the random value order
     options = (
         Option("inference", "what each placement removes from the open rows' domains",
                "forward-checking", INFERENCES),
         Option("variables", "which row to fill next", "static", VARIABLE_ORDERS),
-        Option("values", "which column to try first", "static", VALUE_ORDERS),
+        Option("values", "which column to try first: static, lcv, random or a registered "
+               "order", "static", convert=value_order),
     )  # fmt: skip
 
     def strategy(self) -> Strategy:

@@ -3,8 +3,10 @@ every answer checked, summarised as quartiles of time and effort.
 
 A configuration is a backend with one value for each of its options that has a list of
 values to choose from: the choices it declares (``Option.choices``: the SAT encodings and
-solvers, the CP-SAT formulations), or for the MILP solver the ones installed here
-(``pyomo_solvers.available_solvers``). Other options keep their defaults.
+solvers, the CP-SAT formulations), or the ones found when the sweep starts: the MILP solvers
+installed here (``pyomo_solvers.available_solvers``), the csp search's value orders (with
+those registered). Other options keep their defaults. Run i of a cell (from 0) has seed i,
+so that a randomised search varies across the repeats and a sweep can be run again.
 
 Checks: the API validates every board; counts must agree across repeats, across cells of
 the same n and with the published count (OEIS, for validation only), and "solvable" must
@@ -28,7 +30,7 @@ from queenslab.core.result import Status
 from queenslab.core.run import ProgressCallback
 from queenslab.core.stats import EFFORT_FIELDS, primary_effort
 from queenslab.lab import reference
-from queenslab.lab.summary import Quartiles, figures, quartiles, spread
+from queenslab.lab.summary import Quartiles, figures, number, quartiles, spread
 from queenslab.lab.table import Table
 from queenslab.problems import DEFAULT_KIND
 from queenslab.registry import backend_class, info
@@ -42,8 +44,17 @@ def _milp_solvers() -> list[str]:
     return available_solvers()
 
 
-#: Options whose values are found on this machine instead of declared: (backend, option).
-FOUND_CHOICES: dict[tuple[str, str], Callable[[], list[str]]] = {("milp", "solver"): _milp_solvers}
+def _value_orders() -> list[str]:
+    from queenslab.exact.csp import VALUE_ORDERS
+
+    return list(VALUE_ORDERS)
+
+
+#: Options whose values are found when the sweep starts instead of declared: (backend, option).
+FOUND_CHOICES: dict[tuple[str, str], Callable[[], list[str]]] = {
+    ("milp", "solver"): _milp_solvers,
+    ("csp", "values"): _value_orders,
+}
 
 
 def option_choices(backend: str, option: Option) -> tuple[str, ...]:
@@ -194,13 +205,18 @@ class SweepReport:
         """One row per configuration and task, time and effort per n; data: every cell.
 
         In CSV each n has a note (limit, skipped, error, wrong; empty for figures), then
-        the median and quartiles of its seconds and of its effort, as plain numbers.
+        the median and quartiles of its seconds and of its effort, as plain numbers. With
+        several n, a last column gives the median over n of the cells' median efforts: one
+        size can flatter or sink a method (a cell without figures counts as a limit).
         """
         rows, numbers = [], []
+        over_n = len(self.ns) > 1
         columns = ["configuration", "task", "effort"]
         columns += [f"n={n} {what}" for n in self.ns for what in ("s", "effort")]
+        columns += ["effort, median over n"] if over_n else []
         csv_columns = ["configuration", "task", "effort"]
         csv_columns += [f"n={n} {what}" for n in self.ns for what in _CSV_CELL]
+        csv_columns += ["effort median over n"] if over_n else []
         by_key = {(c.config, c.task, c.n): c for c in self.cells}
         for config, task in dict.fromkeys((c.config, c.task) for c in self.cells):
             cells = [by_key[config, task, n] for n in self.ns]
@@ -209,8 +225,10 @@ class SweepReport:
             )
             row = [config.label, task, measure or "-"]
             line: list[Any] = [config.label, task, measure]
+            medians = []
             for cell in cells:
                 effort = cell.effort(measure) if measure and not cell.shown_as else None
+                medians.append(math.inf if effort is None or cell.failed else effort.median)
                 note = cell.shown_as or ("wrong" if cell.failed else None)
                 seconds = None if cell.shown_as else cell.seconds()
                 line += [note, *figures(seconds), *figures(effort)]
@@ -220,6 +238,10 @@ class SweepReport:
                 row += [spread(seconds, "s"), spread(effort)]
                 if cell.failed:
                     row[-2] += " WRONG"
+            if over_n:
+                typical = quartiles(medians) if measure else None
+                row.append("-" if typical is None else number(typical.median))
+                line.append(figures(typical)[0])
             rows.append(row)
             numbers.append(line)
         return Table(columns, rows, self.to_json(), self._notes(), (csv_columns, numbers))
@@ -296,8 +318,8 @@ def run_sweep(
                 cell.note = f"skipped (limit at n={stopped_at})"
                 done += repeat
                 continue
-            for _ in range(repeat):
-                measured = _measure(config, task, problems[n], time_limit, workers, asked)
+            for seed in range(repeat):
+                measured = _measure(config, task, problems[n], time_limit, workers, asked, seed)
                 cell.runs.append(measured)
                 done += 1
                 if log:
@@ -325,8 +347,11 @@ def _measure(
     time_limit: float | None,
     workers: int | None,
     asked: Mapping[str, Any],
+    seed: int,
 ) -> Measurement:
-    """One call through the API (which validates every board); failures become notes."""
+    """One call through the API (which validates every board); failures become notes.
+
+    Counting takes no seed: a whole tree does not depend on the order it is walked in."""
     options: dict[str, Any] = dict(config.options)
     if workers is not None and any(
         o.name == "workers" for o in backend_class(config.backend).options
@@ -338,10 +363,10 @@ def _measure(
             result = api.count(problem, config.backend, **how, **options)
             answer = result.total
         elif task == "optimize":
-            result = api.optimize(problem, backend=config.backend, **how, **options)
+            result = api.optimize(problem, backend=config.backend, seed=seed, **how, **options)
             answer = result.objective if result.status is Status.OPTIMAL else None
         else:
-            result = api.solve(problem, config.backend, time_limit=time_limit, **options)
+            result = api.solve(problem, config.backend, seed=seed, time_limit=time_limit, **options)
             answer = {Status.SOLVED: 1, Status.INFEASIBLE: 0}.get(result.status)
     except api.BackendBug as exc:
         return Measurement("error", note=f"wrong: {exc}")

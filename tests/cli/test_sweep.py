@@ -69,12 +69,14 @@ def test_csv_and_markdown_tables(queens):
         "task",
         "effort",
         *(f"n={n} {what}" for n in (5, 6) for what in cell),
+        "effort median over n",
     ]
     assert [row[:3] for row in rows[1:]] == [
         ["backtrack", "count", "nodes"],
         *([c.label, "count", "branches"] for c in configurations(["cpsat"], ["count"], {})),
     ]
     for row in rows[1:]:
+        assert float(row[17]) == (float(row[7]) + float(row[14])) / 2  # two n: their mean
         for n_cell in (row[3:10], row[10:17]):
             assert n_cell[0] == ""  # no note: every run finished
             seconds, effort = [float(v) for v in n_cell[1:4]], [float(v) for v in n_cell[4:]]
@@ -121,7 +123,7 @@ def test_a_tiny_time_limit_shows_limit_cells_and_goes_on(queens):
     ] * 2
     table = queens(*argv).stdout
     row = next(line for line in table.splitlines() if line.startswith("| backtrack | count |"))
-    assert row.endswith("| limit | - | skipped | - |")
+    assert row.endswith("| limit | - | skipped | - | limit |")  # the median over n, too
 
 
 def test_ctrl_c_ends_a_sweep_cleanly_without_its_table(tmp_path):

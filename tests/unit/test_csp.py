@@ -11,6 +11,8 @@ import pytest
 
 import queenslab as ql
 from queenslab.core.problem import Problem
+from queenslab.exact import csp
+from queenslab.lab.sweep import Config, configurations, run_sweep
 from queenslab.trace import trace
 from tests import oracle
 
@@ -18,7 +20,7 @@ STRATEGIES = [
     {"inference": inference, "variables": variables, "values": values}
     for inference in ("none", "forward-checking", "mac")
     for variables in ("static", "mrv")
-    for values in ("static", "lcv")
+    for values in ("static", "lcv", "random")
 ]
 BOARDS = [
     Problem(7),
@@ -58,6 +60,63 @@ def test_inference_visits_fewer_nodes_than_plain_backtracking(n):
     }
     assert nodes["mac"] < nodes["forward-checking"] <= nodes["none"]
     assert nodes["forward-checking"] < nodes["none"] or n in (4, 5)
+
+
+@pytest.fixture
+def value_orders(monkeypatch):
+    """The registry of value orders, restored after the test."""
+    monkeypatch.setattr(csp, "VALUE_ORDERS", dict(csp.VALUE_ORDERS))
+    return csp.VALUE_ORDERS
+
+
+def _right_to_left(search, domains, row, columns):
+    return columns[::-1]
+
+
+def test_a_registered_value_order_is_an_option_and_mirrors_the_search(value_orders):
+    """Right to left is the mirror image of left to right: the mirrored first solution,
+    found in as many nodes."""
+    csp.register_value_order("right-to-left", _right_to_left)
+    left = ql.solve(8, "csp", inference="none")
+    right = ql.solve(8, "csp", inference="none", values="right-to-left")
+    assert right.placement.to_list() == [7 - c for c in left.placement.to_list()]
+    assert right.stats["nodes"] == left.stats["nodes"]
+    grid = configurations(["csp"], ["solve"], {"values": ["right-to-left"]})
+    assert {dict(c.options)["values"] for c in grid} == {"right-to-left"}
+
+
+def test_value_orders_are_checked_by_name(value_orders):
+    with pytest.raises(ql.UsageError, match="choose from: static, lcv, random"):
+        ql.solve(8, "csp", values="middle-out")
+    with pytest.raises(ql.UsageError, match="other than static, lcv, random"):
+        csp.register_value_order("lcv", _right_to_left)
+    with pytest.raises(ql.UsageError, match="must be a function"):
+        csp.register_value_order("mine", "right to left")
+
+
+def test_the_random_value_order_follows_the_seed_and_a_sweep_seeds_its_repeats():
+    def nodes(seed):
+        return ql.solve(12, "csp", inference="none", values="random", seed=seed).stats["nodes"]
+
+    assert nodes(3) == nodes(3)
+    assert len({nodes(seed) for seed in range(4)}) > 1
+    config = Config("csp", (("inference", "none"), ("variables", "static"), ("values", "random")))
+    report = run_sweep([config], [12], ["solve"], repeat=4)
+    assert [run.stats["nodes"] for run in report.cells[0].runs] == [nodes(s) for s in range(4)]
+
+
+@pytest.mark.parametrize("values", ["static", "lcv"])
+@pytest.mark.parametrize("problem", [*map(Problem, range(4, 11)), *BOARDS], ids=repr)
+def test_with_mrv_plain_backtracking_visits_forward_checkings_nodes(problem, values):
+    """MRV picks a row that forward checking would find wiped out at once (it has no value
+    left), and plain backtracking fails there by tests, which are not nodes
+    (docs/teaching.md explains it)."""
+    for call in (ql.solve, ql.count):
+        nodes = [
+            call(problem, "csp", inference=inference, variables="mrv", values=values).stats["nodes"]
+            for inference in ("none", "forward-checking")
+        ]
+        assert nodes[0] == nodes[1]
 
 
 def test_mrv_and_lcv_do_not_visit_more_nodes_with_mac_on_n8():
