@@ -33,6 +33,7 @@ COMMANDS: dict[str, str] = {
     "count": "queenslab.cli.count",
     "enumerate": "queenslab.cli.enumerate",
     "optimize": "queenslab.cli.optimize",
+    "decide": "queenslab.cli.decide",
     "check": "queenslab.cli.check",
     "cnf": "queenslab.cli.cnf",
     "export": "queenslab.cli.export",

@@ -186,7 +186,7 @@ class SatBackend(KindModels, Backend):
     family = Family.MODEL
     tasks = frozenset({Task.SOLVE, Task.ENUMERATE, Task.COUNT})
     kinds = frozenset(KINDS)
-    kind_tasks = frozenset({Task.OPTIMIZE, Task.COUNT, Task.ENUMERATE})
+    kind_tasks = frozenset({Task.OPTIMIZE, Task.DECIDE, Task.COUNT, Task.ENUMERATE})
     translator = "sat"
     features = frozenset({Feature.GIVENS, Feature.BLOCKED})
     variants = frozenset(VARIANTS)
