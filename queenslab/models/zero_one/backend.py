@@ -19,8 +19,8 @@ from queenslab.core.errors import LimitReached, UsageError
 from queenslab.core.problem import Problem
 from queenslab.core.result import CountResult, DecideResult, OptimizeResult, Status
 from queenslab.core.run import Run
-from queenslab.problems.base import Question
 from queenslab.models.zero_one.outcome import Outcome
+from queenslab.problems.base import Question
 from queenslab.problems.model import BoolModel
 from queenslab.runtime import forked
 
