@@ -45,31 +45,54 @@ def lemmas(lines: Iterable[str]) -> Iterator[tuple[bool, Clause]]:
 
 
 class _Propagator:
-    """Clauses by id with two watched literals, a trail of true literals and their reasons."""
+    """Clauses by id with two watched literals, a trail of true literals and their reasons.
+
+    Values and watch lists are Python lists indexed by the literal itself: a list of
+    2 * top + 1 entries takes -top..top (negative indices wrap past the positive ones),
+    which makes the inner loop of propagation twice as fast as sets and dicts.
+    """
 
     def __init__(self) -> None:
-        self.clauses: dict[int, list[int]] = {}
-        self.watches: dict[int, list[int]] = {}
+        self.top = 0
+        self.clauses: list[list[int] | None] = [None]  # by id; None: deleted or absent
+        self.watches: list[list[int]] = [[]]
+        self.true: list[bool] = [False]
+        self.reason: list[int] = [0]  # by variable: a clause id, 0 when assumed
         self.by_literals: dict[frozenset[int], list[int]] = {}
-        self.true: set[int] = set()
         self.trail: list[int] = []
-        self.reason: dict[int, int | None] = {}  # variable -> clause id (None: assumed)
         self.conflict: int | None = None  # a clause false at the top level
+
+    def _grow(self, top: int) -> None:
+        """Room for the variables up to ``top`` (negative literals keep their entries)."""
+        old, size = self.top, 2 * top + 1
+        for name in ("true", "watches"):
+            before = getattr(self, name)
+            after = [[] for _ in range(size)] if name == "watches" else [False] * size
+            for k in range(1, old + 1):
+                after[k], after[-k] = before[k], before[-k]
+            setattr(self, name, after)
+        self.reason += [0] * (top - old)
+        self.top = top
 
     def add(self, cid: int, clause: Clause) -> None:
         """A clause alive from now on; at the top level, propagated at once."""
         literals = list(dict.fromkeys(clause))
+        highest = max(map(abs, literals), default=0)
+        if highest > self.top:
+            self._grow(highest)
+        self.clauses += [None] * (cid + 1 - len(self.clauses))
         self.clauses[cid] = literals
         self.by_literals.setdefault(frozenset(literals), []).append(cid)
-        if any(-lit in literals for lit in literals):
+        if len(set(map(abs, literals))) < len(literals):
             return  # a tautology propagates nothing
-        literals.sort(key=lambda lit: -lit in self.true)  # literals not false first
+        true = self.true
+        literals.sort(key=lambda lit: true[-lit])  # literals not false first
         if len(literals) > 1:
-            for lit in literals[:2]:
-                self.watches.setdefault(lit, []).append(cid)
-        if not literals or -literals[0] in self.true:
+            self.watches[literals[0]].append(cid)
+            self.watches[literals[1]].append(cid)
+        if not literals or true[-literals[0]]:
             self.conflict = cid
-        elif (len(literals) == 1 or -literals[1] in self.true) and literals[0] not in self.true:
+        elif (len(literals) == 1 or true[-literals[1]]) and not true[literals[0]]:
             self._assign(literals[0], cid)
             self.conflict = self.propagate(len(self.trail) - 1)
 
@@ -79,54 +102,68 @@ class _Propagator:
         if not ids:
             return None
         cid = ids[-1]
-        if any(self.reason.get(abs(lit)) == cid for lit in self.clauses[cid]):
+        literals = self.clauses[cid]
+        assert literals is not None
+        if any(self.true[lit] and self.reason[abs(lit)] == cid for lit in literals):
             return None
         ids.pop()
-        del self.clauses[cid]  # its watches go when next visited
+        self.clauses[cid] = None  # its watches go when next visited
         return cid
 
-    def _assign(self, lit: int, reason: int | None) -> None:
-        self.true.add(lit)
+    def _assign(self, lit: int, reason: int) -> None:
+        self.true[lit] = True
         self.trail.append(lit)
         self.reason[abs(lit)] = reason
 
     def propagate(self, start: int) -> int | None:
         """Unit propagation from trail position ``start``: a conflicting clause's id or None."""
-        clauses, true = self.clauses, self.true
+        clauses, true, watches, trail, reason = (
+            self.clauses, self.true, self.watches, self.trail, self.reason
+        )  # fmt: skip
         i = start
-        while i < len(self.trail):
-            false = -self.trail[i]
+        while i < len(trail):
+            false = -trail[i]
             i += 1
-            watching = self.watches.get(false, [])
-            kept: list[int] = []
-            for at, cid in enumerate(watching):
-                lits = clauses.get(cid)
+            watching = watches[false]
+            kept = 0
+            at = 0
+            count = len(watching)
+            while at < count:
+                cid = watching[at]
+                at += 1
+                lits = clauses[cid]
                 if lits is None:
                     continue  # deleted
                 if lits[0] == false:
-                    lits[0], lits[1] = lits[1], lits[0]
-                if lits[0] in true:
-                    kept.append(cid)
+                    lits[0], lits[1] = lits[1], false
+                first = lits[0]
+                if true[first]:
+                    watching[kept] = cid
+                    kept += 1
                     continue
                 for k in range(2, len(lits)):
-                    if -lits[k] not in true:
-                        lits[1], lits[k] = lits[k], lits[1]
-                        self.watches.setdefault(lits[1], []).append(cid)
+                    other = lits[k]
+                    if not true[-other]:
+                        lits[1], lits[k] = other, false
+                        watches[other].append(cid)
                         break
                 else:
-                    kept.append(cid)
-                    if -lits[0] in true:
-                        kept.extend(watching[at + 1 :])
-                        self.watches[false] = kept
+                    watching[kept] = cid
+                    kept += 1
+                    if true[-first]:
+                        watching[kept:] = watching[at:]
                         return cid
-                    self._assign(lits[0], cid)
-            self.watches[false] = kept
+                    true[first] = True
+                    trail.append(first)
+                    reason[abs(first)] = cid
+            del watching[kept:]
         return None
 
     def hints(self, conflict: int, skip: int = 0) -> list[int]:
         """The reasons the conflict used, in trail order, then the conflicting clause
         (whose variable ``skip`` needs no reason)."""
-        wanted = {abs(lit) for lit in self.clauses[conflict]} - {skip}
+        clauses = self.clauses
+        wanted = {abs(lit) for lit in clauses[conflict] or ()} - {skip}
         used: list[int] = []
         for lit in reversed(self.trail):
             if not wanted:
@@ -136,30 +173,30 @@ class _Propagator:
                 continue
             wanted.discard(var)
             cid = self.reason[var]
-            if cid is not None:
+            if cid:
                 used.append(cid)
-                wanted.update(abs(other) for other in self.clauses[cid] if other != lit)
+                wanted.update(abs(other) for other in clauses[cid] or () if other != lit)
         return [*reversed(used), conflict]
 
     def refute(self, lemma: Clause) -> list[int] | None:
         """The hints that refute ``lemma``'s negation, or None; the trail is restored."""
-        fixed = [lit for lit in lemma if lit in self.true]
+        for lit in lemma:
+            if abs(lit) > self.top:
+                self._grow(abs(lit))
+        fixed = [lit for lit in lemma if self.true[lit]]
         if fixed:  # true at the top level: the reasons of the first one on the trail
             first = min(fixed, key=self.trail.index)
-            reason = self.reason[abs(first)]
-            assert reason is not None
-            return self.hints(reason, skip=abs(first))
+            return self.hints(self.reason[abs(first)], skip=abs(first))
         mark = len(self.trail)
         try:
             for lit in lemma:
-                if -lit not in self.true:
-                    self._assign(-lit, None)
+                if not self.true[-lit]:
+                    self._assign(-lit, 0)
             conflict = self.propagate(mark)
             return None if conflict is None else self.hints(conflict)
         finally:
             for lit in self.trail[mark:]:
-                self.true.discard(lit)
-                del self.reason[abs(lit)]
+                self.true[lit] = False
             del self.trail[mark:]
 
 
@@ -206,7 +243,7 @@ def _empty(state: _Propagator, last: int, out: TextIO) -> int:
     """The empty clause, from the top-level conflict; 1 (a step written) or 0 (the
     conflicting clause was already empty)."""
     assert state.conflict is not None
-    if not state.clauses[state.conflict]:
+    if not state.clauses[state.conflict]:  # the formula's own empty clause
         return 0
     out.write(f"{last + 1} 0 {' '.join(map(str, state.hints(state.conflict)))} 0\n")
     return 1
