@@ -13,15 +13,12 @@ from __future__ import annotations
 
 from typing import TextIO
 
-from queenslab.core.errors import UsageError
 from queenslab.exports.spec import Instance, ModelInstance, commented, title
 
 
 def write(instance: Instance | ModelInstance, out: TextIO) -> None:
     from queenslab.boards.graph import neighbours
 
-    if instance.problem.givens:
-        raise UsageError("the queens graph (col) takes no given queens")
     board = instance.problem.board
     near = neighbours(board)
     number = {cell: i for i, cell in enumerate(near, 1)}
@@ -33,6 +30,7 @@ def write(instance: Instance | ModelInstance, out: TextIO) -> None:
         *title(instance.problem, ", the queens graph"),
         f"vertices: the open cells, numbered from 1 row by row ({first}, ...)",
         "edges: the two cells attack each other (lines through blocked cells too, and leaps)",
+        *(["given queens are not part of the graph"] if instance.problem.givens else []),
     ]
     out.write(commented(notes, "c"))
     out.write(f"p edge {len(number)} {len(edges)}\n")
