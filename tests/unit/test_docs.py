@@ -20,6 +20,7 @@ COMMANDS = [
     "count",
     "enumerate",
     "optimize",
+    "decide",
     "crosscheck",
     "cnf",
     "export",
