@@ -82,6 +82,6 @@ def _write_text(result: DecideResult, out: TextIO) -> None:
     if result.answer is not None and result.problem is not None:
         out.write(question.text(result.problem.board, result.answer) + "\n")
     elif result.status == "no":
-        out.write(f"proof: {summary(result.stats)}\n")
+        out.write(f"statistics: {summary(result.stats)}\n")
     if result.proof:
         out.write(f"proof {result.proof}: {result.proof_dir}\n")
