@@ -552,6 +552,7 @@ def decide(
     model: str | None = None,
     symmetry: str = "none",
     proof: str | None = None,
+    progress: ProgressCallback | None = None,
     **options: Any,
 ) -> DecideResult:
     """Is there an answer of problem kind ``problem`` of value ``value`` or better (at most
@@ -567,6 +568,7 @@ def decide(
         proof: a folder (created if missing) where the ``sat`` backend writes the CNF and
             the solver's proof of a ``no``, checked by the project's own checker
             (``queenslab.proofs``) before the result says ``proof == "checked"``.
+        progress: called with (bytes, total bytes) of the proof as it is checked.
 
     Returns:
         A ``DecideResult``: status ``yes`` with ``answer`` (checked by the kind's own
@@ -589,7 +591,7 @@ def decide(
     asked = integer(value, "value", 0, 10**9)
     question = _question(instance, model, symmetry)
     engine = registry.resolve(Task.DECIDE, instance, backend, _checked_options(options))
-    run = Run(None, time_limit)
+    run = Run(None, time_limit, progress)
     result = _timed(
         engine, Task.DECIDE, instance, run,
         lambda: engine.decide_kind(instance, run, question, asked, proof),

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from contextlib import nullcontext
 from typing import TextIO
 
 from queenslab import api
@@ -18,6 +19,7 @@ from queenslab.core.backend import Task
 from queenslab.core.errors import UsageError
 from queenslab.core.result import DecideResult
 from queenslab.io.output import atomic_output
+from queenslab.runtime import progress
 
 HELP = "is there an answer of a problem of value K or better? (yes, with the answer; or no)"
 EXAMPLES = """examples:
@@ -51,11 +53,14 @@ def run(args: argparse.Namespace) -> int:
     if args.given:
         raise UsageError("decide asks a problem's value: it takes no given queens")
     fmt = args.format or ("json" if (args.output or "").endswith(".json") else "text")
+    problem = a.problem(args)
     with atomic_output(args.output) as out:
-        result = api.decide(a.problem(args), args.problem, args.value, args.backend,
-                            time_limit=args.time_limit, model=args.model,
-                            symmetry=args.symmetry, proof=args.proof,
-                            **a.backend_options(args))  # fmt: skip
+        checking = f"checking the proof (bytes), {problem.describe()}"
+        with progress.progress_bar(checking) if args.proof else nullcontext() as bar:
+            result = api.decide(problem, args.problem, args.value, args.backend,
+                                time_limit=args.time_limit, model=args.model,
+                                symmetry=args.symmetry, proof=args.proof, progress=bar,
+                                **a.backend_options(args))  # fmt: skip
         if fmt == "json":
             out.write(json.dumps(result.to_json()) + "\n")
         else:
