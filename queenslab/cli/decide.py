@@ -16,7 +16,6 @@ from typing import TextIO
 from queenslab import api
 from queenslab.cli import arguments as a
 from queenslab.core.backend import Task
-from queenslab.core.errors import UsageError
 from queenslab.core.result import DecideResult
 from queenslab.io.output import atomic_output
 from queenslab.runtime import progress
@@ -50,8 +49,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.given:
-        raise UsageError("decide asks a problem's value: it takes no given queens")
     fmt = args.format or ("json" if (args.output or "").endswith(".json") else "text")
     problem = a.problem(args)
     with atomic_output(args.output) as out:

@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 
 class Status(StrEnum):
-    """Outcome of a search. Only complete methods may say INFEASIBLE."""
+    """Outcome of a search. Only complete methods may say INFEASIBLE (or NO)."""
 
     SOLVED = "solved"  # a valid placement was found
     OPTIMAL = "optimal"  # a placement proven best for the objective (optimize)
