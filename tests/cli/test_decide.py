@@ -81,3 +81,13 @@ def test_proof_without_cadical_is_a_usage_error(queens, tmp_path):
         pytest.raises(ql.UsageError, match="cadical program on the PATH"),
     ):
         ql.decide(6, "domination", 2, "sat", proof=str(tmp_path / "p"))
+
+
+@needs_cadical
+def test_a_limit_during_a_proof_leaves_no_file(tmp_path):
+    """Domination 12 at 5 takes CaDiCaL tens of seconds: a one-second limit stops it
+    (load only makes it slower), and the proof folder stays empty."""
+    folder = tmp_path / "proof"
+    result = ql.decide(12, "domination", 5, "sat", proof=str(folder), time_limit=1)
+    assert (result.status, result.proof) == (ql.Status.LIMIT, None)
+    assert list(folder.iterdir()) == []

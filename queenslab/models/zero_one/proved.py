@@ -64,22 +64,22 @@ def decide(
     passed; a rejected proof is an unknown outcome saying why."""
     import tempfile
 
-    with run.phase("build"):
-        hard = cnf.encode(model, settings["encoding"], run.should_stop)
-    run.stats.add(hard.stats(model), solver=command[0])
-    with tempfile.TemporaryDirectory(prefix=".queenslab-proof-", dir=target) as temporary:
-        work = Path(temporary)
-        with open(work / FORMULA, "w", encoding="ascii") as out:
-            from queenslab.models.cnf import write_dimacs
+    from queenslab.models.cnf import write_dimacs
 
-            write_dimacs(out, hard.top, hard.clauses)
-        try:
+    try:
+        with run.phase("build"):
+            hard = cnf.encode(model, settings["encoding"], run.should_stop)
+        run.stats.add(hard.stats(model), solver=command[0])
+        with tempfile.TemporaryDirectory(prefix=".queenslab-proof-", dir=target) as temporary:
+            work = Path(temporary)
+            with open(work / FORMULA, "w", encoding="ascii") as out:
+                write_dimacs(out, hard.top, hard.clauses)
             outcome, checked = _solve_and_check(model, run, command, work)
-        except LimitReached:
-            return Outcome(Status.LIMIT), None
-        if checked:
-            for name in (FORMULA, DRAT, LRAT):
-                os.replace(work / name, target / name)
+            if checked:
+                for name in (FORMULA, DRAT, LRAT):
+                    os.replace(work / name, target / name)
+    except LimitReached:
+        return Outcome(Status.LIMIT), None
     return outcome, checked
 
 
