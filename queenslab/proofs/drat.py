@@ -180,7 +180,10 @@ class _Propagator:
 
     def refute(self, lemma: Clause) -> list[int] | None:
         """The hints that refute ``lemma``'s negation, or None; the trail is restored."""
-        for lit in lemma:
+        literals = set(lemma)
+        if any(-lit in literals for lit in literals):
+            return []  # a tautology: implied without hints
+        for lit in literals:
             if abs(lit) > self.top:
                 self._grow(abs(lit))
         fixed = [lit for lit in lemma if self.true[lit]]
@@ -228,8 +231,8 @@ def to_lrat(
             continue
         hints = state.refute(clause)
         if hints is None:
-            raise ProofError(f"lemma {count + 1} ({_show(clause)}) is not implied by unit "
-                             "propagation (RAT lemmas are not supported)")  # fmt: skip
+            raise ProofError(f"DRAT step {count + 1} ({_show(clause)}0) is not implied by "
+                             "unit propagation (RAT lemmas are not supported)")  # fmt: skip
         last += 1
         written += 1
         out.write(f"{last} {_show(clause)}0 {' '.join(map(str, hints))} 0\n")

@@ -66,13 +66,13 @@ def test_the_cnf_reader_takes_comments_and_clauses_across_lines():
 
 def test_drat_lemmas_get_hints_that_the_lrat_checker_accepts():
     out = io.StringIO()
-    assert drat.to_lrat(SQUARE, ["1 0", "0"], out) == 2
-    assert lrat.check(SQUARE, out.getvalue().splitlines()) == 2
+    assert drat.to_lrat(SQUARE, ["1 -1 0", "1 0", "0"], out) == 3  # a tautology first
+    assert lrat.check(SQUARE, out.getvalue().splitlines()) == 3
 
 
 def test_a_drat_lemma_that_propagation_does_not_refute_is_rejected():
-    with pytest.raises(ProofError, match=r"lemma 1 .* not implied"):
-        drat.to_lrat(SQUARE[:3], ["-1 0", "0"], io.StringIO())
+    with pytest.raises(ProofError, match=r"DRAT step 2 \(-1 0\) is not implied"):
+        drat.to_lrat(SQUARE[:3], ["d 1 2 0", "-1 0", "0"], io.StringIO())
     with pytest.raises(ProofError, match="ends without refuting"):
         drat.to_lrat(pigeons(3), ["d 1 2 3 0"], io.StringIO())
 
