@@ -35,6 +35,7 @@ COMMANDS: dict[str, str] = {
     "optimize": "queenslab.cli.optimize",
     "decide": "queenslab.cli.decide",
     "check": "queenslab.cli.check",
+    "check-proof": "queenslab.cli.check_proof",
     "cnf": "queenslab.cli.cnf",
     "export": "queenslab.cli.export",
     "crosscheck": "queenslab.cli.crosscheck",

@@ -91,3 +91,24 @@ def test_a_limit_during_a_proof_leaves_no_file(tmp_path):
     result = ql.decide(12, "domination", 5, "sat", proof=str(folder), time_limit=1)
     assert (result.status, result.proof) == (ql.Status.LIMIT, None)
     assert list(folder.iterdir()) == []
+
+
+@needs_cadical
+def test_check_proof_accepts_decides_proofs_and_rejects_a_tampered_one(queens, tmp_path):
+    folder = tmp_path / "proof"
+    assert ql.decide(5, "domination", 2, "sat", proof=str(folder)).proof == "checked"
+    cnf, proof = str(folder / "formula.cnf"), folder / "proof.lrat"
+    for target in (proof, folder / "proof.drat"):
+        run = queens("check-proof", cnf, str(target))
+        assert run.returncode == 0 and run.stdout.startswith("valid: "), run.stdout
+    lines = proof.read_text().splitlines()
+    at = next(i for i, line in enumerate(lines) if " d " not in line and line.count(" ") > 4)
+    words = lines[at].split()
+    lines[at] = " ".join(words[:-2] + words[-1:])  # its last hint, the conflict, removed
+    tampered = tmp_path / "tampered.lrat"
+    tampered.write_text("\n".join(lines) + "\n")
+    run = queens("check-proof", cnf, str(tampered))
+    assert (run.returncode, run.stdout) == (1, f"invalid: step {words[0]}: its hints end "
+                                               "without a conflict\n")  # fmt: skip
+    run = queens("check-proof", str(tmp_path / "missing.cnf"), str(proof))
+    assert run.returncode == 2 and "cannot read" in run.stderr

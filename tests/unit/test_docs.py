@@ -21,6 +21,7 @@ COMMANDS = [
     "enumerate",
     "optimize",
     "decide",
+    "check-proof",
     "crosscheck",
     "cnf",
     "export",

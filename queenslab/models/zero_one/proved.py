@@ -15,7 +15,7 @@ import os
 import shlex
 import shutil
 import time
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -26,12 +26,10 @@ from queenslab.models import external
 from queenslab.models.zero_one import cnf
 from queenslab.models.zero_one.outcome import Outcome, found
 from queenslab.problems.model import BoolModel
-from queenslab.proofs import drat, lrat
+from queenslab.proofs import drat, lrat, reading
 
 FORMULA, DRAT, LRAT = "formula.cnf", "proof.drat", "proof.lrat"
 _EXIT_SAT, _EXIT_UNSAT = 10, 20
-#: DRAT lines between two progress reports.
-_REPORT_EVERY = 4096
 
 
 def program(solver_cmd: str | None) -> list[str]:
@@ -103,7 +101,7 @@ def _solve_and_check(
         with open(work / FORMULA, encoding="ascii") as text:
             formula = lrat.read_cnf(text)
         with open(work / DRAT, encoding="ascii") as proof, open(work / LRAT, "w") as out:
-            lines = _reported(proof, (work / DRAT).stat().st_size, run)
+            lines = reading.reported(proof, (work / DRAT).stat().st_size, run.report)
             lemmas = drat.to_lrat(formula, lines, out, run.should_stop)
         with open(work / LRAT, encoding="ascii") as proof:
             lrat.check(formula, proof, run.should_stop)
@@ -116,14 +114,3 @@ def _solve_and_check(
         proof_check_seconds=round(time.perf_counter() - start, 3),
     )
     return Outcome(Status.INFEASIBLE), "checked"
-
-
-def _reported(lines: Iterable[str], size: int, run: Run) -> Iterator[str]:
-    """The lines of the DRAT proof, their bytes reported to the run's progress bar."""
-    done = 0
-    for count, line in enumerate(lines):
-        done += len(line)
-        if count % _REPORT_EVERY == 0:
-            run.report(done, size)
-        yield line
-    run.report(size, size)
