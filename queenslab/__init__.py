@@ -14,6 +14,7 @@ import sys
 from queenslab.api import (
     BackendBug,
     count,
+    decide,
     enumerate_solutions,
     optimize,
     problem_model,
@@ -31,7 +32,7 @@ from queenslab.core.errors import (
 )
 from queenslab.core.placement import Placement
 from queenslab.core.problem import Problem
-from queenslab.core.result import CountResult, OptimizeResult, SolveResult, Status
+from queenslab.core.result import CountResult, DecideResult, OptimizeResult, SolveResult, Status
 from queenslab.problems import KINDS
 from queenslab.registry import backends, register_backend
 
@@ -50,6 +51,7 @@ __all__ = [
     "BackendUnavailable",
     "CapabilityError",
     "CountResult",
+    "DecideResult",
     "Family",
     "Feature",
     "LimitReached",
@@ -66,6 +68,7 @@ __all__ = [
     "__version__",
     "backends",
     "count",
+    "decide",
     "enumerate_solutions",
     "optimize",
     "problem_model",

@@ -29,13 +29,13 @@ from queenslab.core.errors import UsageError
 from queenslab.core.integers import integer
 from queenslab.core.placement import Placement
 from queenslab.core.problem import Problem
-from queenslab.core.result import CountResult, OptimizeResult, SolveResult, Status
+from queenslab.core.result import CountResult, DecideResult, OptimizeResult, SolveResult, Status
 from queenslab.core.run import ProgressCallback, Run
 from queenslab.problems import DEFAULT_KIND, kind
 from queenslab.problems.base import ProblemKind, Question, check_symmetry
 from queenslab.problems.model import BoolModel, Sense
 
-R = TypeVar("R", SolveResult, CountResult, OptimizeResult)
+R = TypeVar("R", SolveResult, CountResult, OptimizeResult, DecideResult)
 
 
 class BackendBug(AssertionError):
@@ -538,6 +538,86 @@ def _optimize_kind(
     if result.status is Status.INFEASIBLE and engine.family is Family.HEURISTIC:
         raise BackendBug(f"{engine.name} is incomplete but claimed that no answer exists")
     return result
+
+
+def decide(
+    n: int | Problem,
+    problem: str | None = None,
+    value: int | None = None,
+    backend: str | None = None,
+    *,
+    variant: str = DEFAULT_VARIANT,
+    blocked: Iterable[Cell] = (),
+    time_limit: float | None = None,
+    model: str | None = None,
+    symmetry: str = "none",
+    proof: str | None = None,
+    progress: ProgressCallback | None = None,
+    **options: Any,
+) -> DecideResult:
+    """Is there an answer of problem kind ``problem`` of value ``value`` or better (at most
+    ``value`` for a minimum, at least for a maximum)? One feasibility search.
+
+    Args:
+        n: the board size, or a ready ``Problem`` (then ``variant`` and ``blocked`` are
+            ignored).
+        problem: the question (``queenslab.problems.KINDS``) other than placement.
+        value: the value asked about, a whole number.
+        backend: a model backend (cpsat, sat, milp, maxsat); None picks one.
+        variant, blocked, time_limit, model, symmetry, **options: as for ``optimize``.
+        proof: a folder (created if missing) where the ``sat`` backend writes the CNF and
+            the solver's proof of a ``no``, checked by the project's own checker
+            (``queenslab.proofs``) before the result says ``proof == "checked"``.
+        progress: called with (bytes, total bytes) of the proof as it is checked.
+
+    Returns:
+        A ``DecideResult``: status ``yes`` with ``answer`` (checked by the kind's own
+        checker) and its ``objective``; ``no`` (proven), ``limit`` or ``unknown``.
+
+    Raises:
+        UsageError: a bad argument; the placement problem (it has no value to decide).
+        CapabilityError: the backend cannot decide this kind.
+        BackendBug: an answer that fails the checker or misses the value.
+
+    Example:
+        >>> ql.decide(5, "domination", 3, "cpsat").status, ql.decide(5, "domination", 2).status
+        (<Status.YES: 'yes'>, <Status.NO: 'no'>)
+    """
+    instance = make_problem(n, (), variant, blocked, problem)
+    if instance.kind == DEFAULT_KIND:
+        raise UsageError("decide asks a problem's value: choose a --problem other than placement")
+    if value is None:
+        raise UsageError("decide needs the value to ask about (--value K)")
+    asked = integer(value, "value", 0, 10**9)
+    question = _question(instance, model, symmetry)
+    engine = registry.resolve(Task.DECIDE, instance, backend, _checked_options(options))
+    run = Run(None, time_limit, progress)
+    result = _timed(
+        engine, Task.DECIDE, instance, run,
+        lambda: engine.decide_kind(instance, run, question, asked, proof),
+    )  # fmt: skip
+    result.kind, result.value = instance.kind, asked
+    _checked_decision(question.kind, instance, result, engine)
+    return result
+
+
+def _checked_decision(
+    question: ProblemKind, problem: Problem, result: DecideResult, engine: Backend
+) -> None:
+    """A yes needs an answer the kind's checker accepts, of the value asked or better; a
+    no needs a complete backend. The answer is then kept as JSON data."""
+    name = engine.name
+    if result.status is Status.NO and engine.family is Family.HEURISTIC:
+        raise BackendBug(f"{name} is incomplete but claimed that no answer exists")
+    if result.answer is None:
+        if result.status is Status.YES:
+            raise BackendBug(f"{name} said yes without an answer")
+        return
+    found = _checked_answer(question, problem, result.answer, name)
+    if (found > result.value) if question.sense is Sense.MIN else (found < result.value):
+        raise BackendBug(f"{name} answered yes with value {found}, beyond {result.value}")
+    result.objective = found
+    result.answer = question.to_json(result.answer)
 
 
 def problem_model(

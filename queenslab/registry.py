@@ -60,12 +60,14 @@ DEFAULTS: dict[Task, list[tuple[str, int]]] = {
     Task.ENUMERATE: [("small", 11), ("bitmask", 63), ("backtrack", MAX_N)],
     Task.COUNT: [("small", 12), ("bitmask", 63), ("backtrack", MAX_N)],
     Task.OPTIMIZE: [("bitmask", 16), ("cpsat", MAX_N), ("milp", MAX_N)],
+    Task.DECIDE: [],  # placement has no value to decide: the kinds' own list below
 }
 #: The backends tried first on problem kinds other than placement, per task (then the
 #: other model backends, then the rest): HiGHS proves domination numbers fastest (n = 11:
 #: 3 s; sat 43 s), CaDiCaL counts their optima fastest (n = 9: 10 s; cpsat 96 s).
 KIND_DEFAULTS: dict[Task, list[str]] = {
     Task.OPTIMIZE: ["milp", "cpsat", "maxsat", "sat"],
+    Task.DECIDE: ["milp", "cpsat", "maxsat", "sat"],  # a decide is an optimisation's last step
     Task.COUNT: ["sat", "cpsat"],
     Task.ENUMERATE: ["sat", "cpsat"],
 }

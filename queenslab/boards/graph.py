@@ -61,3 +61,15 @@ def reach(board: Board) -> dict[Cell, frozenset[Cell]]:
         near = [o for line in lines_through(board, cell) for o in lines.get(line, ())]
         found[cell] = frozenset(near + leap_reach(board, cell))
     return found
+
+
+def neighbours(board: Board) -> dict[Cell, set[Cell]]:
+    """For each open cell, the open cells a queen there attacks (lines and leaps): the
+    queens graph on the open cells, which colouring and the DIMACS graph export read."""
+    found: dict[Cell, set[Cell]] = {cell: set() for cell in board.open_cells()}
+    for group in board.groups():
+        for cell in group.cells:
+            found[cell].update(group.cells)
+    for cell, near in found.items():
+        near.discard(cell)
+    return found

@@ -1,7 +1,8 @@
 """The interface every backend implements, and the vocabulary that describes it.
 
 A backend declares, as class attributes, everything the rest of the package needs to know
-about it: its name, family, the tasks it does (``Task``: solve, enumerate, count, optimize)
+about it: its name, family, the tasks it does (``Task``: solve, enumerate, count, optimize,
+decide)
 and the features it honours while doing them (``Feature``: unique counts, given queens,
 blocked cells, tree profiles), the board variants and problem kinds it handles (and the
 tasks it does on kinds other than placement), the
@@ -23,7 +24,7 @@ from queenslab.boards import DEFAULT_VARIANT
 from queenslab.core.errors import CapabilityError, UsageError
 from queenslab.core.placement import Placement
 from queenslab.core.problem import Problem
-from queenslab.core.result import CountResult, OptimizeResult, SolveResult
+from queenslab.core.result import CountResult, DecideResult, OptimizeResult, SolveResult
 from queenslab.core.run import Run
 
 if TYPE_CHECKING:
@@ -43,6 +44,7 @@ class Task(StrEnum):
     ENUMERATE = "enumerate"
     COUNT = "count"
     OPTIMIZE = "optimize"  # weighted N-queens, or a problem kind's objective
+    DECIDE = "decide"  # a problem kind: is there an answer of a given value or better?
 
 
 class Feature(StrEnum):
@@ -175,6 +177,13 @@ class Backend:
     def enumerate_kind(self, problem: Problem, run: Run, question: Any) -> Iterator[Any]:
         """Every optimal answer once: the optimum is proven before the first."""
         raise self.lacks(Task.ENUMERATE, problem.kind)
+
+    def decide_kind(
+        self, problem: Problem, run: Run, question: Any, value: int, proof: str | None = None
+    ) -> DecideResult:
+        """An answer of value ``value`` or better (yes), or a proof that none exists (no);
+        ``proof``: a folder for the solver's proof, checked before the result says so."""
+        raise self.lacks(Task.DECIDE, problem.kind)
 
     @classmethod
     def lacks(cls, task: Task, kind: str = "placement") -> CapabilityError:

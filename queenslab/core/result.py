@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 
 class Status(StrEnum):
-    """Outcome of a search. Only complete methods may say INFEASIBLE."""
+    """Outcome of a search. Only complete methods may say INFEASIBLE (or NO)."""
 
     SOLVED = "solved"  # a valid placement was found
     OPTIMAL = "optimal"  # a placement proven best for the objective (optimize)
@@ -27,14 +27,17 @@ class Status(StrEnum):
     INFEASIBLE = "infeasible"  # proven: no placement exists
     LIMIT = "limit"  # a time limit (or a stop) ended the search before an answer
     UNKNOWN = "unknown"  # an incomplete method gave up without proof
+    YES = "yes"  # decide: an answer of the asked value exists (the answer shows it)
+    NO = "no"  # decide: proven that no answer of the asked value exists
 
     @property
     def exit_code(self) -> ExitCode:
         """The CLI contract: an answer, a proven no answer, or a limit (or gave up)."""
-        found = {Status.SOLVED: ExitCode.OK, Status.OPTIMAL: ExitCode.OK}
-        return found.get(
-            self, ExitCode.NO_SOLUTION if self is Status.INFEASIBLE else ExitCode.LIMIT
-        )
+        if self in (Status.SOLVED, Status.OPTIMAL, Status.YES):
+            return ExitCode.OK
+        if self in (Status.INFEASIBLE, Status.NO):
+            return ExitCode.NO_SOLUTION
+        return ExitCode.LIMIT
 
 
 @dataclass
@@ -132,6 +135,38 @@ class OptimizeResult(_Answer):
             bound=self.bound,
             gap=self.gap,
             answer=self.answer,
+            **({"message": self.message} if self.message else {}),
+        )
+
+
+@dataclass
+class DecideResult(_Answer):
+    """Whether problem kind ``kind`` has an answer of value ``value`` or better (at most
+    ``value`` when minimising, at least when maximising).
+
+    ``yes`` carries ``answer`` (JSON data, checked by the kind's own checker) and its
+    ``objective``; ``no`` is the solver's proof, its effort in ``stats``; ``proof`` is
+    ``"checked"`` only once the project's own checker has accepted the solver's proof
+    (``--proof DIR``), and names the folder it lies in (``proof_dir``).
+    """
+
+    status: Status
+    kind: str = ""
+    value: int = 0
+    answer: Any = None
+    objective: int | None = None
+    proof: str | None = None
+    proof_dir: str | None = None
+    message: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        return self._record(
+            problem=self.kind,
+            value=self.value,
+            status=str(self.status),
+            objective=self.objective,
+            answer=self.answer,
+            **({"proof": self.proof, "proof_dir": self.proof_dir} if self.proof else {}),
             **({"message": self.message} if self.message else {}),
         )
 

@@ -15,7 +15,7 @@ from typing import TextIO
 
 from queenslab.core.backend import Task
 from queenslab.core.errors import UsageError
-from queenslab.exports import cpsat, dimacs, lp, mps, mzn, opb, wcnf
+from queenslab.exports import col, cpsat, dimacs, lp, mps, mzn, opb, wcnf
 from queenslab.exports.spec import Instance, ModelInstance
 
 SOLVE, COUNT, OPTIMIZE = Task.SOLVE, Task.COUNT, Task.OPTIMIZE
@@ -52,6 +52,8 @@ FORMATS: dict[str, Export] = {
                "OR-Tools CP-SAT model proto, text form", cpsat.write, cpsat.write_model),
         Export("mzn", ".mzn", frozenset({SOLVE, COUNT, OPTIMIZE}),
                "MiniZinc model with its data", mzn.write),
+        Export("col", ".col", frozenset({SOLVE}),
+               "the queens graph of the board, DIMACS graph format", col.write, col.write),
     )
 }  # fmt: skip
 

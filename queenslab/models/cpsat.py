@@ -342,7 +342,7 @@ class CpSatBackend(KindModels, Backend):
     family = Family.MODEL
     tasks = frozenset({Task.SOLVE, Task.ENUMERATE, Task.COUNT, Task.OPTIMIZE})
     kinds = frozenset(KINDS)
-    kind_tasks = frozenset({Task.OPTIMIZE, Task.COUNT, Task.ENUMERATE})
+    kind_tasks = frozenset({Task.OPTIMIZE, Task.DECIDE, Task.COUNT, Task.ENUMERATE})
     translator = "cpsat"
     features = frozenset({Feature.GIVENS, Feature.BLOCKED})
     variants = frozenset(VARIANTS)

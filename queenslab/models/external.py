@@ -153,7 +153,7 @@ def _end(child: subprocess.Popen[bytes]) -> None:
     child.wait()
 
 
-def _run(argv: list[str], folder: Path, run: Run) -> tuple[int, str, str]:
+def run_program(argv: list[str], folder: Path, run: Run) -> tuple[int, str, str]:
     """Run the solver until it exits (its exit code, stdout, stderr); LimitReached on a stop."""
     import subprocess
 
@@ -194,7 +194,7 @@ def _solve_once(
         write_dimacs(out, top, clauses)
     solution.unlink(missing_ok=True)
     argv, in_file = arguments(cmd, cnf, solution)
-    code, stdout, stderr = _run(argv, folder, run)
+    code, stdout, stderr = run_program(argv, folder, run)
     run.stats.add(solver_runs=1)
     if code not in (0, _EXIT_SAT, _EXIT_UNSAT):
         how = f"was killed by signal {-code}" if code < 0 else f"failed with exit code {code}"

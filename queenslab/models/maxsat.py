@@ -62,7 +62,7 @@ class MaxSatBackend(KindModels, Backend):
     family = Family.MODEL
     tasks = frozenset({Task.OPTIMIZE})
     kinds = frozenset(KINDS)
-    kind_tasks = frozenset({Task.OPTIMIZE})
+    kind_tasks = frozenset({Task.OPTIMIZE, Task.DECIDE})
     translator = "maxsat"
     features = frozenset({Feature.GIVENS, Feature.BLOCKED})
     variants = frozenset(VARIANTS)

@@ -201,7 +201,7 @@ class MilpBackend(KindModels, Backend):
     family = Family.MODEL
     tasks = frozenset({Task.SOLVE, Task.ENUMERATE, Task.COUNT, Task.OPTIMIZE})
     kinds = frozenset(KINDS)
-    kind_tasks = frozenset({Task.OPTIMIZE})
+    kind_tasks = frozenset({Task.OPTIMIZE, Task.DECIDE})
     translator = "milp"
     features = frozenset({Feature.GIVENS, Feature.BLOCKED})
     variants = frozenset(VARIANTS)

@@ -21,7 +21,7 @@ from queenslab.core.backend import Backend, Family, Feature, Option, Task, worke
 from queenslab.core.errors import LimitReached, UsageError
 from queenslab.core.placement import Placement
 from queenslab.core.problem import Problem
-from queenslab.core.result import CountResult, SolveResult, Status
+from queenslab.core.result import CountResult, DecideResult, SolveResult, Status
 from queenslab.core.run import Run
 from queenslab.models import cubes, external
 from queenslab.models.cnf import (
@@ -32,8 +32,9 @@ from queenslab.models.cnf import (
     decode,
     pysat_ctrl_c,
 )
-from queenslab.models.zero_one.backend import KindModels
+from queenslab.models.zero_one.backend import KindModels, decided
 from queenslab.problems import KINDS
+from queenslab.problems.base import Question
 from queenslab.runtime import forked
 
 #: pysat solvers that construct in this build, solve incrementally and take conflict
@@ -186,7 +187,7 @@ class SatBackend(KindModels, Backend):
     family = Family.MODEL
     tasks = frozenset({Task.SOLVE, Task.ENUMERATE, Task.COUNT})
     kinds = frozenset(KINDS)
-    kind_tasks = frozenset({Task.OPTIMIZE, Task.COUNT, Task.ENUMERATE})
+    kind_tasks = frozenset({Task.OPTIMIZE, Task.DECIDE, Task.COUNT, Task.ENUMERATE})
     translator = "sat"
     features = frozenset({Feature.GIVENS, Feature.BLOCKED})
     variants = frozenset(VARIANTS)
@@ -201,8 +202,29 @@ class SatBackend(KindModels, Backend):
 
     def _kind_translator(self) -> ModuleType:
         if self.settings["solver_cmd"]:
-            raise UsageError("--solver-cmd solves placements; a problem kind runs in python-sat")
+            raise UsageError(
+                "--solver-cmd solves placements (and decide --proof); a problem kind runs "
+                "in python-sat"
+            )
         return super()._kind_translator()
+
+    def decide_kind(
+        self, problem: Problem, run: Run, question: Question, value: int, proof: str | None = None
+    ) -> DecideResult:
+        """With ``proof``, the CaDiCaL program decides and its proof of a no is checked
+        (``models.zero_one.proved``); otherwise python-sat decides, as every kind task."""
+        if proof is None:
+            return super().decide_kind(problem, run, question, value)
+        from queenslab.models.zero_one import proved
+
+        command = proved.program(self.settings["solver_cmd"])
+        target = proved.folder(proof)
+        with run.phase("build"):
+            model = question.build(problem.board).with_objective_bound(value)
+        outcome, checked = proved.decide(model, run, self.settings, target, command)
+        result = decided(problem, question, model, outcome, value)
+        result.proof, result.proof_dir = checked, str(target)
+        return result
 
     def load(self) -> None:
         import pysat.card

@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from queenslab.boards import Board, Cell
+from queenslab.boards.graph import neighbours
 from queenslab.core.errors import UsageError
 from queenslab.problems.base import ProblemKind, cell_images, grid
 from queenslab.problems.model import BoolModel, Sense, Var
@@ -57,17 +58,6 @@ class ColourClasses:
     def colours(self) -> dict[Cell, int]:
         """Cell -> colour number (0 for the class of the first cell, and so on)."""
         return {cell: k for k, group in enumerate(self.classes) for cell in group}
-
-
-def neighbours(board: Board) -> dict[Cell, set[Cell]]:
-    """For each open cell, the open cells a queen there attacks (lines and leaps)."""
-    found: dict[Cell, set[Cell]] = {cell: set() for cell in board.open_cells()}
-    for group in board.groups():
-        for cell in group.cells:
-            found[cell].update(group.cells)
-    for cell, near in found.items():
-        near.discard(cell)
-    return found
 
 
 def dsatur(board: Board) -> dict[Cell, int]:

@@ -121,6 +121,17 @@ class BoolModel:
     def with_objective_at(self, value: int) -> BoolModel:
         """A copy whose solutions are this model's answers of objective ``value``, with
         nothing to optimise: what counting and enumerating the optima solve."""
+        return self._objective_within(value, value)
+
+    def with_objective_bound(self, value: int) -> BoolModel:
+        """A copy whose solutions are this model's answers of objective ``value`` or
+        better (at most ``value`` when minimising, at least when maximising), with
+        nothing to optimise: what deciding solves."""
+        if self.sense is Sense.MIN:
+            return self._objective_within(None, value)
+        return self._objective_within(value, None)
+
+    def _objective_within(self, lower: int | None, upper: int | None) -> BoolModel:
         fixed = replace(
             self,
             names=list(self.names),
@@ -129,7 +140,7 @@ class BoolModel:
             objective=(),
             answer=list(self.answer),
         )
-        fixed.add_linear(self.objective, value, value)
+        fixed.add_linear(self.objective, lower, upper)
         return fixed
 
     # -- reading ------------------------------------------------------------------------

@@ -11,6 +11,7 @@ solver returns is checked by the oracle.
 from __future__ import annotations
 
 import io
+import itertools
 import re
 import shutil
 import subprocess
@@ -492,3 +493,32 @@ def test_export_usage_errors_are_one_line(queens, tmp_path, argv, message):
     assert run.returncode == 2 and message in run.stderr
     assert len(run.stderr.strip().splitlines()) == 1
     assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize(
+    "problem",
+    [Problem(6), Problem(5, variant="toroidal"), Problem(6, variant="superqueens",
+                                                         blocked=((0, 1), (3, 3)))],
+    ids=lambda p: p.describe(),
+)  # fmt: skip
+def test_col_is_the_queens_graph_of_the_open_cells(problem):
+    """Read back: vertices are the open cells from 1, row by row; the edges are exactly
+    the pairs the oracle says attack (through blocked cells too)."""
+    lines = text(problem, "col").splitlines()
+    spots = [(r, c) for r in range(problem.n) for c in range(problem.n)
+             if (r, c) not in problem.blocked]  # fmt: skip
+    header = next(line.split() for line in lines if line.startswith("p "))
+    edges = {tuple(int(w) for w in line.split()[1:]) for line in lines if line.startswith("e ")}
+    expected = {
+        (i + 1, j + 1)
+        for i, j in itertools.combinations(range(len(spots)), 2)
+        if oracle.attack(problem.n, problem.variant, spots[i], spots[j])
+    }
+    assert header == ["p", "edge", str(len(spots)), str(len(expected))]
+    assert edges == expected
+
+
+def test_export_col_of_a_problem_is_the_same_graph(queens):
+    run = queens("export", "5", "--problem", "coloring", "--format", "col", "--blocked", "1:1")
+    assert run.returncode == 0, run.stderr
+    assert run.stdout == text(Problem(5, blocked=((1, 1),)), "col")

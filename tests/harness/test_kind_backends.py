@@ -127,3 +127,22 @@ def test_enumerate_streams_each_optimum_once(name, problem, variant):
                 assert kind_oracle.value(problem, answer) == best
                 seen.append(repr(answer))
         assert len(seen) == len(set(seen)) == number
+
+
+@pytest.mark.parametrize(("name", "problem", "variant"), _cases(Task.DECIDE, variants=False))
+def test_decide_agrees_with_the_brute_force_optimum(name, problem, variant):
+    """At the optimum and one step looser: yes, with an answer the oracle accepts, of the
+    value asked or better; one step past the optimum: no. Boards of 4 and 5 cells a side,
+    one of them with blocked cells."""
+    sense = _sense(problem)
+    for n, blocked in ((4, ()), (5, BLOCKED)):
+        best, _ = kind_oracle.optimum(problem, n, variant, blocked)
+        for value in (best, best + sense):
+            result = ql.decide(n, problem, value, name, blocked=blocked, time_limit=60)
+            assert result.status is ql.Status.YES, (n, value, result)
+            found = _checked(result, problem, n, variant, blocked)
+            assert sense * (value - found) >= 0 and found == result.objective
+        beyond = best - sense
+        if beyond >= 0:
+            result = ql.decide(n, problem, beyond, name, blocked=blocked, time_limit=60)
+            assert (result.status, result.answer) == (ql.Status.NO, None), (n, beyond)

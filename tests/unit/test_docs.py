@@ -20,6 +20,8 @@ COMMANDS = [
     "count",
     "enumerate",
     "optimize",
+    "decide",
+    "check-proof",
     "crosscheck",
     "cnf",
     "export",

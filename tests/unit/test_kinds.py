@@ -391,3 +391,21 @@ def test_the_api_catches_a_wrong_answer(monkeypatch, answer, objective, bound, m
     monkeypatch.setitem(api.registry._registered, "liar", Lying)
     with pytest.raises(api.BackendBug, match=message):
         ql.optimize(4, problem="domination", backend="liar")
+
+
+@pytest.mark.parametrize("sense", ["min", "max"])
+def test_the_bounded_model_keeps_the_answers_of_the_value_or_better(sense):
+    """Every assignment of three variables: the bounded copy (nothing to optimise) holds
+    exactly those whose objective is at most the value (min) or at least it (max)."""
+    model = BoolModel("three", ["a", "b", "c"])
+    model.clause(1, 2)
+    terms = [(1, 0), (1, 1), (-1, 2)]
+    model.minimise(terms) if sense == "min" else model.maximise(terms)
+    for value in (-1, 0, 1, 2):
+        bounded = model.with_objective_bound(value)
+        assert bounded.objective == () and model.objective
+        for bits in range(8):
+            values = [bool(bits >> i & 1) for i in range(3)]
+            total = model.value(values)
+            better = total <= value if sense == "min" else total >= value
+            assert bounded.satisfied_by(values) == (model.satisfied_by(values) and better)

@@ -15,10 +15,11 @@ from collections.abc import Iterator
 from types import ModuleType
 from typing import Any, ClassVar
 
-from queenslab.core.errors import LimitReached
+from queenslab.core.errors import LimitReached, UsageError
 from queenslab.core.problem import Problem
-from queenslab.core.result import CountResult, OptimizeResult, Status
+from queenslab.core.result import CountResult, DecideResult, OptimizeResult, Status
 from queenslab.core.run import Run
+from queenslab.models.zero_one.outcome import Outcome
 from queenslab.problems.base import Question
 from queenslab.problems.model import BoolModel
 from queenslab.runtime import forked
@@ -30,6 +31,7 @@ class KindModels:
 
     #: The translator's module in ``queenslab.models.zero_one``.
     translator: ClassVar[str]
+    name: ClassVar[str]
     settings: dict[str, Any]
 
     def _kind_translator(self) -> ModuleType:
@@ -50,6 +52,24 @@ class KindModels:
             outcome.status, outcome.objective, kind=problem.kind, answer=answer,
             bound=outcome.bound, message=outcome.message,
         )  # fmt: skip
+
+    def decide_kind(
+        self, problem: Problem, run: Run, question: Question, value: int, proof: str | None = None
+    ) -> DecideResult:
+        if proof is not None:
+            raise UsageError(f"backend {self.name!r} writes no proof; --proof needs -b sat")
+        stopped = DecideResult(Status.LIMIT, kind=problem.kind, value=value)
+        return forked.in_child(
+            lambda: self._decide_here(problem, run, question, value), run, stopped
+        )
+
+    def _decide_here(
+        self, problem: Problem, run: Run, question: Question, value: int
+    ) -> DecideResult:
+        with run.phase("build"):
+            model = question.build(problem.board).with_objective_bound(value)
+        outcome = self._kind_translator().optimize(model, run, self.settings)
+        return decided(problem, question, model, outcome, value)
 
     def count_kind(self, problem: Problem, run: Run, question: Question) -> CountResult:
         found, optimum = 0, None
@@ -94,3 +114,19 @@ class KindModels:
             raise LimitReached
         for values in self._kind_translator().solutions(model, run, self.settings):
             yield question.kind.decode(problem.board, model, values)
+
+
+def decided(
+    problem: Problem, question: Question, model: BoolModel, outcome: Outcome, value: int
+) -> DecideResult:
+    """The decision an outcome on the bounded ``model`` gives: an answer is a yes (decoded
+    here, checked by the api), a proof of infeasibility a no."""
+    result = DecideResult(Status.UNKNOWN, kind=problem.kind, value=value, message=outcome.message)
+    if outcome.values is not None:
+        result.status = Status.YES
+        result.answer = question.kind.decode(problem.board, model, outcome.values)
+    elif outcome.status is Status.INFEASIBLE:
+        result.status = Status.NO
+    elif outcome.status is Status.LIMIT:
+        result.status = Status.LIMIT
+    return result

@@ -43,17 +43,16 @@ def optimize(model: BoolModel, run: Run, settings: Mapping[str, Any]) -> Outcome
     totalizer: Any = None
     with solver:
         while True:
-            satisfiable = sat.solve_until(solver, run.should_stop)
-            if satisfiable is None:
+            answer = decide_step(solver, model, run)
+            if answer is None:
                 run.stats.add(sat.solver_stats(solver))
                 if best is None:
                     return Outcome(Status.LIMIT, bound=lowest)
                 return found(model, best, proven=False, bound=lowest)
-            if not satisfiable:
+            if answer is False:
                 break
-            true = {lit for lit in solver.get_model() if lit > 0}
-            best = [v + 1 in true for v in range(model.size)]
-            cost = sum(1 for lit in lits if (abs(lit) in true) == (lit > 0))
+            best = answer
+            cost = sum(1 for lit in lits if best[abs(lit) - 1] == (lit > 0))
             if cost == 0:
                 break
             if totalizer is None:  # built once, up to the first cost: bounds only fall
@@ -68,6 +67,18 @@ def optimize(model: BoolModel, run: Run, settings: Mapping[str, Any]) -> Outcome
     if best is None:
         return Outcome(Status.INFEASIBLE)
     return found(model, best, proven=True)
+
+
+def decide_step(solver: Any, model: BoolModel, run: Run) -> list[bool] | bool | None:
+    """One SAT call on what ``solver`` holds: the values of an answer, False when proven
+    that there is none, None when the run stopped first. A decide is one such step on the
+    model bounded at its value (``BoolModel.with_objective_bound``, nothing to optimise);
+    the descent above repeats it, each bound below the last answer's cost."""
+    satisfiable = sat.solve_until(solver, run.should_stop)
+    if not satisfiable:
+        return satisfiable
+    true = {lit for lit in solver.get_model() if lit > 0}
+    return [v + 1 in true for v in range(model.size)]
 
 
 def solutions(model: BoolModel, run: Run, settings: Mapping[str, Any]) -> Iterator[list[bool]]:

@@ -1,0 +1,89 @@
+"""``queens decide N --problem P --value K``: is there an answer of value K or better?
+
+Exit codes: 0 yes (the answer is drawn, checked by the kind's checker), 1 no (proven), 3 a
+limit, 2 bad usage. ``--proof DIR`` keeps the CNF and the solver's proof of a no, checked
+by the project's own checker (``queenslab.proofs``) before the output says ``checked``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from contextlib import nullcontext
+from typing import TextIO
+
+from queenslab import api
+from queenslab.cli import arguments as a
+from queenslab.core.backend import Task
+from queenslab.core.result import DecideResult
+from queenslab.io.output import atomic_output
+from queenslab.runtime import progress
+
+HELP = "is there an answer of a problem of value K or better? (yes, with the answer; or no)"
+EXAMPLES = """examples:
+  queens decide 8 --problem domination --value 5
+  queens decide 8 --problem domination --value 4 --backend cpsat --format json
+  queens decide 10 --problem peaceable --value 14 --backend sat
+  queens decide 12 --problem domination --value 5 --backend sat --proof proof12"""
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    a.add_board(parser)
+    a.add_run(parser)
+    a.add_problem(parser)
+    parser.add_argument(
+        "--value",
+        type=lambda text: a.whole_number(text, "--value", 0, 10**9),
+        metavar="K",
+        help="the value asked about: at most K for a minimum, at least K for a maximum",
+    )
+    parser.add_argument(
+        "--proof",
+        metavar="DIR",
+        help="sat backend: write the CNF and the solver's proof of a no here, and check it",
+    )
+    parser.add_argument("--format", choices=("text", "json"), help="default: text")
+    parser.add_argument("--output", "-o", metavar="FILE", help="write here instead of stdout")
+    a.add_backend_options(parser, Task.DECIDE)
+
+
+def run(args: argparse.Namespace) -> int:
+    fmt = args.format or ("json" if (args.output or "").endswith(".json") else "text")
+    problem = a.problem(args)
+    with atomic_output(args.output) as out:
+        checking = f"checking the proof (bytes), {problem.describe()}"
+        with progress.progress_bar(checking) if args.proof else nullcontext() as bar:
+            result = api.decide(problem, args.problem, args.value, args.backend,
+                                time_limit=args.time_limit, model=args.model,
+                                symmetry=args.symmetry, proof=args.proof, progress=bar,
+                                **a.backend_options(args))  # fmt: skip
+        if fmt == "json":
+            out.write(json.dumps(result.to_json()) + "\n")
+        else:
+            _write_text(result, out)
+    a.say_result(args, result)
+    if result.message:
+        print(f"queens: {result.backend}: {result.message}", file=sys.stderr)
+    return result.status.exit_code
+
+
+def _write_text(result: DecideResult, out: TextIO) -> None:
+    """``domination n=8 ...: value <= 5: yes (5)`` then the answer, or ``no`` and the
+    proof's effort and check."""
+    from queenslab.core.stats import summary
+    from queenslab.problems import kind
+
+    question = kind(result.kind)
+    relation = "<=" if question.sense == "min" else ">="
+    board = result.problem.describe() if result.problem else ""
+    line = f"{result.kind} {board}: value {relation} {result.value}: {result.status}"
+    if result.objective is not None:
+        line += f" ({result.objective})"
+    out.write(line + "\n")
+    if result.answer is not None and result.problem is not None:
+        out.write(question.text(result.problem.board, result.answer) + "\n")
+    elif result.status == "no":
+        out.write(f"statistics: {summary(result.stats)}\n")
+    if result.proof:
+        out.write(f"proof {result.proof}: {result.proof_dir}\n")

@@ -1,0 +1,8 @@
+"""Proofs of unsatisfiability, checked here: a solver's "no" becomes evidence.
+
+``drat`` turns a solver's DRAT proof into LRAT by finding each lemma's hints; ``lrat``
+checks an LRAT proof step by step from its hints alone; ``reading`` reports the bytes of
+a proof file read. ``models.zero_one.proved`` runs the CaDiCaL program on a decide's CNF
+and keeps both proofs (``queens decide --proof``); ``queens check-proof`` checks any
+solver's.
+"""

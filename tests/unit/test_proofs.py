@@ -1,0 +1,102 @@
+"""The proof checkers: LRAT steps checked from their hints alone, DRAT lemmas given their
+hints; valid proofs pass, tampered ones (a hint removed, a clause changed, a deleted
+clause used, no empty clause) are rejected with a line saying which step fails."""
+
+from __future__ import annotations
+
+import io
+import shutil
+import subprocess
+from itertools import combinations
+
+import pytest
+
+from queenslab.proofs import drat, lrat
+from queenslab.proofs.lrat import ProofError
+
+#: x1 or x2, x1 or -x2, -x1 or x2, -x1 or -x2: unsatisfiable.
+SQUARE = [(1, 2), (1, -2), (-1, 2), (-1, -2)]
+#: Add x1 (from clauses 1 and 2), then the empty clause (x1 makes 3 and 4 clash).
+SQUARE_LRAT = ["5 1 0 1 2 0", "6 0 5 3 4 0"]
+
+
+def pigeons(holes: int) -> list[tuple[int, ...]]:
+    """holes + 1 pigeons in ``holes`` holes: unsatisfiable, and hard enough that a solver
+    learns clauses (variable p * holes + h + 1: pigeon p in hole h)."""
+    var = lambda p, h: p * holes + h + 1  # noqa: E731
+    clauses = [tuple(var(p, h) for h in range(holes)) for p in range(holes + 1)]
+    for h in range(holes):
+        for p, q in combinations(range(holes + 1), 2):
+            clauses.append((-var(p, h), -var(q, h)))
+    return clauses
+
+
+def test_a_valid_lrat_proof_passes():
+    assert lrat.check(SQUARE, SQUARE_LRAT) == 2
+
+
+@pytest.mark.parametrize(
+    ("proof", "reason"),
+    [
+        (["5 1 0 1 0", "6 0 5 3 4 0"], "step 5: its hints end without a conflict"),
+        (["5 1 0 1 2 0", "6 0 5 3 0"], "step 6: its hints end without a conflict"),
+        (["5 -1 0 1 2 0", "6 0 5 3 4 0"], "step 5: hint 1 is not unit"),
+        (["5 1 0 1 2 0", "5 d 1 0", "6 0 5 1 4 0"], "hints clause 1, which is deleted"),
+        (["5 1 0 1 2 0"], "does not derive the empty clause"),
+        (["4 1 0 1 2 0", "6 0 5 3 4 0"], "step 4 reuses a number"),
+        (["5 1 0 -1 2 0", "6 0 5 3 4 0"], "RAT hint"),
+        (["5 1 0 1 2"], "LRAT line 1 is malformed"),
+    ],
+)
+def test_a_tampered_lrat_proof_is_rejected(proof, reason):
+    with pytest.raises(ProofError, match=reason):
+        lrat.check(SQUARE, proof)
+
+
+def test_a_formula_with_the_empty_clause_needs_no_steps():
+    assert lrat.check([(1,), ()], []) == 0
+
+
+def test_the_cnf_reader_takes_comments_and_clauses_across_lines():
+    text = "c a comment\np cnf 2 3\n1 2 0 -1\n 2 0\n-2 0\n"
+    assert lrat.read_cnf(io.StringIO(text)) == [(1, 2), (-1, 2), (-2,)]
+    with pytest.raises(ProofError, match="not ended by 0"):
+        lrat.read_cnf(["1 2"])
+
+
+def test_drat_lemmas_get_hints_that_the_lrat_checker_accepts():
+    out = io.StringIO()
+    assert drat.to_lrat(SQUARE, ["1 -1 0", "1 0", "0"], out) == 3  # a tautology first
+    assert lrat.check(SQUARE, out.getvalue().splitlines()) == 3
+
+
+def test_a_drat_lemma_that_propagation_does_not_refute_is_rejected():
+    with pytest.raises(ProofError, match=r"DRAT step 2 \(-1 0\) is not implied"):
+        drat.to_lrat(SQUARE[:3], ["d 1 2 0", "-1 0", "0"], io.StringIO())
+    with pytest.raises(ProofError, match="ends without refuting"):
+        drat.to_lrat(pigeons(3), ["d 1 2 3 0"], io.StringIO())
+
+
+@pytest.mark.skipif(shutil.which("cadical") is None, reason="needs the cadical program")
+def test_a_cadical_proof_checks_and_a_changed_lemma_is_rejected(tmp_path):
+    formula = pigeons(5)
+    cnf, proof = tmp_path / "php.cnf", tmp_path / "php.drat"
+    cnf.write_text(
+        f"p cnf 30 {len(formula)}\n" + "".join(" ".join(map(str, c)) + " 0\n" for c in formula)
+    )
+    done = subprocess.run(["cadical", "-q", "--no-binary", str(cnf), str(proof)], timeout=120)
+    assert done.returncode == 20
+    lines = proof.read_text().splitlines()
+    out = io.StringIO()
+    drat.to_lrat(lrat.read_cnf(cnf.read_text().splitlines()), lines, out)
+    steps = out.getvalue().splitlines()
+    assert lrat.check(formula, steps) >= 1
+    first = next(i for i, line in enumerate(steps) if " d " not in line)
+    words = steps[first].split()
+    zero = words.index("0", 1)
+    dropped = " ".join(words[: zero + 1] + words[zero + 2 :])  # its first hint removed
+    with pytest.raises(ProofError, match=f"step {words[0]}"):
+        lrat.check(formula, [*steps[:first], dropped, *steps[first + 1 :]])
+    changed = " ".join([words[0], str(-int(words[1])), *words[2:]])  # a literal negated
+    with pytest.raises(ProofError, match=f"step {words[0]}"):
+        lrat.check(formula, [*steps[:first], changed, *steps[first + 1 :]])
