@@ -6,6 +6,7 @@ import argparse
 import json
 import math
 import sys
+import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import PurePath
@@ -28,7 +29,14 @@ EXAMPLES = f"""examples:
   queens trace 8 --backend bitmask --format jsonl | head
   queens trace 8 --backend minton --seed 2 --fps 2 --output slide.svg
 
-Traced methods and their largest board: {", ".join(f"{k} {v.max_n}" for k, v in TRACED.items())}.
+{
+    textwrap.fill(
+        "Traced methods and their largest board: "
+        + ", ".join(f"{k} {v.max_n}" for k, v in TRACED.items())
+        + ".",
+        88,
+    )
+}
 backtrack, forward-checking and mac take orders: +mrv (fewest values left first) and
 +lcv (least constraining value first), e.g. mac+mrv.
 A trace records at most --max-steps steps (default {DEFAULT_STEPS}, at most {MAX_STEPS});

@@ -132,7 +132,7 @@ def test_no_partial_file_when_the_run_fails(queens, tmp_path):
         (["count", "8", "--backend", "backtrack", "--given", "0:0", "--unique"], "--unique"),
         (["count", "8", "--backend", "backtrack", "--encoding", "x"], "no option 'encoding'"),
         (["enumerate", "5", "--limit", "-2"], "--limit"),
-        (["frobnicate"], "invalid choice"),
+        (["frobnicate"], "unknown command 'frobnicate'"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(queens, argv, message):
