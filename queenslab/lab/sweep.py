@@ -31,7 +31,7 @@ from queenslab.lab import reference
 from queenslab.lab.summary import Quartiles, figures, quartiles, spread
 from queenslab.lab.table import Table
 from queenslab.problems import DEFAULT_KIND
-from queenslab.registry import backend_class, info
+from queenslab.registry import backend_class, info, uses
 
 TASKS: dict[str, Task] = {"solve": Task.SOLVE, "count": Task.COUNT, "optimize": Task.OPTIMIZE}
 
@@ -328,9 +328,8 @@ def _measure(
 ) -> Measurement:
     """One call through the API (which validates every board); failures become notes."""
     options: dict[str, Any] = dict(config.options)
-    if workers is not None and any(
-        o.name == "workers" for o in backend_class(config.backend).options
-    ):
+    if workers is not None and uses(backend_class(config.backend), "workers", Task(task),
+                                    problem.kind):  # fmt: skip
         options["workers"] = workers
     how = {"time_limit": time_limit, "model": asked["model"], "symmetry": asked["symmetry"]}
     try:

@@ -13,12 +13,11 @@ one queen, the clause "not all of these n queens" blocks exactly one board.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from types import ModuleType
 from typing import Any, ClassVar
 
 from queenslab.boards import VARIANTS
 from queenslab.core.backend import Backend, Family, Feature, Option, Task, workers_option
-from queenslab.core.errors import LimitReached, UsageError
+from queenslab.core.errors import LimitReached
 from queenslab.core.placement import Placement
 from queenslab.core.problem import Problem
 from queenslab.core.result import CountResult, SolveResult, Status
@@ -198,11 +197,8 @@ class SatBackend(KindModels, Backend):
         workers_option(help="counting processes"),
         external.COMMAND_OPTION,
     )
-
-    def _kind_translator(self) -> ModuleType:
-        if self.settings["solver_cmd"]:
-            raise UsageError("--solver-cmd solves placements; a problem kind runs in python-sat")
-        return super()._kind_translator()
+    #: A problem kind runs in python-sat, on one process.
+    placement_options = frozenset({"workers", "solver_cmd"})
 
     def load(self) -> None:
         import pysat.card

@@ -52,3 +52,44 @@ def test_help_fits_a_terminal(command, capsys, monkeypatch):
         cli.main([*command, "--help"])
     widest = max(capsys.readouterr().out.splitlines(), key=len)
     assert len(widest) <= 100, widest
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["optimize", "5", "--problem", "domination", "-b", "graph-search", "--model", "lines"],
+         "backend 'graph-search' builds no model: --model and --symmetry"),
+        (["optimize", "5", "--problem", "domination", "-b", "graph-search",
+          "--symmetry", "lex-leader"], "backend 'graph-search' builds no model"),
+        (["optimize", "5", "--problem", "domination", "-b", "cpsat", "--formulation", "integer"],
+         "backend 'cpsat' uses option 'formulation' only on the placement problem"),
+        (["count", "4", "--problem", "domination", "-b", "sat", "--workers", "2"],
+         "backend 'sat' uses option 'workers' only on the placement problem"),
+        (["count", "5", "--problem", "domination", "--checkpoint", "F"],
+         "option 'checkpoint' is only for counting placement (bitmask, gpu), "
+         "not for counting domination"),
+        (["count", "4", "--problem", "domination", "--solver-cmd", "cadical"],
+         "option 'solver_cmd' is only for solving, enumerating, counting placement (sat)"),
+    ],
+)  # fmt: skip
+def test_an_option_the_run_does_not_use_is_refused(queens, argv, message, tmp_path):
+    """Each was accepted and ignored (the checkpoint's refusal said "none takes them all")."""
+    run = queens(*argv)
+    assert (run.returncode, run.stdout) == (2, ""), run.stderr
+    assert run.stderr == f"queens: error: {message}" + run.stderr.split(message, 1)[1]
+    assert run.stderr.count("\n") == 1
+
+
+def test_an_ignored_option_is_refused_by_the_api():
+    import queenslab as ql
+
+    with pytest.raises(ql.UsageError, match="'checkpoint' only when counting"):
+        ql.solve(8, "bitmask", checkpoint="unused.sqlite")
+
+
+def test_output_suffix_of_a_kind_names_its_format(queens, tmp_path):
+    """``--output x.weird`` with --problem wrote text (placement refuses the suffix)."""
+    target = tmp_path / "x.weird"
+    run = queens("optimize", "5", "--problem", "domination", "--output", str(target))
+    assert run.returncode == 2 and "from its suffix '.weird'" in run.stderr, run.stderr
+    assert list(tmp_path.iterdir()) == []
