@@ -140,6 +140,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         _silence_stdout()
         print(f"queens: error: {_describe(exc)}", file=sys.stderr)
         return ExitCode.USAGE
+    finally:
+        with contextlib.suppress(OSError, ValueError):  # a closed stderr: nothing to say
+            progress.say_compiled()
 
 
 def entry() -> NoReturn:

@@ -2,7 +2,8 @@
 
 A bar is drawn on stderr when it is a terminal, never when output is piped, and never
 beside solutions streaming to the same terminal. The first run of a command compiles its
-Numba kernels (seconds without a sign of life): ``announce_compiling`` says so once.
+Numba kernels (up to a minute without a sign of life): ``announce_compiling`` says so
+once, on a terminal or not, and ``say_compiled`` how long it took.
 
 A bar is redrawn by the thread that reports progress, at most ``REFRESH_SECONDS`` apart,
 never by a refresh thread of its own: the run's pool may fork worker processes after the
@@ -22,7 +23,7 @@ from queenslab.core.run import ProgressCallback
 REFRESH_SECONDS = 0.1
 
 _enabled = True
-COMPILING = "compiling kernels (first run only)"
+COMPILING = "queens: compiling kernels (first run only)"
 
 
 def set_enabled(enabled: bool) -> None:
@@ -36,13 +37,22 @@ def is_interactive() -> bool:
 
 
 def announce_compiling() -> None:
-    """From now on, the first kernel this process compiles is announced on a terminal."""
+    """From now on, the first kernel this process compiles is announced on stderr, piped
+    or not (a minute without a word looked hung); ``say_compiled`` then gives its time."""
     first_compile.announce_with(_say_compiling)
 
 
 def _say_compiling() -> None:
-    if is_interactive():
+    if _enabled:
         print(COMPILING, file=sys.stderr, flush=True)
+
+
+def say_compiled() -> None:
+    """The time the run spent compiling, after ``announce_compiling`` said it began."""
+    spent = first_compile.spent()
+    if _enabled and spent:
+        print(f"queens: kernels compiled in {spent:.1f} s; later runs load them", file=sys.stderr,
+              flush=True)  # fmt: skip
 
 
 @contextmanager

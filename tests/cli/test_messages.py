@@ -4,6 +4,7 @@ first run's compile, the prefix of errors, and a SIGTERM before any command is i
 from __future__ import annotations
 
 import os
+import re
 import signal
 import subprocess
 
@@ -93,3 +94,22 @@ def test_output_suffix_of_a_kind_names_its_format(queens, tmp_path):
     run = queens("optimize", "5", "--problem", "domination", "--output", str(target))
     assert run.returncode == 2 and "from its suffix '.weird'" in run.stderr, run.stderr
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_first_run_says_that_it_compiles_and_for_how_long_when_piped(tmp_path):
+    """Piped, the first `count 12 --unique` compiled for 45 s with nothing printed."""
+
+    def first_run(*flags: str) -> subprocess.CompletedProcess[str]:
+        cache = {"NUMBA_CACHE_DIR": str(tmp_path / "-".join(["cache", *flags]))}
+        return subprocess.run(
+            [*queens_command(), *flags, "solve", "8", "-b", "las-vegas", "--seed", "1"],
+            capture_output=True, text=True, timeout=300,
+            env={**os.environ, "PYTHONPATH": str(ROOT), **cache},
+        )  # fmt: skip
+
+    run = first_run()
+    said = run.stderr.splitlines()
+    assert run.returncode == 0 and said[0] == "queens: compiling kernels (first run only)"
+    assert re.fullmatch(r"queens: kernels compiled in \d+\.\d s; later runs load them", said[1])
+    assert len(said) == 2, said
+    assert first_run("--quiet").stderr == ""
