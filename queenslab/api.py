@@ -400,7 +400,7 @@ def count(
                 "(--unique and --profile are for placements)"
             )
         return _count_kind(instance, _question(instance, model, symmetry), backend,
-                           time_limit, options)  # fmt: skip
+                           Run(None, time_limit, progress), options)  # fmt: skip
     _placement_only(instance, model, symmetry)
     if unique and instance.givens:
         raise UsageError("--unique counts symmetry classes of a board without givens")
@@ -417,11 +417,10 @@ def _count_kind(
     problem: Problem,
     question: Question,
     backend: str | None,
-    time_limit: float | None,
+    run: Run,
     options: dict[str, Any],
 ) -> CountResult:
     engine = registry.resolve(Task.COUNT, problem, backend, _checked_options(options))
-    run = Run(None, time_limit)
     result = _timed(
         engine, Task.COUNT, problem, run, lambda: engine.count_kind(problem, run, question)
     )

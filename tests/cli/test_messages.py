@@ -113,3 +113,14 @@ def test_a_first_run_says_that_it_compiles_and_for_how_long_when_piped(tmp_path)
     assert re.fullmatch(r"queens: kernels compiled in \d+\.\d s; later runs load them", said[1])
     assert len(said) == 2, said
     assert first_run("--quiet").stderr == ""
+
+
+def test_a_count_of_a_kind_reports_the_answers_it_finds():
+    """`count 8 --problem domination` showed 0/? for its whole run: nothing was reported."""
+    import queenslab as ql
+
+    reported: list[tuple[int, int | None]] = []
+    result = ql.count(6, problem="domination", progress=lambda *p: reported.append(p))
+    assert result.total == 4
+    assert [done for done, total in reported if done] == [1, 2, 3, 4]
+    assert {total for _, total in reported} == {None}
