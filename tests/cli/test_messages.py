@@ -124,3 +124,19 @@ def test_a_count_of_a_kind_reports_the_answers_it_finds():
     assert result.total == 4
     assert [done for done, total in reported if done] == [1, 2, 3, 4]
     assert {total for _, total in reported} == {None}
+
+
+def test_the_crosscheck_table_comes_in_blocks_that_fit_a_terminal():
+    """The default cross-check's one table was 198 columns wide."""
+    from queenslab.lab.crosscheck import Answer, CrosscheckReport, Row
+    from queenslab.registry import names
+
+    counters = names()
+    row = Row(10, 724, {name: Answer(724, 12.5) for name in counters})
+    row.counts[counters[-1]] = Answer(725, 0.5)
+    text = CrosscheckReport(counters, [], [row]).to_text()
+    blocks = text.split("\n\n")
+    assert len(blocks) > 1 and max(map(len, text.splitlines())) <= 100, text
+    assert all(block.startswith("n   OEIS  ") for block in blocks), text
+    assert blocks[-1].splitlines()[2].endswith("  725 (0.50s)  !! disagree"), text
+    assert sum(block.count("724 (12.50s)") for block in blocks) == len(counters) - 1
