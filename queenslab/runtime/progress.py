@@ -61,6 +61,9 @@ def progress_bar(
 ) -> Iterator[ProgressCallback | None]:
     """Yield a ``callback(done, total)`` drawing a bar on stderr, or None when not a TTY.
 
+    The bar appears at the first report: drawn at once, its clock stood at 0:00:00 while
+    the run compiled its kernels or a solver worked without reporting.
+
     ``output_streams``: the command writes its answers to stdout as it goes; when stdout
     is a terminal too, a bar would be drawn among them (``enumerating ━━ 0/? {"cols":
     ...}``), so none is.
@@ -93,16 +96,20 @@ def progress_bar(
         TextColumn("ETA"),
         TimeRemainingColumn(),
     )
-    console = Console(stderr=True)
-    with Progress(*columns, console=console, transient=True, auto_refresh=False) as bar:
-        task = bar.add_task(description, total=None)
-        drawn = [0.0]
+    bar = Progress(*columns, console=Console(stderr=True), transient=True, auto_refresh=False)
+    task = bar.add_task(description, total=None)  # its clock starts here
+    drawn = [0.0]
 
-        def update(done: int, total: int | None) -> None:
-            bar.update(task, completed=done, total=total)
-            now = time.monotonic()
-            if now - drawn[0] >= REFRESH_SECONDS or done == total:
-                drawn[0] = now
-                bar.refresh()
+    def update(done: int, total: int | None) -> None:
+        if not bar.live.is_started:  # drawn at the first report, not at 0:00:00 meanwhile
+            bar.start()
+        bar.update(task, completed=done, total=total)
+        now = time.monotonic()
+        if now - drawn[0] >= REFRESH_SECONDS or done == total:
+            drawn[0] = now
+            bar.refresh()
 
+    try:
         yield update
+    finally:
+        bar.stop()

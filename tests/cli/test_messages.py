@@ -11,7 +11,7 @@ import subprocess
 import pytest
 
 from queenslab import cli
-from tests.conftest import ROOT, finish, queens_command
+from tests.conftest import ROOT, finish, on_terminal, queens_command
 
 
 def test_a_sigterm_that_came_before_the_handler_ends_the_run_cleanly():
@@ -140,3 +140,10 @@ def test_the_crosscheck_table_comes_in_blocks_that_fit_a_terminal():
     assert all(block.startswith("n   OEIS  ") for block in blocks), text
     assert blocks[-1].splitlines()[2].endswith("  725 (0.50s)  !! disagree"), text
     assert sum(block.count("724 (12.50s)") for block in blocks) == len(counters) - 1
+
+
+def test_on_a_terminal_the_bar_waits_for_the_first_report(tmp_path):
+    """The bar was drawn at once, its clock standing at 0:00:00 while kernels compiled."""
+    code, seen = on_terminal("count", "8", "-b", "bitmask", NUMBA_CACHE_DIR=str(tmp_path))
+    assert code == 0 and seen.startswith("queens: compiling kernels (first run only)\r\n"), seen
+    assert "counting n=8" in seen and "queens: kernels compiled in " in seen, seen
