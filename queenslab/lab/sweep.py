@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from queenslab import api
-from queenslab.core.backend import Option, Task
+from queenslab.core.backend import Family, Option, Task
 from queenslab.core.errors import UsageError
 from queenslab.core.problem import Problem
 from queenslab.core.result import Status
@@ -331,7 +331,9 @@ def _measure(
     if workers is not None and uses(backend_class(config.backend), "workers", Task(task),
                                     problem.kind):  # fmt: skip
         options["workers"] = workers
-    how = {"time_limit": time_limit, "model": asked["model"], "symmetry": asked["symmetry"]}
+    how: dict[str, Any] = {"time_limit": time_limit}
+    if backend_class(config.backend).family is Family.MODEL:  # a local search builds none
+        how.update(model=asked["model"], symmetry=asked["symmetry"])
     try:
         if task == "count":
             result = api.count(problem, config.backend, **how, **options)
