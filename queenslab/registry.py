@@ -326,8 +326,8 @@ def _default(task: Task, problem: Problem, wanted: set[Feature], options: set[st
             )
         )
 
-    def takes(cls: type[Backend], wanted_options: set[str] = options) -> bool:
-        return all(uses(cls, option, task, problem.kind) for option in wanted_options)
+    def takes(cls: type[Backend], asked: set[str] = options) -> bool:
+        return all(uses(cls, option, task, problem.kind) for option in asked)
 
     for name in choices:
         cls = backend_class(name)
@@ -355,6 +355,14 @@ def uses(cls: type[Backend], option: str, task: Task, kind: str) -> bool:
     return declared and cls.ignores(option, task, kind) is None
 
 
+_DOING = {
+    Task.SOLVE: "solving",
+    Task.ENUMERATE: "enumerating",
+    Task.COUNT: "counting",
+    Task.OPTIMIZE: "optimizing",
+}
+
+
 def _serves(option: str, task: Task, kind: str) -> str:
     """Why no backend able to do this run takes ``option``, from its backends' declarations:
     "option 'checkpoint' is only for counting placement (bitmask, gpu), not for counting
@@ -368,19 +376,13 @@ def _serves(option: str, task: Task, kind: str) -> str:
             users.append(name)
             tasks.update(t for t, _ in served)
             kinds.update(k for _, k in served)
+    if not users:
+        return f"no backend has an option {option!r}"
     doing = ", ".join(_DOING[t] for t in Task if t in tasks)
     return (
         f"option {option!r} is only for {doing} {' or '.join(sorted(kinds))} ({_list(users)}), "
         f"not for {_DOING[task]} {kind}"
     )
-
-
-_DOING = {
-    Task.SOLVE: "solving",
-    Task.ENUMERATE: "enumerating",
-    Task.COUNT: "counting",
-    Task.OPTIMIZE: "optimizing",
-}
 
 
 def _list(found: list[str]) -> str:

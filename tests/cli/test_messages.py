@@ -86,6 +86,8 @@ def test_an_ignored_option_is_refused_by_the_api():
 
     with pytest.raises(ql.UsageError, match="'checkpoint' only when counting"):
         ql.solve(8, "bitmask", checkpoint="unused.sqlite")
+    with pytest.raises(ql.UsageError, match=r"^no backend has an option 'bogus'$"):
+        ql.count(5, problem="domination", bogus=1)
 
 
 def test_output_suffix_of_a_kind_names_its_format(queens, tmp_path):
