@@ -400,7 +400,7 @@ def count(
                 "(--unique and --profile are for placements)"
             )
         return _count_kind(instance, _question(instance, model, symmetry), backend,
-                           time_limit, options)  # fmt: skip
+                           Run(None, time_limit, progress), options)  # fmt: skip
     _placement_only(instance, model, symmetry)
     if unique and instance.givens:
         raise UsageError("--unique counts symmetry classes of a board without givens")
@@ -417,11 +417,10 @@ def _count_kind(
     problem: Problem,
     question: Question,
     backend: str | None,
-    time_limit: float | None,
+    run: Run,
     options: dict[str, Any],
 ) -> CountResult:
     engine = registry.resolve(Task.COUNT, problem, backend, _checked_options(options))
-    run = Run(None, time_limit)
     result = _timed(
         engine, Task.COUNT, problem, run, lambda: engine.count_kind(problem, run, question)
     )
@@ -500,8 +499,9 @@ def optimize(
     instance = make_problem(n, givens, variant, blocked, problem)
     matrix = None if weights is None else check_weights(weights, instance.n)
     if instance.kind != DEFAULT_KIND:
+        shaped = model is not None or symmetry != "none"
         return _optimize_kind(instance, _question(instance, model, symmetry, matrix), backend,
-                              Run(seed, time_limit), _checked_options(options))  # fmt: skip
+                              Run(seed, time_limit), _checked_options(options), shaped)  # fmt: skip
     _placement_only(instance, model, symmetry)
     if matrix is None:
         raise UsageError("the placement problem needs weights (or choose a --problem)")
@@ -528,8 +528,16 @@ def _optimize_kind(
     backend: str | None,
     run: Run,
     options: dict[str, Any],
+    shaped: bool = False,
 ) -> OptimizeResult:
+    """``shaped``: the caller chose the model or its symmetry breaking, which a backend
+    that builds no model (a local search) would ignore: refused there."""
     engine = registry.resolve(Task.OPTIMIZE, problem, backend, _checked_options(options))
+    if shaped and engine.family is not Family.MODEL:
+        raise UsageError(
+            f"backend {engine.name!r} builds no model: --model and --symmetry are for the "
+            "model backends (family model in `queens backends`)"
+        )
     result = _timed(
         engine, Task.OPTIMIZE, problem, run, lambda: engine.optimize_kind(problem, run, question)
     )

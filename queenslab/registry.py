@@ -278,6 +278,10 @@ def resolve(
     if refusal:
         could = able(task, problem, wanted)
         raise UsageError(f"backend {chosen!r} {refusal}; backends that do: {_list(could)}")
+    for option in options:
+        unused = cls.ignores(option, task, problem.kind)
+        if unused is not None and options[option] is not None:
+            raise UsageError(f"backend {chosen!r} uses option {option!r} {unused}")
     details = info(chosen)
     if details.missing:
         missing = details.missing
@@ -324,8 +328,8 @@ def _default(task: Task, problem: Problem, wanted: set[Feature], options: set[st
             )
         )
 
-    def takes(cls: type[Backend]) -> bool:
-        return options <= {option.name for option in cls.options}
+    def takes(cls: type[Backend], asked: set[str] = options) -> bool:
+        return all(uses(cls, option, task, problem.kind) for option in asked)
 
     for name in choices:
         cls = backend_class(name)
@@ -333,6 +337,9 @@ def _default(task: Task, problem: Problem, wanted: set[Feature], options: set[st
             return name
     could = able(task, problem, wanted)
     if options and could:
+        for option in sorted(options):
+            if not any(takes(backend_class(name), {option}) for name in could):
+                raise UsageError(_serves(option, task, problem.kind))
         named = [name for name in could if takes(backend_class(name))]
         raise UsageError(
             f"no default backend takes {', '.join(sorted(options))}; name one with --backend: "
@@ -341,6 +348,42 @@ def _default(task: Task, problem: Problem, wanted: set[Feature], options: set[st
     raise UsageError(
         f"no installed backend can {task} this board ({problem.describe()})"
         + (f"; backends that could: {', '.join(could)}" if could else "")
+    )
+
+
+def uses(cls: type[Backend], option: str, task: Task, kind: str) -> bool:
+    """Whether ``cls`` declares ``option`` and uses it in ``task`` on ``kind``."""
+    declared = any(o.name == option for o in cls.options)
+    return declared and cls.ignores(option, task, kind) is None
+
+
+_DOING = {
+    Task.SOLVE: "solving",
+    Task.ENUMERATE: "enumerating",
+    Task.COUNT: "counting",
+    Task.OPTIMIZE: "optimizing",
+}
+
+
+def _serves(option: str, task: Task, kind: str) -> str:
+    """Why no backend able to do this run takes ``option``, from its backends' declarations:
+    "option 'checkpoint' is only for counting placement (bitmask, gpu), not for counting
+    domination"."""
+    users, tasks, kinds = [], set(), set()
+    for name in names():
+        cls = backend_class(name)
+        runs = [(t, k) for t in Task for k in cls.kinds if cls.does(t, k)]
+        served = [(t, k) for t, k in runs if uses(cls, option, t, k)]
+        if served:
+            users.append(name)
+            tasks.update(t for t, _ in served)
+            kinds.update(k for _, k in served)
+    if not users:
+        return f"no backend has an option {option!r}"
+    doing = ", ".join(_DOING[t] for t in Task if t in tasks)
+    return (
+        f"option {option!r} is only for {doing} {' or '.join(sorted(kinds))} ({_list(users)}), "
+        f"not for {_DOING[task]} {kind}"
     )
 
 

@@ -24,7 +24,7 @@ from collections.abc import Sequence
 from typing import IO, Any, NoReturn
 
 from queenslab import __version__
-from queenslab.core.errors import ExitCode, QueensError, Terminated
+from queenslab.core.errors import ExitCode, QueensError, Terminated, UsageError
 from queenslab.runtime import progress
 
 #: Command name -> module. A new command is a module and one line here.
@@ -62,7 +62,9 @@ class _Parser(argparse.ArgumentParser):
         self._negative_number_matcher = re.compile(r"^-\d+$|^-\d*\.\d+$|^-\d+:")
 
     def error(self, message: str) -> NoReturn:
-        print(f"{self.prog}: error: {message}", file=sys.stderr)
+        """One prefix for every error, the parsers' and the runs' (``queens solve: error``
+        and ``queens: error`` were both seen)."""
+        print(f"queens: error: {message}", file=sys.stderr)
         raise SystemExit(ExitCode.USAGE)
 
     def _print_message(self, message: str, file: IO[str] | None = None) -> None:
@@ -86,7 +88,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"queenslab {__version__}")
     for flag, short, text in _GLOBAL_FLAGS:
         parser.add_argument(flag, short, action="store_true", help=text)
-    commands = parser.add_subparsers(dest="command", required=True, parser_class=_Parser)
+    commands = parser.add_subparsers(
+        dest="command", required=True, parser_class=_Parser, metavar="COMMAND"
+    )
     for name, module_name in COMMANDS.items():
         if only is not None and name != only:
             continue
@@ -110,10 +114,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     words = sys.argv[1:] if argv is None else list(argv)
     named = next((word for word in words if not word.startswith("-")), None)
     try:
-        args = build_parser(named if named in COMMANDS else None).parse_args(argv)
+        _handle_sigterm()
+        if named is not None and named not in COMMANDS:
+            raise UsageError(_unknown_command(named))
+        args = build_parser(named).parse_args(argv)
         progress.set_enabled(not args.quiet)
         progress.announce_compiling()
-        signal.signal(signal.SIGTERM, functools.partial(_terminate, os.getpid()))
         code = args.handler(args)
         sys.stdout.flush()  # a full disk or a closed pipe shows here, not at exit
         return code
@@ -136,6 +142,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         _silence_stdout()
         print(f"queens: error: {_describe(exc)}", file=sys.stderr)
         return ExitCode.USAGE
+    finally:
+        with contextlib.suppress(OSError, ValueError):  # a closed stderr: nothing to say
+            progress.say_compiled()
 
 
 def entry() -> NoReturn:
@@ -155,6 +164,24 @@ def entry() -> NoReturn:
         sys.exit(code)
     atexit._run_exitfuncs()
     os._exit(code)
+
+
+def _unknown_command(word: str) -> str:
+    """The error for a command that does not exist, with the nearest ones (a typo)."""
+    import difflib
+
+    close = difflib.get_close_matches(word, COMMANDS, n=3, cutoff=0.6)
+    hint = f"did you mean {' or '.join(close)}?" if close else f"commands: {', '.join(COMMANDS)}"
+    return f"unknown command {word!r}; {hint}"
+
+
+def _handle_sigterm() -> None:
+    """SIGTERM ends the run cleanly from here on (``_terminate``); the first thing ``main``
+    does, before the imports of the commands, so that no early SIGTERM ends the process
+    without a word. A SIGTERM held back by a blocked mask (a caller that started this
+    process with it blocked) arrives now, and is handled the same way."""
+    signal.signal(signal.SIGTERM, functools.partial(_terminate, os.getpid()))
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGTERM})
 
 
 def _terminate(main_pid: int, signum: int, _frame: object) -> None:

@@ -279,10 +279,10 @@ def add_backend_options(parser: argparse.ArgumentParser, task: Task) -> None:
 
 
 def _applies(cls: type[Backend], option: Option, task: Task) -> bool:
-    """Whether ``option`` does something for ``task``: one a backend uses only when
-    counting (its ``count_options``: bitmask's --checkpoint and --scheduler) was offered by
-    solve, enumerate and optimize, and ignored."""
-    return task is Task.COUNT or option.name not in cls.count_options
+    """Whether ``option`` does something for ``task`` on some kind: one a backend uses
+    only when counting (bitmask's --checkpoint and --scheduler) was offered by solve,
+    enumerate and optimize, and ignored."""
+    return any(cls.ignores(option.name, task, kind) is None for kind in cls.kinds)
 
 
 def _option_type(option: Option) -> Any:

@@ -11,6 +11,7 @@ from queenslab.cli import arguments as a
 from queenslab.core.backend import Task
 from queenslab.core.errors import ExitCode, UsageError
 from queenslab.core.result import Status
+from queenslab.problems import DEFAULT_KIND
 from queenslab.runtime import progress
 
 HELP = "count all solutions (and unique ones with --unique), or a problem's optimal answers"
@@ -50,7 +51,10 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--plot draws the tree profile: add --profile")
     problem = a.problem(args)
     backend = args.backend or (PROFILE_BACKEND if args.profile else None)
-    with progress.progress_bar(f"counting {problem.describe()}") as bar:
+    what = problem.describe()
+    if args.problem != DEFAULT_KIND:  # the optimum first, then the answers found, one by one
+        what = f"optimal {args.problem} answers of {what}"
+    with progress.progress_bar(f"counting {what}") as bar:
         result = api.count(
             problem,
             backend,

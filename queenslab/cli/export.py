@@ -28,7 +28,8 @@ def add_model_arguments(parser: argparse.ArgumentParser) -> None:
         "--encoding",
         default=ENCODING_OPTION.default,
         choices=ENCODING_OPTION.choices,
-        help=f"dimacs, wcnf: {ENCODING_OPTION.help}",
+        metavar="ENC",
+        help=f"dimacs, wcnf: {ENCODING_OPTION.help} ({', '.join(ENCODING_OPTION.choices)})",
     )
     parser.add_argument("--output", "-o", metavar="FILE", help="write here instead of stdout")
 

@@ -64,9 +64,9 @@ def run(args: argparse.Namespace) -> int:
 
 def _optimize_kind(args: argparse.Namespace, problem: Problem, weights: object) -> int:
     """A kind's optimum, its bound and certificate, as text or JSON."""
-    fmt = args.format or ("json" if (args.output or "").endswith(".json") else "text")
-    if fmt not in ("text", "json"):
+    if args.format not in (None, "text", "json"):
         raise UsageError(f"the {args.problem} problem's answer is written as text or json")
+    fmt = formats.choose(args.format, args.output, ["text", "json"], "text").name
     with atomic_output(args.output) as out:
         result = api.optimize(problem, weights, args.backend, time_limit=args.time_limit,
                               seed=args.seed, **a.kind_arguments(args),

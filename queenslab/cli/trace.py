@@ -6,6 +6,7 @@ import argparse
 import json
 import math
 import sys
+import textwrap
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import PurePath
@@ -31,7 +32,14 @@ EXAMPLES = f"""examples:
   queens trace 8 --backend forward-checking --key-frames --fps 1 --output fc8.gif
   queens trace 6 --backend mac --all --max-frames 80 --output mac6.svg
 
-Traced methods and their largest board: {", ".join(f"{k} {v.max_n}" for k, v in TRACED.items())}.
+{
+    textwrap.fill(
+        "Traced methods and their largest board: "
+        + ", ".join(f"{k} {v.max_n}" for k, v in TRACED.items())
+        + ".",
+        88,
+    )
+}
 backtrack, forward-checking and mac take orders: +mrv (fewest values left first) and
 +lcv (least constraining value first), e.g. mac+mrv.
 A trace records at most --max-steps steps (default {DEFAULT_STEPS}, at most {MAX_STEPS});

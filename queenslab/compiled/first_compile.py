@@ -1,8 +1,10 @@
-"""Say that kernels compile, once: a first run pauses for seconds without a sign of life.
+"""Say that kernels compile, once, and how long it took: a first run pauses for up to a
+minute, and without a word it looked hung (piped, nothing at all was printed).
 
-Numba compiles a kernel of this package when its cache holds no machine code for it
-(``jit`` tells this module then). The command line chooses what is said and where
-(``announce_with``): this layer, beneath everything, imports nothing and knows no terminal.
+Numba tells this module when it compiles a kernel of this package (``jit``: ``compiling``
+as the outermost compile starts, ``compiled`` with its seconds as it ends). The command
+line chooses what is said and where (``announce_with``, ``spent``): this layer, beneath
+everything, imports nothing and knows no terminal.
 """
 
 from __future__ import annotations
@@ -10,12 +12,13 @@ from __future__ import annotations
 from collections.abc import Callable
 
 _announce: Callable[[], None] | None = None
+_spent = 0.0
 
 
 def announce_with(callback: Callable[[], None]) -> None:
-    """Call ``callback`` before the next kernel compiles (once per process)."""
-    global _announce
-    _announce = callback
+    """Call ``callback`` before the next kernel compiles (once); ``spent`` counts from here."""
+    global _announce, _spent
+    _announce, _spent = callback, 0.0
 
 
 def compiling() -> None:
@@ -24,3 +27,14 @@ def compiling() -> None:
     callback, _announce = _announce, None
     if callback is not None:
         callback()
+
+
+def compiled(seconds: float) -> None:
+    """A kernel (with those it calls) took ``seconds`` to compile."""
+    global _spent
+    _spent += seconds
+
+
+def spent() -> float:
+    """Seconds spent compiling the package's kernels since ``announce_with``."""
+    return _spent

@@ -15,6 +15,7 @@ lowering.
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 from typing import Any
 
@@ -25,7 +26,7 @@ if "NUMBA_CACHE_DIR" not in os.environ and not os.access(Path(__file__).parent, 
     os.environ["NUMBA_CACHE_DIR"] = str(numba_user_cache())
 
 from numba import carray, cfunc, njit, types  # imported after the environment is set
-from numba.core import caching, cgutils
+from numba.core import caching, cgutils, event
 from numba.core.runtime import rtsys
 from numba.extending import intrinsic
 
@@ -38,8 +39,7 @@ _PACKAGE = __name__.partition(".")[0] + "."
 
 
 def _load_overload(self: caching.Cache, sig: Any, target_context: Any) -> Any:
-    """``Cache.load_overload`` without the refresh for this package's kernels only; a
-    kernel not in the cache is about to compile, which ``first_compile`` announces.
+    """``Cache.load_overload`` without the refresh for this package's kernels only.
 
     Other code in the process (a user's own kernels) keeps numba's behaviour untouched.
     """
@@ -47,10 +47,34 @@ def _load_overload(self: caching.Cache, sig: Any, target_context: Any) -> Any:
         return _numba_load_overload(self, sig, target_context)
     rtsys.initialize(target_context)
     with self._guard_against_spurious_io_errors():
-        found = self._load_overload(sig, target_context)
-    if found is None:
-        first_compile.compiling()
-    return found
+        return self._load_overload(sig, target_context)
+
+
+class _CompileClock(event.Listener):
+    """Tells ``first_compile`` when a kernel of this package starts compiling and how long
+    it took: the outermost compile only (a kernel compiles those it calls inside its own);
+    numba holds its compiler lock meanwhile, so one compile runs at a time."""
+
+    def __init__(self) -> None:
+        self._depth = 0
+        self._start: float | None = None  # None: the compile under way is not ours
+
+    def on_start(self, event: event.Event) -> None:
+        self._depth += 1
+        if self._depth == 1:
+            function = getattr(event.data["dispatcher"], "py_func", None)
+            ours = getattr(function, "__module__", "").startswith(_PACKAGE)
+            self._start = time.perf_counter() if ours else None
+            if ours:
+                first_compile.compiling()
+
+    def on_end(self, event: event.Event) -> None:
+        self._depth -= 1
+        if self._depth == 0 and self._start is not None:
+            first_compile.compiled(time.perf_counter() - self._start)
+
+
+event.register("numba:compile", _CompileClock())
 
 
 # Only with the start-up tricks switched on (QUEENSLAB_NATIVE), and on the numba versions

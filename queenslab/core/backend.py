@@ -115,6 +115,8 @@ class Backend:
     options: ClassVar[tuple[Option, ...]] = ()
     #: Options that only counting uses: the other commands do not offer them.
     count_options: ClassVar[frozenset[str]] = frozenset()
+    #: Options that only the placement problem uses: a run on another kind refuses them.
+    placement_options: ClassVar[frozenset[str]] = frozenset()
     #: Whether the run's seed changes what the backend does (else the CLI says it does not).
     uses_seed: ClassVar[bool] = False
 
@@ -141,6 +143,16 @@ class Backend:
     def load_for(self, task: Task, problem: Problem, unique: bool = False) -> None:
         """``load``, narrowed to what ``task`` on ``problem`` needs (start-up is paid per run)."""
         self.load()
+
+    @classmethod
+    def ignores(cls, option: str, task: Task, kind: str) -> str | None:
+        """Why option ``option`` would do nothing in ``task`` on ``kind`` ("only when
+        counting"), or None when it is used: an ignored option is refused, not dropped."""
+        if option in cls.count_options and task is not Task.COUNT:
+            return "only when counting"
+        if option in cls.placement_options and kind != "placement":
+            return "only on the placement problem"
+        return None
 
     @classmethod
     def does(cls, task: Task, kind: str) -> bool:

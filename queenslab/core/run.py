@@ -69,6 +69,7 @@ class Run:
         self._end = None if self.time_limit is None else self._start + self.time_limit
         self._stopped = threading.Event()
         self._flag: np.ndarray | None = None
+        self._reported: tuple[int, int | None] = (0, None)
 
     # -- the clock ----------------------------------------------------------------------
     def expired(self) -> bool:
@@ -122,5 +123,11 @@ class Run:
             self.stats.add({f"{name}_seconds": time.perf_counter() - start})
 
     def report(self, done: int, total: int | None) -> None:
+        self._reported = (done, total)
         if self.progress is not None:
             self.progress(done, total)
+
+    def heartbeat(self) -> None:
+        """Report the last progress again while a phase that measures none runs (a forked
+        solver proving an optimum): the bar's clock moves, it stood at 0:00:00."""
+        self.report(*self._reported)

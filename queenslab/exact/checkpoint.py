@@ -105,6 +105,10 @@ class Checkpoint:
                     f"checkpoint {self.path} holds {foreign}, which no queenslab checkpoint "
                     "has: use another file"
                 )
+            elif edited := _contradiction(found):
+                raise UsageError(
+                    f"checkpoint {self.path} was edited or damaged ({edited}): use another file"
+                )
             elif any(found.get(key) != expected[key] for key in _PLAN_KEYS):
                 theirs, mine = _describe(found), _describe(expected)
                 if theirs == mine:
@@ -213,6 +217,15 @@ class Checkpoint:
             self.close()  # keep what finished (Ctrl-C, a limit, a lost worker)
         if not self._recorded:
             self._discard()
+
+
+def _contradiction(meta: dict[str, str]) -> str:
+    """How a file's meta entries contradict each other ("its n is 15, its board n=16"),
+    or "": an edited n was taken for the n of another count, and named the board's."""
+    board = meta.get("board")
+    if board and board.split()[0] != f"n={meta.get('n')}":
+        return f"its n is {meta.get('n')}, its board {board}"
+    return ""
 
 
 def _describe(meta: dict[str, str]) -> str:

@@ -35,6 +35,9 @@ MAX_COUNT_N: dict[str, int] = {
     "bitmask": 18,
 }
 DEFAULT_MAX_COUNT_N = 10  # for counters not in the table
+#: The text table's width: a wider one is cut into blocks, each led by n and OEIS.
+TEXT_WIDTH = 100
+KEY_COLUMNS = 2
 TIME_LIMIT = 120.0  # seconds per count or solve
 SEED = 0  # heuristics are seeded so a failure can be replayed
 
@@ -163,14 +166,33 @@ class CrosscheckReport:
             ]
             for row in self.rows
         ]
-        widths = [max(len(line[i]) for line in [header, *body]) for i in range(len(header))]
-        lines = [
-            "  ".join(cell.ljust(w) for cell, w in zip(line, widths, strict=True)).rstrip()
-            for line in [header, *body]
-        ]
-        lines.insert(1, "-" * len(lines[0]))
-        lines.append("all agree" if self.ok else "DISAGREEMENT: see the rows marked !!")
-        return "\n".join(lines)
+        table = [header, *body]
+        widths = [max(len(line[i]) for line in table) for i in range(len(header))]
+        parts = []
+        for columns in _blocks(widths, KEY_COLUMNS, TEXT_WIDTH):
+            lines = [
+                "  ".join(line[i].ljust(widths[i]) for i in columns).rstrip() for line in table
+            ]
+            lines.insert(1, "-" * len(lines[0]))
+            parts.append("\n".join(lines))
+        verdict = "all agree" if self.ok else "DISAGREEMENT: see the rows marked !!"
+        return "\n\n".join(parts) + "\n" + verdict
+
+
+def _blocks(widths: Sequence[int], keys: int, limit: int) -> list[list[int]]:
+    """The columns of each block of a text table ``limit`` characters wide at most (one
+    column wider than that alone): the ``keys`` first columns begin every block. The
+    default cross-check's one table was 198 columns wide."""
+    blocks: list[list[int]] = []
+    block = list(range(keys))
+    used = sum(widths[:keys]) + 2 * keys
+    for column in range(keys, len(widths)):
+        if len(block) > keys and used + widths[column] > limit:
+            blocks.append(block)
+            block, used = list(range(keys)), sum(widths[:keys]) + 2 * keys
+        block.append(column)
+        used += widths[column] + 2
+    return [*blocks, block]
 
 
 def crosscheck(

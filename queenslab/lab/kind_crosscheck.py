@@ -90,7 +90,7 @@ def crosscheck_kind(
         for name in solvers:
             value_row.counts[name] = _optimum(name, instance, how)
         for name in heuristics:
-            value_row.heuristics[name] = _reached(name, instance, how, question.sense, value_row)
+            value_row.heuristics[name] = _reached(name, instance, question.sense, value_row)
         for name in counters:
             count_row.counts[name] = _count(name, instance, how)
         done += len(solvers) + len(heuristics) + len(counters)
@@ -141,9 +141,10 @@ def _optimum(name: str, problem: Problem, how: dict[str, Any]) -> Answer:
     return Answer(seconds=result.seconds, note=f"{result.status}{best}", stats=result.stats)
 
 
-def _reached(name: str, problem: Problem, how: dict[str, Any], sense: Sense, row: Row) -> Answer:
-    """A heuristic's value: it may equal the optimum, never beat it."""
-    result = _optimize(name, problem, how)
+def _reached(name: str, problem: Problem, sense: Sense, row: Row) -> Answer:
+    """A heuristic's value: it may equal the optimum, never beat it. It builds no model:
+    the run's --model and --symmetry are not its to take."""
+    result = _optimize(name, problem, {})
     if isinstance(result, Answer):
         return result
     if result.objective is None:

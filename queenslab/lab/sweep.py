@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from queenslab import api
-from queenslab.core.backend import Option, Task
+from queenslab.core.backend import Family, Option, Task
 from queenslab.core.errors import UsageError
 from queenslab.core.problem import Problem
 from queenslab.core.result import Status
@@ -33,7 +33,7 @@ from queenslab.lab import reference
 from queenslab.lab.summary import Quartiles, figures, number, quartiles, spread
 from queenslab.lab.table import Table
 from queenslab.problems import DEFAULT_KIND
-from queenslab.registry import backend_class, info
+from queenslab.registry import backend_class, info, uses
 
 TASKS: dict[str, Task] = {"solve": Task.SOLVE, "count": Task.COUNT, "optimize": Task.OPTIMIZE}
 
@@ -353,11 +353,12 @@ def _measure(
 
     Counting takes no seed: a whole tree does not depend on the order it is walked in."""
     options: dict[str, Any] = dict(config.options)
-    if workers is not None and any(
-        o.name == "workers" for o in backend_class(config.backend).options
-    ):
+    if workers is not None and uses(backend_class(config.backend), "workers", Task(task),
+                                    problem.kind):  # fmt: skip
         options["workers"] = workers
-    how = {"time_limit": time_limit, "model": asked["model"], "symmetry": asked["symmetry"]}
+    how: dict[str, Any] = {"time_limit": time_limit}
+    if backend_class(config.backend).family is Family.MODEL:  # a local search builds none
+        how.update(model=asked["model"], symmetry=asked["symmetry"])
     try:
         if task == "count":
             result = api.count(problem, config.backend, **how, **options)

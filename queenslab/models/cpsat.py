@@ -355,6 +355,8 @@ class CpSatBackend(KindModels, Backend):
         # interleaved search wants two workers at least
         workers_option(max(2, default_workers()), "CP-SAT workers, or threads solving cubes"),
     )  # fmt: skip
+    #: A problem kind's model is its own (``--model``), not a formulation of placement.
+    placement_options = frozenset({"formulation"})
     uses_seed = True
 
     def load(self) -> None:

@@ -13,7 +13,6 @@ one queen, the clause "not all of these n queens" blocks exactly one board.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from types import ModuleType
 from typing import Any, ClassVar
 
 from queenslab.boards import VARIANTS
@@ -199,14 +198,15 @@ class SatBackend(KindModels, Backend):
         workers_option(help="counting processes"),
         external.COMMAND_OPTION,
     )
+    #: A problem kind runs in python-sat, on one process; the CaDiCaL program runs a
+    #: kind only for a decide's ``--proof``.
+    placement_options = frozenset({"workers", "solver_cmd"})
 
-    def _kind_translator(self) -> ModuleType:
-        if self.settings["solver_cmd"]:
-            raise UsageError(
-                "--solver-cmd solves placements (and decide --proof); a problem kind runs "
-                "in python-sat"
-            )
-        return super()._kind_translator()
+    @classmethod
+    def ignores(cls, option: str, task: Task, kind: str) -> str | None:
+        if option == "solver_cmd" and task is Task.DECIDE:
+            return None
+        return super().ignores(option, task, kind)
 
     def decide_kind(
         self, problem: Problem, run: Run, question: Question, value: int, proof: str | None = None
@@ -214,6 +214,8 @@ class SatBackend(KindModels, Backend):
         """With ``proof``, the CaDiCaL program decides and its proof of a no is checked
         (``models.zero_one.proved``); otherwise python-sat decides, as every kind task."""
         if proof is None:
+            if self.settings["solver_cmd"]:
+                raise UsageError("--solver-cmd runs a problem kind only with decide --proof")
             return super().decide_kind(problem, run, question, value)
         from queenslab.models.zero_one import proved
 

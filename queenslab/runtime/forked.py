@@ -61,6 +61,7 @@ def in_child(work: Callable[[], T], run: Run, stopped: T, grace: float = GRACE_S
     stopped_at: float | None = None
     try:
         while not receiver.poll(POLL_SECONDS):
+            run.heartbeat()
             if not child.is_alive() and not receiver.poll():
                 raise RuntimeError(f"the solver process ended without an answer ({child.exitcode})")
             if run.should_stop():

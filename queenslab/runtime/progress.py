@@ -2,7 +2,8 @@
 
 A bar is drawn on stderr when it is a terminal, never when output is piped, and never
 beside solutions streaming to the same terminal. The first run of a command compiles its
-Numba kernels (seconds without a sign of life): ``announce_compiling`` says so once.
+Numba kernels (up to a minute without a sign of life): ``announce_compiling`` says so
+once, on a terminal or not, and ``say_compiled`` how long it took.
 
 A bar is redrawn by the thread that reports progress, at most ``REFRESH_SECONDS`` apart,
 never by a refresh thread of its own: the run's pool may fork worker processes after the
@@ -22,7 +23,7 @@ from queenslab.core.run import ProgressCallback
 REFRESH_SECONDS = 0.1
 
 _enabled = True
-COMPILING = "compiling kernels (first run only)"
+COMPILING = "queens: compiling kernels (first run only)"
 
 
 def set_enabled(enabled: bool) -> None:
@@ -36,13 +37,22 @@ def is_interactive() -> bool:
 
 
 def announce_compiling() -> None:
-    """From now on, the first kernel this process compiles is announced on a terminal."""
+    """From now on, the first kernel this process compiles is announced on stderr, piped
+    or not (a minute without a word looked hung); ``say_compiled`` then gives its time."""
     first_compile.announce_with(_say_compiling)
 
 
 def _say_compiling() -> None:
-    if is_interactive():
+    if _enabled:
         print(COMPILING, file=sys.stderr, flush=True)
+
+
+def say_compiled() -> None:
+    """The time the run spent compiling, after ``announce_compiling`` said it began."""
+    spent = first_compile.spent()
+    if _enabled and spent:
+        print(f"queens: kernels compiled in {spent:.1f} s; later runs load them", file=sys.stderr,
+              flush=True)  # fmt: skip
 
 
 @contextmanager
@@ -50,6 +60,9 @@ def progress_bar(
     description: str, *, output_streams: bool = False
 ) -> Iterator[ProgressCallback | None]:
     """Yield a ``callback(done, total)`` drawing a bar on stderr, or None when not a TTY.
+
+    The bar appears at the first report: drawn at once, its clock stood at 0:00:00 while
+    the run compiled its kernels or a solver worked without reporting.
 
     ``output_streams``: the command writes its answers to stdout as it goes; when stdout
     is a terminal too, a bar would be drawn among them (``enumerating ━━ 0/? {"cols":
@@ -83,16 +96,20 @@ def progress_bar(
         TextColumn("ETA"),
         TimeRemainingColumn(),
     )
-    console = Console(stderr=True)
-    with Progress(*columns, console=console, transient=True, auto_refresh=False) as bar:
-        task = bar.add_task(description, total=None)
-        drawn = [0.0]
+    bar = Progress(*columns, console=Console(stderr=True), transient=True, auto_refresh=False)
+    task = bar.add_task(description, total=None)  # its clock starts here
+    drawn = [0.0]
 
-        def update(done: int, total: int | None) -> None:
-            bar.update(task, completed=done, total=total)
-            now = time.monotonic()
-            if now - drawn[0] >= REFRESH_SECONDS or done == total:
-                drawn[0] = now
-                bar.refresh()
+    def update(done: int, total: int | None) -> None:
+        if not bar.live.is_started:  # drawn at the first report, not at 0:00:00 meanwhile
+            bar.start()
+        bar.update(task, completed=done, total=total)
+        now = time.monotonic()
+        if now - drawn[0] >= REFRESH_SECONDS or done == total:
+            drawn[0] = now
+            bar.refresh()
 
+    try:
         yield update
+    finally:
+        bar.stop()

@@ -106,7 +106,7 @@ def test_graph_search_keeps_its_best_answer_at_a_time_limit(queens):
         (["count", "8", "--symmetry", "lex-leader"], "--symmetry choose"),
         (["enumerate", "4", "--problem", "domination", "--format", "leetcode"], "jsonl only"),
         (["export", "4", "--problem", "domination", "--format", "mzn"], "cannot express"),
-        (["count", "4", "--problem", "domination", "--solver-cmd", "cadical"], "solves placements"),
+        (["count", "4", "--problem", "domination", "--solver-cmd", "cadical"], "only for solving"),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(queens, argv, message):

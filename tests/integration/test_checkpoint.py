@@ -113,6 +113,18 @@ def test_another_board_is_named_in_the_refusal(tmp_path):
         ql.count(8, "bitmask", variant="superqueens", checkpoint=path)
 
 
+@pytest.mark.parametrize("resumed", [8, 9])
+def test_an_edited_n_is_named_as_an_edit(tmp_path, resumed):
+    """A file of n = 9 whose n was edited to 8 was refused as "another count (n=9...)",
+    and resumed as n = 9 as "n=9 split another way"."""
+    path = str(tmp_path / "count.sqlite")
+    ql.count(9, "bitmask", checkpoint=path)
+    with sqlite3.connect(path) as db:
+        db.execute("UPDATE meta SET value = '8' WHERE key = 'n'")
+    with pytest.raises(UsageError, match=r"edited or damaged \(its n is 8, its board n=9\)"):
+        ql.count(resumed, "bitmask", checkpoint=path)
+
+
 @pytest.mark.parametrize("action", ["ABORT, 'no'", "IGNORE"])
 def test_a_checkpoint_with_a_trigger_is_refused(tmp_path, action):
     """A trigger that aborted inserts gave a traceback (IntegrityError); one that ignored

@@ -78,6 +78,7 @@ class KindModels:
             optimum = best.objective
             for _ in self._kind_optima(problem, run, question, best):
                 found += 1
+                run.report(found, None)
         except LimitReached:
             run.stats.add(found=found)
             return CountResult(None, status=Status.LIMIT, kind=problem.kind, optimum=optimum)
