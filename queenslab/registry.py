@@ -362,29 +362,32 @@ _DOING = {
     Task.ENUMERATE: "enumerating",
     Task.COUNT: "counting",
     Task.OPTIMIZE: "optimizing",
+    Task.DECIDE: "deciding",
 }
 
 
 def _serves(option: str, task: Task, kind: str) -> str:
     """Why no backend able to do this run takes ``option``, from its backends' declarations:
     "option 'checkpoint' is only for counting placement (bitmask, gpu), not for counting
-    domination"."""
-    users, tasks, kinds = [], set(), set()
+    domination"; tasks that serve the same kinds are named together."""
+    users: list[str] = []
+    kinds_of: dict[Task, set[str]] = {}
     for name in names():
         cls = backend_class(name)
-        runs = [(t, k) for t in Task for k in cls.kinds if cls.does(t, k)]
-        served = [(t, k) for t, k in runs if uses(cls, option, t, k)]
+        served = [(t, k) for t in Task for k in cls.kinds if cls.does(t, k)]
+        served = [(t, k) for t, k in served if uses(cls, option, t, k)]
         if served:
             users.append(name)
-            tasks.update(t for t, _ in served)
-            kinds.update(k for _, k in served)
+            for t, k in served:
+                kinds_of.setdefault(t, set()).add(k)
     if not users:
         return f"no backend has an option {option!r}"
-    doing = ", ".join(_DOING[t] for t in Task if t in tasks)
-    return (
-        f"option {option!r} is only for {doing} {' or '.join(sorted(kinds))} ({_list(users)}), "
-        f"not for {_DOING[task]} {kind}"
-    )
+    groups: dict[tuple[str, ...], list[str]] = {}
+    for t in Task:
+        if t in kinds_of:
+            groups.setdefault(tuple(sorted(kinds_of[t])), []).append(_DOING[t])
+    doing = "; ".join(f"{', '.join(ts)} {' or '.join(ks)}" for ks, ts in groups.items())
+    return f"option {option!r} is only for {doing} ({_list(users)}), not for {_DOING[task]} {kind}"
 
 
 def _list(found: list[str]) -> str:

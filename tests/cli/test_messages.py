@@ -70,7 +70,8 @@ def test_help_fits_a_terminal(command, capsys, monkeypatch):
          "option 'checkpoint' is only for counting placement (bitmask, gpu), "
          "not for counting domination"),
         (["count", "4", "--problem", "domination", "--solver-cmd", "cadical"],
-         "option 'solver_cmd' is only for solving, enumerating, counting placement (sat)"),
+         "option 'solver_cmd' is only for solving, enumerating, counting placement; deciding "
+         "coloring or domination or independent-domination or peaceable (sat)"),
     ],
 )  # fmt: skip
 def test_an_option_the_run_does_not_use_is_refused(queens, argv, message, tmp_path):
