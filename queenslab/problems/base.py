@@ -34,6 +34,10 @@ class ProblemKind:
     sense: ClassVar[Sense]
     #: Formulations, the default first: name -> one line on where it comes from.
     models: ClassVar[Mapping[str, str]]
+    #: Formulations whose solutions at the optimum are not the kind's answers one for one
+    #: (labelled colours, armies compared by count): name -> what they would count. Counting
+    #: and enumerating refuse them; every other model counts the same answers.
+    uncounted: ClassVar[Mapping[str, str]] = {}
     #: Board variant -> OEIS id of the optimum's value, and of the number of optima.
     value_sequences: ClassVar[Mapping[str, str]] = {}
     count_sequences: ClassVar[Mapping[str, str]] = {}
@@ -57,6 +61,17 @@ class ProblemKind:
                 f"choose from: {', '.join(self.models)}"
             )
         return model
+
+    def counting_model_name(self, model: str | None) -> str:
+        """``model_name(model)``, refused in one line when it cannot count the answers."""
+        name = self.model_name(model)
+        if name in self.uncounted:
+            counting = ", ".join(m for m in self.models if m not in self.uncounted)
+            raise UsageError(
+                f"the {name} model of {self.name} would count {self.uncounted[name]}, not "
+                f"its answers; count and enumerate with: {counting}"
+            )
+        return name
 
     def build(self, board: Board, model: str, symmetry: str = "none") -> BoolModel:
         """The 0-1 model of this question on ``board``, with symmetry breaking when asked."""
