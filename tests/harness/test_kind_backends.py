@@ -113,6 +113,25 @@ def test_optimize_on_a_blocked_board(name, problem, variant):
 
 
 @pytest.mark.parametrize(("name", "problem", "variant"), _cases(Task.OPTIMIZE, variants=False))
+def test_optimize_on_a_board_without_open_cells(name, problem, variant):
+    """The empty answer is optimal (no colour, no army); domination, which must still
+    reach every cell, is infeasible, and a complete backend says which cell no queen
+    reaches."""
+    if not KINDS[problem].takes_blocked:
+        pytest.skip(f"{problem} takes no blocked cells")
+    closed = ((0, 0), (0, 1), (1, 0), (1, 1))
+    result = ql.optimize(2, problem=problem, backend=name, blocked=closed, seed=1, time_limit=60)
+    best, _ = kind_oracle.optimum(problem, 2, variant, closed)
+    if best is not None:
+        _agrees(name, result, problem, 2, variant, closed)
+    elif backend_class(name).family is Family.HEURISTIC:
+        assert result.status is not ql.Status.INFEASIBLE and result.answer is None
+    else:
+        assert result.status is ql.Status.INFEASIBLE
+        assert "no open cell reaches cell 0:0" in result.message
+
+
+@pytest.mark.parametrize(("name", "problem", "variant"), _cases(Task.OPTIMIZE, variants=False))
 def test_every_model_and_symmetry_keeps_the_optimum(name, problem, variant):
     """Each formulation, with and without lex-leader constraints, at n = 4 and 5. A model
     a backend refuses must say so in one line (a UsageError), never answer wrongly."""
