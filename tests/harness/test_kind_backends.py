@@ -62,6 +62,59 @@ def _refused(refusal: ql.UsageError, problem: str, model: str) -> None:
         assert "count and enumerate with" in str(refusal)
 
 
+def _cpsat_budget(patch: pytest.MonkeyPatch, k: int) -> dict:
+    """k conflicts; none at all at k = 0, where the presolve itself is cut short."""
+    from queenslab.models import cpsat
+
+    made = cpsat.parallel_solver
+
+    def limited(workers: int, run) -> object:
+        solver = made(workers, run)
+        if k:
+            solver.parameters.max_number_of_conflicts = k
+        else:
+            solver.parameters.max_deterministic_time = 0.0
+        return solver
+
+    patch.setattr(cpsat, "parallel_solver", limited)
+    return {}
+
+
+def _milp_budget(patch: pytest.MonkeyPatch, k: int) -> dict:
+    """k branch-and-bound nodes of HiGHS; at k = 0 a time limit of 0 ends its presolve."""
+    from queenslab.models import pyomo_solvers
+
+    options = {"mip_max_nodes": k} if k else {"time_limit": 0.0}
+    patch.setattr(pyomo_solvers.PyomoSolver, "_presolve_options", lambda self, _: options)
+    return {}
+
+
+def _oracle_call_budget(patch: pytest.MonkeyPatch, k: int) -> dict:
+    """k calls of the SAT oracle (the sat descent's solves, RC2's core-guided calls)."""
+    from queenslab.models import sat
+
+    made, calls = sat.solve_until, []
+
+    def limited(solver, should_stop, assumptions=()) -> bool | None:
+        calls.append(1)
+        return made(solver, should_stop, assumptions) if len(calls) <= k else None
+
+    patch.setattr(sat, "solve_until", limited)
+    return {}
+
+
+#: A deterministic budget per backend, in the solver's own units of work (never the clock):
+#: each sets it for one run (a test-only hook where the solver is made) or passes it as an
+#: option, and returns the options to call with.
+BUDGETS = {
+    "cpsat": _cpsat_budget,
+    "milp": _milp_budget,
+    "sat": _oracle_call_budget,
+    "maxsat": _oracle_call_budget,
+    "graph-search": lambda patch, k: {"patience": k + 1},
+}
+
+
 def _sense(problem: str) -> int:
     """+1 when the kind minimises, -1 when it maximises (then a larger value is better)."""
     return 1 if KINDS[problem].sense.value == "min" else -1
@@ -147,6 +200,38 @@ def test_every_model_and_symmetry_keeps_the_optimum(name, problem, variant):
                     assert "\n" not in str(refused)
                     continue
                 _agrees(name, result, problem, n, variant)
+
+
+@pytest.mark.parametrize(("name", "problem", "variant"), _cases(Task.OPTIMIZE, variants=False))
+def test_a_limit_leaves_a_valid_bound(name, problem, variant, monkeypatch):
+    """Stopped by a deterministic budget, a run's bound lies on the right side of the
+    brute-force optimum (at least it when maximising, at most when minimising) or is absent;
+    any answer passes the oracle, and only the optimum is called optimal. A complete
+    backend stopped before its proof must show it (the smallest budget does)."""
+    n = 5
+    best, _ = kind_oracle.optimum(problem, n, variant)
+    statuses = set()
+    for k in (0, 1, 4, 16):
+        with monkeypatch.context() as patch:
+            options = BUDGETS[name](patch, k)
+            result = ql.optimize(n, problem=problem, backend=name, seed=1, time_limit=60,
+                                 **options)  # fmt: skip
+        statuses.add(result.status)
+        assert result.status in (ql.Status.OPTIMAL, ql.Status.FEASIBLE, ql.Status.LIMIT), result
+        if result.answer is not None:
+            assert _sense(problem) * (_checked(result, problem, n, variant) - best) >= 0
+        if result.bound is not None:
+            assert _sense(problem) * (best - result.bound) >= 0, (k, result.bound, best)
+        if result.status is ql.Status.OPTIMAL:
+            assert result.objective == result.bound == best
+    if backend_class(name).family is not Family.HEURISTIC:
+        assert statuses - {ql.Status.OPTIMAL}, "no budget stopped the run before its proof"
+
+
+def test_every_optimizing_backend_has_a_budget():
+    """The bound test above needs a way to stop each backend deterministically."""
+    optimizing = {name for name in names() if Task.OPTIMIZE in backend_class(name).kind_tasks}
+    assert optimizing <= set(BUDGETS)
 
 
 @pytest.mark.parametrize(("name", "problem", "variant"), _cases(Task.COUNT))
