@@ -41,6 +41,10 @@ class ProblemKind:
     #: Board variant -> OEIS id of the optimum's value, and of the number of optima.
     value_sequences: ClassVar[Mapping[str, str]] = {}
     count_sequences: ClassVar[Mapping[str, str]] = {}
+    #: The largest board whose 0-1 model is built, refused up front beyond: the kinds'
+    #: models grow as n³ (covering clauses, attacking pairs, a colour per cell and line),
+    #: and past it they would take more than 2 GB (about 75 bytes a term, measured).
+    largest_model_n: ClassVar[int] = 200
     #: Whether blocked cells make sense for this question (else they are refused).
     takes_blocked: ClassVar[bool] = True
     #: Whether the question has cell weights (weighted placement); else they are refused.
@@ -117,6 +121,11 @@ class Question:
     symmetry: str = "none"
 
     def build(self, board: Board) -> BoolModel:
+        """The model of the question on ``board``; a one-line UsageError, before any work,
+        when the board is larger than the kind's models are built for."""
+        largest = self.kind.largest_model_n
+        if board.n > largest:
+            raise UsageError(f"the {self.kind.name} models take n <= {largest}, got {board.n}")
         return self.kind.build(board, self.model, self.symmetry)
 
 

@@ -152,6 +152,8 @@ class Peaceable(ProblemKind):
         "white-only": "white armies (not white and black pairs: its black cells are forced)"
     }
     value_sequences: ClassVar[Mapping[str, str]] = {"standard": "A250000"}
+    #: the basic model's two clauses per attacking pair: about 12 n³ literals
+    largest_model_n: ClassVar[int] = 120
 
     def build(self, board: Board, model: str, symmetry: str = "none") -> BoolModel:
         formulation = FORMULATIONS[model]
