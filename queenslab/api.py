@@ -66,10 +66,14 @@ def make_problem(
     return instance
 
 
-def _question(problem: Problem, model: str | None, symmetry: str, weights: Any = None) -> Question:
-    """What a backend is asked about a kind other than placement, every part checked."""
+def _question(
+    problem: Problem, model: str | None, symmetry: str, weights: Any = None, counts: bool = False
+) -> Question:
+    """What a backend is asked about a kind other than placement, every part checked;
+    ``counts``: its answers are counted or enumerated, which some models cannot do."""
     question = kind(problem.kind, weights)
-    return Question(question, question.model_name(model), check_symmetry(symmetry))
+    name = question.counting_model_name(model) if counts else question.model_name(model)
+    return Question(question, name, check_symmetry(symmetry))
 
 
 def _placement_only(problem: Problem, model: str | None, symmetry: str) -> None:
@@ -334,7 +338,7 @@ def enumerate_solutions(
     if instance.kind == DEFAULT_KIND:
         _placement_only(instance, model, symmetry)
     else:
-        question = _question(instance, model, symmetry)
+        question = _question(instance, model, symmetry, counts=True)
     engine = registry.resolve(Task.ENUMERATE, instance, backend, _checked_options(options))
     return Solutions(engine, instance, Run(None, time_limit), question)
 
@@ -399,7 +403,7 @@ def count(
                 f"the {instance.kind} problem counts its classes with --symmetry lex-leader "
                 "(--unique and --profile are for placements)"
             )
-        return _count_kind(instance, _question(instance, model, symmetry), backend,
+        return _count_kind(instance, _question(instance, model, symmetry, counts=True), backend,
                            Run(None, time_limit, progress), options)  # fmt: skip
     _placement_only(instance, model, symmetry)
     if unique and instance.givens:

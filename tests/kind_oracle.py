@@ -36,8 +36,8 @@ def _reaches(n: int, variant: str, q: Cell, cell: Cell) -> bool:
 def optimum(kind: str, n: int, variant: str = "standard", blocked=()) -> tuple[int | None, int]:
     """(the optimum, the number of optimal answers); (None, 0) when there is no answer.
 
-    Answers are counted as the default models' answer variables count them: sets of
-    queens; (white army, black army) pairs; colourings as partitions into classes.
+    Answers are what every model must count: sets of queens; (white army, black army)
+    pairs; colourings as partitions into unlabelled classes (never labelled colourings).
     """
     assert n <= MAX_N, "brute force only"
     blocked = tuple(sorted(blocked))

@@ -34,9 +34,17 @@ class ProblemKind:
     sense: ClassVar[Sense]
     #: Formulations, the default first: name -> one line on where it comes from.
     models: ClassVar[Mapping[str, str]]
+    #: Formulations whose solutions at the optimum are not the kind's answers one for one
+    #: (labelled colours, armies compared by count): name -> what they would count. Counting
+    #: and enumerating refuse them; every other model counts the same answers.
+    uncounted: ClassVar[Mapping[str, str]] = {}
     #: Board variant -> OEIS id of the optimum's value, and of the number of optima.
     value_sequences: ClassVar[Mapping[str, str]] = {}
     count_sequences: ClassVar[Mapping[str, str]] = {}
+    #: The largest board whose 0-1 model is built, refused up front beyond: the kinds'
+    #: models grow as n³ (covering clauses, attacking pairs, a colour per cell and line),
+    #: and past it they would take more than 2 GB (about 75 bytes a term, measured).
+    largest_model_n: ClassVar[int] = 200
     #: Whether blocked cells make sense for this question (else they are refused).
     takes_blocked: ClassVar[bool] = True
     #: Whether the question has cell weights (weighted placement); else they are refused.
@@ -57,6 +65,17 @@ class ProblemKind:
                 f"choose from: {', '.join(self.models)}"
             )
         return model
+
+    def counting_model_name(self, model: str | None) -> str:
+        """``model_name(model)``, refused in one line when it cannot count the answers."""
+        name = self.model_name(model)
+        if name in self.uncounted:
+            counting = ", ".join(m for m in self.models if m not in self.uncounted)
+            raise UsageError(
+                f"the {name} model of {self.name} would count {self.uncounted[name]}, not "
+                f"its answers; count and enumerate with: {counting}"
+            )
+        return name
 
     def build(self, board: Board, model: str, symmetry: str = "none") -> BoolModel:
         """The 0-1 model of this question on ``board``, with symmetry breaking when asked."""
@@ -102,6 +121,11 @@ class Question:
     symmetry: str = "none"
 
     def build(self, board: Board) -> BoolModel:
+        """The model of the question on ``board``; a one-line UsageError, before any work,
+        when the board is larger than the kind's models are built for."""
+        largest = self.kind.largest_model_n
+        if board.n > largest:
+            raise UsageError(f"the {self.kind.name} models take n <= {largest}, got {board.n}")
         return self.kind.build(board, self.model, self.symmetry)
 
 

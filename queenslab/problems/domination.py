@@ -27,6 +27,10 @@ from queenslab.problems.base import ProblemKind, lex_leader
 from queenslab.problems.model import BoolModel, Sense, Var
 
 
+def _unreached(cell: Cell) -> str:
+    return f"no open cell reaches cell {cell[0]}:{cell[1]}, so no queens dominate the board"
+
+
 class Domination(ProblemKind):
     name = "domination"
     question = "fewest queens that occupy or attack every cell"
@@ -45,8 +49,8 @@ class Domination(ProblemKind):
         if model == "lines":
             self._cover_by_lines(bm, board, queen)
         else:
-            for near in reach(board).values():
-                bm.clause(*(queen[other] + 1 for other in sorted(near)))
+            for cell, near in reach(board).items():
+                bm.clause(*(queen[other] + 1 for other in sorted(near)), why=_unreached(cell))
         self.restrict(bm, board, queen)
         bm.minimise((1, v) for v in queen.values())
         if symmetry == "lex-leader":
@@ -65,7 +69,8 @@ class Domination(ProblemKind):
                 bm.clause(-(queen[cell] + 1), o)
         for cell in cells(board):
             through = [held[line] for line in lines_through(board, cell) if line in held]
-            bm.clause(*through, *(queen[other] + 1 for other in leap_reach(board, cell)))
+            leaps = (queen[other] + 1 for other in leap_reach(board, cell))
+            bm.clause(*through, *leaps, why=_unreached(cell))
 
     def restrict(self, model: BoolModel, board: Board, queen: Mapping[Cell, Var]) -> None:
         """More rules on the queens (a variant of the question adds them here)."""

@@ -61,6 +61,9 @@ class BoolModel:
     objective: tuple[Term, ...] = ()
     sense: Sense = Sense.MIN
     answer: list[Var] = field(default_factory=list)
+    #: Why the model cannot hold, in the kind's words, once it has an empty clause (which
+    #: proves it infeasible before any solver runs); "" otherwise.
+    impossible: str = ""
 
     # -- building -----------------------------------------------------------------------
     def var(self, name: str, *, answer: bool = False) -> Var:
@@ -71,8 +74,10 @@ class BoolModel:
             self.answer.append(index)
         return index
 
-    def clause(self, *literals: Literal) -> None:
-        """At least one of ``literals`` holds."""
+    def clause(self, *literals: Literal, why: str = "") -> None:
+        """At least one of ``literals`` holds; ``why``: what it means when there is none."""
+        if not literals and not self.impossible:
+            self.impossible = why or "the model has an empty clause"
         self.clauses.append(tuple(literals))
 
     def add_linear(

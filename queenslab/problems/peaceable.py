@@ -14,7 +14,8 @@ Four formulations, which the literature compares (Bosch 1999; Smith, Petrie and 
   not white on one and black on the other.
 - ``white-only``: only the white queens are chosen; a cell is black exactly when no white
   queen occupies or attacks it, and the armies compare by count (at least as many black
-  cells as white queens; the answer keeps m of them).
+  cells as white queens; the answer keeps m of them). It optimises but does not count:
+  its solutions are white armies, each standing for every black army its free cells allow.
 - ``bosch``: the MILP of Bosch's article: for each cell and each line through it, a big-M
   constraint aggregating the line's white queens (none of them when the cell is black).
 
@@ -147,7 +148,12 @@ class Peaceable(ProblemKind):
     models: ClassVar[Mapping[str, str]] = {
         name: formulation.summary for name, formulation in FORMULATIONS.items()
     }
+    uncounted: ClassVar[Mapping[str, str]] = {
+        "white-only": "white armies (not white and black pairs: its black cells are forced)"
+    }
     value_sequences: ClassVar[Mapping[str, str]] = {"standard": "A250000"}
+    #: the basic model's two clauses per attacking pair: about 12 n³ literals
+    largest_model_n: ClassVar[int] = 120
 
     def build(self, board: Board, model: str, symmetry: str = "none") -> BoolModel:
         formulation = FORMULATIONS[model]

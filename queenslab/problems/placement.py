@@ -34,6 +34,8 @@ class Placement(ProblemKind):
         "superqueens": "A051223",
     }
     takes_weights = True
+    #: n² variables and about 6 n² terms: the ceiling of the placement CNF models.
+    largest_model_n: ClassVar[int] = 2000
 
     def build(self, board: Board, model: str, symmetry: str = "none") -> BoolModel:
         bm = BoolModel(f"{self.name}-{model}")

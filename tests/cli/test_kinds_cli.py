@@ -107,11 +107,28 @@ def test_graph_search_keeps_its_best_answer_at_a_time_limit(queens):
         (["enumerate", "4", "--problem", "domination", "--format", "leetcode"], "jsonl only"),
         (["export", "4", "--problem", "domination", "--format", "mzn"], "cannot express"),
         (["count", "4", "--problem", "domination", "--solver-cmd", "cadical"], "only for solving"),
+        (["optimize", "1000000000", "--problem", "coloring", "-b", "milp"], "take n <= 100"),
+        (
+            ["count", "4", "--problem", "coloring", "--model", "assignment"],
+            "count and enumerate with: precedence, representatives",
+        ),
+        (
+            ["enumerate", "4", "--problem", "peaceable", "--model", "white-only"],
+            "count and enumerate with: lines, basic, bosch",
+        ),
     ],
 )
 def test_bad_input_is_one_line_and_exit_2(queens, argv, message):
     run = queens(*argv)
     assert run.returncode == 2 and run.stderr.count("\n") == 1 and message in run.stderr
+
+
+@pytest.mark.parametrize("problem", ["coloring", "peaceable"])
+def test_milp_on_a_board_without_open_cells_is_optimal_0(queens, problem):
+    closed = [arg for cell in ("0:0", "0:1", "1:0", "1:1") for arg in ("--blocked", cell)]
+    run = queens("optimize", "2", "--problem", problem, "-b", "milp", *closed, "--format", "json")
+    record = json.loads(run.stdout)
+    assert run.returncode == 0 and (record["status"], record["objective"]) == ("optimal", 0)
 
 
 def test_weights_with_a_problem_that_takes_none(queens, tmp_path):

@@ -39,6 +39,82 @@ def _cases(task: Task, variants: bool = True) -> list:
     return cases
 
 
+def _model_cases(task: Task, variants: bool = True) -> list:
+    """(backend, kind, variant, model) for every model of every kind of ``_cases``."""
+    return [
+        pytest.param(*case.values, model, marks=case.marks, id=f"{case.id}-{model}")
+        for case in _cases(task, variants)
+        for model in KINDS[case.values[1]].models
+    ]
+
+
+def _boards(problem: str, variant: str) -> list[tuple[int, tuple]]:
+    """Small boards to count on: n = 4, and on the standard board 5 with ``BLOCKED``."""
+    blocked = variant == "standard" and KINDS[problem].takes_blocked
+    return [(4, ()), *([(5, BLOCKED)] if blocked else [])]
+
+
+def _refused(refusal: ql.UsageError, problem: str, model: str) -> None:
+    """A model that cannot count the kind's answers (or that the backend cannot take)
+    says so in one line; a model that counts them names no other."""
+    assert "\n" not in str(refusal)
+    if model in KINDS[problem].uncounted:
+        assert "count and enumerate with" in str(refusal)
+
+
+def _cpsat_budget(patch: pytest.MonkeyPatch, k: int) -> dict:
+    """k conflicts; none at all at k = 0, where the presolve itself is cut short."""
+    from queenslab.models import cpsat
+
+    made = cpsat.parallel_solver
+
+    def limited(workers: int, run) -> object:
+        solver = made(workers, run)
+        if k:
+            solver.parameters.max_number_of_conflicts = k
+        else:
+            solver.parameters.max_deterministic_time = 0.0
+        return solver
+
+    patch.setattr(cpsat, "parallel_solver", limited)
+    return {}
+
+
+def _milp_budget(patch: pytest.MonkeyPatch, k: int) -> dict:
+    """k branch-and-bound nodes of HiGHS; at k = 0 a time limit of 0 ends its presolve."""
+    from queenslab.models import pyomo_solvers
+
+    options = {"mip_max_nodes": k} if k else {"time_limit": 0.0}
+    patch.setattr(pyomo_solvers.PyomoSolver, "_presolve_options", lambda self, _: options)
+    return {}
+
+
+def _oracle_call_budget(patch: pytest.MonkeyPatch, k: int) -> dict:
+    """k calls of the SAT oracle (the sat descent's solves, RC2's core-guided calls)."""
+    from queenslab.models import sat
+
+    made, calls = sat.solve_until, []
+
+    def limited(solver, should_stop, assumptions=()) -> bool | None:
+        calls.append(1)
+        return made(solver, should_stop, assumptions) if len(calls) <= k else None
+
+    patch.setattr(sat, "solve_until", limited)
+    return {}
+
+
+#: A deterministic budget per backend, in the solver's own units of work (never the clock):
+#: each sets it for one run (a test-only hook where the solver is made) or passes it as an
+#: option, and returns the options to call with.
+BUDGETS = {
+    "cpsat": _cpsat_budget,
+    "milp": _milp_budget,
+    "sat": _oracle_call_budget,
+    "maxsat": _oracle_call_budget,
+    "graph-search": lambda patch, k: {"patience": k + 1},
+}
+
+
 def _sense(problem: str) -> int:
     """+1 when the kind minimises, -1 when it maximises (then a larger value is better)."""
     return 1 if KINDS[problem].sense.value == "min" else -1
@@ -90,6 +166,25 @@ def test_optimize_on_a_blocked_board(name, problem, variant):
 
 
 @pytest.mark.parametrize(("name", "problem", "variant"), _cases(Task.OPTIMIZE, variants=False))
+def test_optimize_on_a_board_without_open_cells(name, problem, variant):
+    """The empty answer is optimal (no colour, no army); domination, which must still
+    reach every cell, is infeasible, and a complete backend says which cell no queen
+    reaches."""
+    if not KINDS[problem].takes_blocked:
+        pytest.skip(f"{problem} takes no blocked cells")
+    closed = ((0, 0), (0, 1), (1, 0), (1, 1))
+    result = ql.optimize(2, problem=problem, backend=name, blocked=closed, seed=1, time_limit=60)
+    best, _ = kind_oracle.optimum(problem, 2, variant, closed)
+    if best is not None:
+        _agrees(name, result, problem, 2, variant, closed)
+    elif backend_class(name).family is Family.HEURISTIC:
+        assert result.status is not ql.Status.INFEASIBLE and result.answer is None
+    else:
+        assert result.status is ql.Status.INFEASIBLE
+        assert "no open cell reaches cell 0:0" in result.message
+
+
+@pytest.mark.parametrize(("name", "problem", "variant"), _cases(Task.OPTIMIZE, variants=False))
 def test_every_model_and_symmetry_keeps_the_optimum(name, problem, variant):
     """Each formulation, with and without lex-leader constraints, at n = 4 and 5. A model
     a backend refuses must say so in one line (a UsageError), never answer wrongly."""
@@ -107,6 +202,38 @@ def test_every_model_and_symmetry_keeps_the_optimum(name, problem, variant):
                 _agrees(name, result, problem, n, variant)
 
 
+@pytest.mark.parametrize(("name", "problem", "variant"), _cases(Task.OPTIMIZE, variants=False))
+def test_a_limit_leaves_a_valid_bound(name, problem, variant, monkeypatch):
+    """Stopped by a deterministic budget, a run's bound lies on the right side of the
+    brute-force optimum (at least it when maximising, at most when minimising) or is absent;
+    any answer passes the oracle, and only the optimum is called optimal. A complete
+    backend stopped before its proof must show it (the smallest budget does)."""
+    n = 5
+    best, _ = kind_oracle.optimum(problem, n, variant)
+    statuses = set()
+    for k in (0, 1, 4, 16):
+        with monkeypatch.context() as patch:
+            options = BUDGETS[name](patch, k)
+            result = ql.optimize(n, problem=problem, backend=name, seed=1, time_limit=60,
+                                 **options)  # fmt: skip
+        statuses.add(result.status)
+        assert result.status in (ql.Status.OPTIMAL, ql.Status.FEASIBLE, ql.Status.LIMIT), result
+        if result.answer is not None:
+            assert _sense(problem) * (_checked(result, problem, n, variant) - best) >= 0
+        if result.bound is not None:
+            assert _sense(problem) * (best - result.bound) >= 0, (k, result.bound, best)
+        if result.status is ql.Status.OPTIMAL:
+            assert result.objective == result.bound == best
+    if backend_class(name).family is not Family.HEURISTIC:
+        assert statuses - {ql.Status.OPTIMAL}, "no budget stopped the run before its proof"
+
+
+def test_every_optimizing_backend_has_a_budget():
+    """The bound test above needs a way to stop each backend deterministically."""
+    optimizing = {name for name in names() if Task.OPTIMIZE in backend_class(name).kind_tasks}
+    assert optimizing <= set(BUDGETS)
+
+
 @pytest.mark.parametrize(("name", "problem", "variant"), _cases(Task.COUNT))
 def test_count_gives_the_brute_force_number_of_optima(name, problem, variant):
     for n in SIZES:
@@ -114,18 +241,42 @@ def test_count_gives_the_brute_force_number_of_optima(name, problem, variant):
         assert (result.optimum, result.total) == kind_oracle.optimum(problem, n, variant)
 
 
-@pytest.mark.parametrize(("name", "problem", "variant"), _cases(Task.ENUMERATE, variants=False))
-def test_enumerate_streams_each_optimum_once(name, problem, variant):
+@pytest.mark.parametrize(("name", "problem", "variant", "model"), _model_cases(Task.COUNT))
+def test_every_model_counts_the_kinds_answers(name, problem, variant, model):
+    """A count is of the kind's answers (sets of queens, white and black pairs, colourings
+    as partitions), the same on every model: a model whose solutions are something else
+    (labelled colours, white armies alone) is refused in one line."""
+    for n, blocked in _boards(problem, variant):
+        try:
+            result = ql.count(n, problem=problem, backend=name, variant=variant, model=model,
+                              blocked=blocked, time_limit=60)  # fmt: skip
+        except ql.UsageError as refusal:
+            _refused(refusal, problem, model)
+            continue
+        assert model not in KINDS[problem].uncounted, f"{model} counted {result.total}"
+        assert (result.optimum, result.total) == kind_oracle.optimum(problem, n, variant, blocked)
+
+
+@pytest.mark.parametrize(
+    ("name", "problem", "variant", "model"), _model_cases(Task.ENUMERATE, variants=False)
+)
+def test_enumerate_streams_each_optimum_once(name, problem, variant, model):
     for n, blocked in ((4, ()), (5, BLOCKED)):
         if blocked and not KINDS[problem].takes_blocked:
             continue
         best, number = kind_oracle.optimum(problem, n, variant, blocked)
         seen = []
-        with ql.enumerate_solutions(n, name, problem=problem, blocked=blocked) as answers:
-            for answer in answers:
-                assert kind_oracle.fault(problem, n, variant, blocked, answer) is None
-                assert kind_oracle.value(problem, answer) == best
-                seen.append(repr(answer))
+        try:
+            with ql.enumerate_solutions(n, name, problem=problem, blocked=blocked,
+                                        model=model) as answers:  # fmt: skip
+                for answer in answers:
+                    assert kind_oracle.fault(problem, n, variant, blocked, answer) is None
+                    assert kind_oracle.value(problem, answer) == best
+                    seen.append(repr(answer))
+        except ql.UsageError as refusal:
+            _refused(refusal, problem, model)
+            continue
+        assert model not in KINDS[problem].uncounted, f"{model} streamed {len(seen)}"
         assert len(seen) == len(set(seen)) == number
 
 

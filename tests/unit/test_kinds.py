@@ -333,6 +333,20 @@ def test_the_api_counts_and_streams_the_optima():
         (lambda: ql.count(8, "backtrack", symmetry="lex-leader"), "--symmetry choose"),
         (lambda: ql.count(8, problem="domination", unique=True), "--symmetry lex-leader"),
         (lambda: ql.solve(ql.Problem(8, kind="domination")), "solve places n queens"),
+        (
+            lambda: ql.count(4, "cpsat", problem="coloring", model="assignment"),
+            "labelled colourings .*count and enumerate with: precedence, representatives",
+        ),
+        (
+            lambda: ql.enumerate_solutions(4, "sat", problem="peaceable", model="white-only"),
+            "white armies .*count and enumerate with: lines, basic, bosch",
+        ),
+        (
+            lambda: ql.optimize(10**9, problem="coloring", backend="milp"),
+            "the coloring models take n <= 100, got 1000000000",
+        ),
+        (lambda: ql.count(121, "sat", problem="peaceable"), "the peaceable models take n <= 120"),
+        (lambda: ql.problem_model(201, "domination"), "the domination models take n <= 200"),
     ],
 )
 def test_bad_input_is_refused_before_any_search(call, message):

@@ -48,9 +48,12 @@ class KindModels:
         answer = None
         if outcome.values is not None:
             answer = question.kind.decode(problem.board, model, outcome.values)
+        message = outcome.message
+        if outcome.status is Status.INFEASIBLE and not message:
+            message = model.impossible  # what the kind knows makes it so, if anything
         return OptimizeResult(
             outcome.status, outcome.objective, kind=problem.kind, answer=answer,
-            bound=outcome.bound, message=outcome.message,
+            bound=outcome.bound, message=message,
         )  # fmt: skip
 
     def decide_kind(

@@ -65,7 +65,7 @@ def optimize(model: BoolModel, run: Run, settings: Mapping[str, Any]) -> Outcome
     solver = cp.parallel_solver(settings["workers"], run)
     status = cp.search(solver, cpm, run.should_stop)
     run.stats.add(cp.solver_stats(solver))
-    bound = integral_bound(model, solver.best_objective_bound) if model.objective else 0
+    bound = _proven_bound(model, solver.response_proto, status) if model.objective else 0
     if status == cp_model.MODEL_INVALID:
         return Outcome(Status.UNKNOWN, message=f"CP-SAT: invalid model: {cpm.validate()}")
     if status == cp_model.INFEASIBLE:
@@ -74,6 +74,21 @@ def optimize(model: BoolModel, run: Run, settings: Mapping[str, Any]) -> Outcome
         values = solver.response_proto.solution
         return found(model, values, status == cp_model.OPTIMAL, bound)
     return Outcome(Status.LIMIT, bound=bound if status == cp_model.UNKNOWN else None)
+
+
+def _proven_bound(model: BoolModel, response: Any, status: Any) -> int | None:
+    """CP-SAT's bound on the objective; None where it has proven none.
+
+    A solve stopped before its presolve ended leaves the response's objective fields
+    unset, and they read 0: "limit, bound 0" for peaceable armies, as if no army of one
+    queen existed. Once the presolve is over, a search without an answer reports the
+    objective's range, its two ends apart; equal ends without an answer are the unset ones.
+    """
+    from ortools.sat.python import cp_model
+
+    if status == cp_model.UNKNOWN and response.objective_value == response.best_objective_bound:
+        return None
+    return integral_bound(model, response.best_objective_bound)
 
 
 def solutions(model: BoolModel, run: Run, settings: Mapping[str, Any]) -> Iterator[list[bool]]:

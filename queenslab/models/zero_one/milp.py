@@ -3,7 +3,9 @@
 
 Binary x[v] per variable; a clause is ``sum(x of its positive literals) + sum(1 - x of
 its negative ones) >= 1``; each linear constraint is one row with its bounds. A constraint
-without terms is decided here (an empty clause: infeasible, proven without a solver).
+without terms is decided here (an empty clause: infeasible, proven without a solver), and
+so is a model without variables (a board with no open cell), which HiGHS cannot take:
+its one answer is the empty one.
 """
 
 from __future__ import annotations
@@ -56,7 +58,10 @@ def optimize(model: BoolModel, run: Run, settings: Mapping[str, Any]) -> Outcome
         if pm is not None:
             solver.prepare(pm)
     if pm is None:
-        return Outcome(Status.INFEASIBLE, message="a constraint without terms cannot hold")
+        why = model.impossible or "a linear constraint without terms cannot hold"
+        return Outcome(Status.INFEASIBLE, message=why)
+    if not model.size:
+        return found(model, (), proven=True)
     run.stats.add(variables=model.size, constraints=len(pm.rows), solver=settings["solver"])
     if run.should_stop():
         return Outcome(Status.LIMIT)
