@@ -5,7 +5,8 @@ fast), ``harness`` (every backend on every variant against tests/oracle.py), ``c
 real command in a subprocess) and ``integration`` (signals, external programs, the site,
 notebooks, installed plug-ins). ``-m unit`` runs one tier; ``--backend NAME`` (repeatable)
 runs the tests parametrized by backend for those backends only, e.g. the harness of one
-backend while writing it.
+backend while writing it. Tests marked ``slow`` run only when ``-m`` names them
+(``-m slow``, ``-m "unit and slow"``) or names ``gpu``.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from __future__ import annotations
 import fcntl
 import os
 import pty
+import re
 import signal
 import struct
 import subprocess
@@ -80,8 +82,16 @@ for name in registry.names():
 """
 
 
+def asks_for_slow_tests(config: pytest.Config) -> bool:
+    """Whether the ``-m`` expression names ``slow`` or ``gpu``: otherwise the slow tests
+    are left out, so ``-m unit`` is the fast unit tier (a ``-m`` in ``addopts`` would be
+    replaced by the command line's). A gpu run, on a machine with one, is its full check."""
+    return bool(re.search(r"\b(slow|gpu)\b", config.option.markexpr or ""))
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     wanted = set(config.getoption("--backend"))
+    with_slow = asks_for_slow_tests(config)
     kept, dropped = [], []
     for item in items:
         tier = Path(str(item.fspath)).parent.name
@@ -89,10 +99,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(getattr(pytest.mark, tier))
         params = getattr(getattr(item, "callspec", None), "params", {})
         backend = next((params[p] for p in BACKEND_PARAMETERS if p in params), None)
-        if wanted and isinstance(backend, str) and backend not in wanted:
-            dropped.append(item)
-        else:
-            kept.append(item)
+        other_backend = bool(wanted) and isinstance(backend, str) and backend not in wanted
+        unasked_slow = not with_slow and item.get_closest_marker("slow") is not None
+        (dropped if other_backend or unasked_slow else kept).append(item)
     if dropped:
         config.hook.pytest_deselected(items=dropped)
         items[:] = kept
