@@ -21,6 +21,7 @@ import subprocess
 import sys
 import termios
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -129,11 +130,16 @@ def start_queens(*argv: str, **env: str) -> subprocess.Popen[str]:
     )
 
 
+#: Seconds a run may take to end after a test has no more to wait for: far above any
+#: run's own limit plus start-up at load 10 on two cores, so only a hang reaches it.
+HANG = 300
+
+
 def finish(process: subprocess.Popen[str]) -> tuple[int, str, str]:
-    """A ``start_queens`` run's (exit code, stdout, stderr); one still going a minute later
-    is killed with its group (the test fails)."""
+    """A ``start_queens`` run's (exit code, stdout, stderr); one still going ``HANG``
+    seconds later is killed with its group (the test fails)."""
     try:
-        out, err = process.communicate(timeout=60)
+        out, err = process.communicate(timeout=HANG)
     except subprocess.TimeoutExpired:
         os.killpg(process.pid, signal.SIGKILL)
         process.communicate()
@@ -141,12 +147,33 @@ def finish(process: subprocess.Popen[str]) -> tuple[int, str, str]:
     return process.returncode, out, err
 
 
+def cpu_seconds(group: int) -> float:
+    """CPU time the processes of process group ``group`` have used so far, the children
+    they have waited for included (Linux: /proc/PID/stat)."""
+    ticks = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()  # from field 3, state, on
+        except OSError:  # the process has ended meanwhile
+            continue
+        if int(fields[2]) == group:
+            ticks += sum(int(value) for value in fields[11:15])  # utime stime cutime cstime
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
 def signal_after(
     process: subprocess.Popen[str], seconds: float, signum: int = signal.SIGINT
 ) -> tuple[int, str, str]:
-    """Send ``signum`` (Ctrl-C by default) to a ``start_queens`` run's group after
-    ``seconds``, the run still going: then ``finish`` it."""
-    time.sleep(seconds)
+    """Send ``signum`` (Ctrl-C by default) to a ``start_queens`` run's group once it has
+    used ``seconds`` of CPU time, the run still going: then ``finish`` it.
+
+    CPU time, not a wall-clock sleep: at load 10 a run gets a fifth of a core, and a
+    signal after a few seconds of wall time caught it still starting up."""
+    patience = time.monotonic() + HANG
+    while cpu_seconds(process.pid) < seconds:
+        assert process.poll() is None, "the run ended before the signal"
+        assert time.monotonic() < patience, f"the run used no {seconds} s of CPU in {HANG} s"
+        time.sleep(0.05)
     assert process.poll() is None, "the run ended before the signal"
     os.killpg(process.pid, signum)
     return finish(process)
@@ -175,14 +202,14 @@ def on_terminal(*argv: str, **env: str) -> tuple[int, str]:
             break
         received += chunk
     os.close(controller)
-    return process.wait(timeout=300), received.decode("utf-8", "replace")
+    return process.wait(timeout=HANG), received.decode("utf-8", "replace")
 
 
 @pytest.fixture
 def queens():
     """Run the real command in a subprocess: ``queens("solve", "8")`` -> CompletedProcess."""
 
-    def run(*argv: str, input: str | None = None, timeout: float = 300):
+    def run(*argv: str, input: str | None = None, timeout: float = HANG):
         env = {**os.environ, "PYTHONPATH": str(ROOT)}
         return subprocess.run(
             [*queens_command(), *argv],
@@ -194,3 +221,19 @@ def queens():
         )
 
     return run
+
+
+@pytest.fixture
+def dask_scheduler() -> Iterator[str]:
+    """The address of a Dask cluster of two one-thread workers in this process, on
+    127.0.0.1 without a dashboard, shut down after the test."""
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(
+        n_workers=2,
+        threads_per_worker=1,
+        processes=False,
+        protocol="tcp",
+        host="127.0.0.1",
+        dashboard_address=None,
+    ) as cluster:
+        yield cluster.scheduler_address

@@ -128,17 +128,8 @@ def test_json_of_a_finished_count_says_solved(queens):
     )
 
 
-def test_dask_cluster_gives_the_same_counts():
-    distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(
-        n_workers=2,
-        threads_per_worker=1,
-        processes=False,
-        protocol="tcp",
-        host="127.0.0.1",
-        dashboard_address=None,
-    ) as cluster:
-        remote = _count(12, scheduler=cluster.scheduler_address)
+def test_dask_cluster_gives_the_same_counts(dask_scheduler):
+    remote = _count(12, scheduler=dask_scheduler)
     assert (remote.total, remote.unique) == (reference.total(12), reference.unique(12))
     local = _count(12, workers=2)
     assert _effort(remote) == _effort(local)
