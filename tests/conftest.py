@@ -5,7 +5,8 @@ fast), ``harness`` (every backend on every variant against tests/oracle.py), ``c
 real command in a subprocess) and ``integration`` (signals, external programs, the site,
 notebooks, installed plug-ins). ``-m unit`` runs one tier; ``--backend NAME`` (repeatable)
 runs the tests parametrized by backend for those backends only, e.g. the harness of one
-backend while writing it.
+backend while writing it. Tests marked ``slow`` run only when ``-m`` names them
+(``-m slow``, ``-m "unit and slow"``) or names ``gpu``.
 """
 
 from __future__ import annotations
@@ -13,12 +14,14 @@ from __future__ import annotations
 import fcntl
 import os
 import pty
+import re
 import signal
 import struct
 import subprocess
 import sys
 import termios
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -80,8 +83,16 @@ for name in registry.names():
 """
 
 
+def asks_for_slow_tests(config: pytest.Config) -> bool:
+    """Whether the ``-m`` expression names ``slow`` or ``gpu``: otherwise the slow tests
+    are left out, so ``-m unit`` is the fast unit tier (a ``-m`` in ``addopts`` would be
+    replaced by the command line's). A gpu run, on a machine with one, is its full check."""
+    return bool(re.search(r"\b(slow|gpu)\b", config.option.markexpr or ""))
+
+
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     wanted = set(config.getoption("--backend"))
+    with_slow = asks_for_slow_tests(config)
     kept, dropped = [], []
     for item in items:
         tier = Path(str(item.fspath)).parent.name
@@ -89,10 +100,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             item.add_marker(getattr(pytest.mark, tier))
         params = getattr(getattr(item, "callspec", None), "params", {})
         backend = next((params[p] for p in BACKEND_PARAMETERS if p in params), None)
-        if wanted and isinstance(backend, str) and backend not in wanted:
-            dropped.append(item)
-        else:
-            kept.append(item)
+        other_backend = bool(wanted) and isinstance(backend, str) and backend not in wanted
+        unasked_slow = not with_slow and item.get_closest_marker("slow") is not None
+        (dropped if other_backend or unasked_slow else kept).append(item)
     if dropped:
         config.hook.pytest_deselected(items=dropped)
         items[:] = kept
@@ -120,11 +130,16 @@ def start_queens(*argv: str, **env: str) -> subprocess.Popen[str]:
     )
 
 
+#: Seconds a run may take to end after a test has no more to wait for: far above any
+#: run's own limit plus start-up at load 10 on two cores, so only a hang reaches it.
+HANG = 300
+
+
 def finish(process: subprocess.Popen[str]) -> tuple[int, str, str]:
-    """A ``start_queens`` run's (exit code, stdout, stderr); one still going a minute later
-    is killed with its group (the test fails)."""
+    """A ``start_queens`` run's (exit code, stdout, stderr); one still going ``HANG``
+    seconds later is killed with its group (the test fails)."""
     try:
-        out, err = process.communicate(timeout=60)
+        out, err = process.communicate(timeout=HANG)
     except subprocess.TimeoutExpired:
         os.killpg(process.pid, signal.SIGKILL)
         process.communicate()
@@ -132,12 +147,33 @@ def finish(process: subprocess.Popen[str]) -> tuple[int, str, str]:
     return process.returncode, out, err
 
 
+def cpu_seconds(group: int) -> float:
+    """CPU time the processes of process group ``group`` have used so far, the children
+    they have waited for included (Linux: /proc/PID/stat)."""
+    ticks = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()  # from field 3, state, on
+        except OSError:  # the process has ended meanwhile
+            continue
+        if int(fields[2]) == group:
+            ticks += sum(int(value) for value in fields[11:15])  # utime stime cutime cstime
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
 def signal_after(
     process: subprocess.Popen[str], seconds: float, signum: int = signal.SIGINT
 ) -> tuple[int, str, str]:
-    """Send ``signum`` (Ctrl-C by default) to a ``start_queens`` run's group after
-    ``seconds``, the run still going: then ``finish`` it."""
-    time.sleep(seconds)
+    """Send ``signum`` (Ctrl-C by default) to a ``start_queens`` run's group once it has
+    used ``seconds`` of CPU time, the run still going: then ``finish`` it.
+
+    CPU time, not a wall-clock sleep: at load 10 a run gets a fifth of a core, and a
+    signal after a few seconds of wall time caught it still starting up."""
+    patience = time.monotonic() + HANG
+    while cpu_seconds(process.pid) < seconds:
+        assert process.poll() is None, "the run ended before the signal"
+        assert time.monotonic() < patience, f"the run used no {seconds} s of CPU in {HANG} s"
+        time.sleep(0.05)
     assert process.poll() is None, "the run ended before the signal"
     os.killpg(process.pid, signum)
     return finish(process)
@@ -166,14 +202,14 @@ def on_terminal(*argv: str, **env: str) -> tuple[int, str]:
             break
         received += chunk
     os.close(controller)
-    return process.wait(timeout=300), received.decode("utf-8", "replace")
+    return process.wait(timeout=HANG), received.decode("utf-8", "replace")
 
 
 @pytest.fixture
 def queens():
     """Run the real command in a subprocess: ``queens("solve", "8")`` -> CompletedProcess."""
 
-    def run(*argv: str, input: str | None = None, timeout: float = 300):
+    def run(*argv: str, input: str | None = None, timeout: float = HANG):
         env = {**os.environ, "PYTHONPATH": str(ROOT)}
         return subprocess.run(
             [*queens_command(), *argv],
@@ -185,3 +221,19 @@ def queens():
         )
 
     return run
+
+
+@pytest.fixture
+def dask_scheduler() -> Iterator[str]:
+    """The address of a Dask cluster of two one-thread workers in this process, on
+    127.0.0.1 without a dashboard, shut down after the test."""
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(
+        n_workers=2,
+        threads_per_worker=1,
+        processes=False,
+        protocol="tcp",
+        host="127.0.0.1",
+        dashboard_address=None,
+    ) as cluster:
+        yield cluster.scheduler_address

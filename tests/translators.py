@@ -21,6 +21,22 @@ TRANSLATORS = {
 ENUMERATORS = {name: TRANSLATORS[name] for name in ("cpsat", "sat")}
 
 
+class Budget(Run):
+    """A run that stops at its ``looks``-th look at ``should_stop``: a deterministic budget
+    (the SAT translators look between slices of a thousand conflicts), where a time limit
+    gives whatever a loaded machine reaches in it."""
+
+    def __init__(self, looks: int) -> None:
+        super().__init__()
+        self.looks = looks
+
+    def should_stop(self) -> bool:
+        self.looks -= 1
+        if self.looks < 0:
+            self.stop()
+        return super().should_stop()
+
+
 def load_solvers() -> None:
     """Import the solver packages once, before any test times a solve."""
     import pyomo.environ  # noqa: F401

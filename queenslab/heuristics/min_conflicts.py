@@ -26,18 +26,31 @@ from queenslab.core.run import Run
 
 class Search(NamedTuple):
     """A variant's search: ``function`` of ``queenslab.heuristics.<module>`` (imported at the
-    first solve, as it loads Numba), and a small board whose solve loads its kernels."""
+    first solve, as it loads Numba), and two small boards whose solves load its kernels: a
+    plain one, and one with a given queen and a blocked cell, whose kernels are others."""
 
     module: str
     function: str
-    warm_up: Problem
+    plain: Problem
+    constrained: Problem
+
+    def warm_up(self, problem: Problem) -> Problem:
+        """The small board whose solve loads the kernels a solve of ``problem`` runs."""
+        return self.constrained if problem.givens or problem.blocked else self.plain
 
 
-#: The search for each variant the backend handles, all with one signature.
+#: The search for each variant the backend handles, all with one signature. The
+#: constrained boards make every kernel run: the givens' own, and the repair.
 SEARCHES = {
-    "standard": Search("qs4", "solve_min_conflicts", Problem(16)),
-    # a blocked cell: the repair kernel runs (and loads) although the start is a solution
-    "toroidal": Search("torus", "solve_torus", Problem(7, variant="toroidal", blocked=((0, 0),))),
+    "standard": Search(
+        "qs4", "solve_min_conflicts", Problem(16), Problem(16, ((0, 1),), blocked=((1, 3),))
+    ),
+    "toroidal": Search(
+        "torus",
+        "solve_torus",
+        Problem(7, variant="toroidal"),
+        Problem(7, ((0, 0),), variant="toroidal", blocked=((1, 3),)),
+    ),
 }
 
 
@@ -56,13 +69,15 @@ class MinConflictsBackend(Backend):
     uses_seed = True
 
     def load(self) -> None:
-        """Solve a tiny board per variant: Numba loads cached kernels at their first call."""
+        """Solve the small boards of every search: Numba loads (or compiles) a kernel at
+        its first call, which no time limit can interrupt, so it happens before the search."""
         for search in SEARCHES.values():
-            self.solve(search.warm_up, Run(0, None))
+            for board in (search.plain, search.constrained):
+                self.solve(board, Run(0, None))
 
     def load_for(self, task: Task, problem: Problem, unique: bool = False) -> None:
-        """Load only the kernels of this board's search."""
-        self.solve(SEARCHES[problem.variant].warm_up, Run(0, None))
+        """Load only the kernels this board's search runs (plain or constrained)."""
+        self.solve(SEARCHES[problem.variant].warm_up(problem), Run(0, None))
 
     def solve(self, problem: Problem, run: Run) -> SolveResult:
         chosen = SEARCHES[problem.variant]

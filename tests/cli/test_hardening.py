@@ -16,7 +16,7 @@ import time
 
 import pytest
 
-from tests.conftest import ROOT, queens_command
+from tests.conftest import HANG, ROOT, queens_command
 
 
 def run_queens(
@@ -101,7 +101,7 @@ def test_sigterm_during_output_leaves_no_hidden_file(tmp_path):
             time.sleep(0.05)
         time.sleep(0.3)  # inside the search, writing
         process.send_signal(signal.SIGTERM)
-        assert process.wait(timeout=60) == 143
+        assert process.wait(timeout=HANG) == 143
         assert process.stderr.read().decode().strip() == "queens: terminated"
     finally:
         process.kill()
@@ -158,7 +158,7 @@ def test_output_to_a_fifo_is_written_through(tmp_path):
     reader = threading.Thread(target=lambda: received.append(fifo.read_text()))
     reader.start()
     run = run_queens("solve", "8", "--format", "json", "--output", str(fifo))
-    reader.join(timeout=60)
+    reader.join(timeout=HANG)
     assert run.returncode == 0, run.stderr
     assert json.loads(received[0])["n"] == 8
     assert stat.S_ISFIFO(os.stat(fifo).st_mode) and list(tmp_path.iterdir()) == [fifo]

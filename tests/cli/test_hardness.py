@@ -148,19 +148,10 @@ def test_backends_are_loaded_before_any_worker_thread_starts():
     assert (run.returncode, run.stdout) == (0, "True\n"), run.stderr
 
 
-def test_a_dask_cluster_gives_the_same_verdicts_as_threads():
-    distributed = pytest.importorskip("distributed")
+def test_a_dask_cluster_gives_the_same_verdicts_as_threads(dask_scheduler):
     study = dict(kind="blocked", n=7, densities=[0.25, 0.4], samples=3, backends=["backtrack"])
     local = run_study(**study, min_open=1, workers=2)
-    with distributed.LocalCluster(
-        n_workers=2,
-        threads_per_worker=1,
-        processes=False,
-        protocol="tcp",
-        host="127.0.0.1",
-        dashboard_address=None,
-    ) as cluster:
-        remote = run_study(**study, min_open=1, scheduler=cluster.scheduler_address)
+    remote = run_study(**study, min_open=1, scheduler=dask_scheduler)
     assert remote.ok and local.ok
     assert [s.verdict() for s in remote.samples] == [s.verdict() for s in local.samples]
     nodes = [

@@ -8,10 +8,11 @@ the published OEIS tables; random blocked cells and givens are drawn by Hypothes
 from __future__ import annotations
 
 import random
+import re
 
 import numpy as np
 import pytest
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 import queenslab as ql
@@ -26,6 +27,8 @@ ALL = names()
 SOLVABLE = {"standard": [1, 4, 5, 6, 7, 8, 9, 10, 12], "toroidal": [1, 5, 7, 11, 13],
             "superqueens": [1, 10, 11]}  # fmt: skip
 UNSOLVABLE = {"standard": [2, 3], "toroidal": [4, 6], "superqueens": [5, 8]}
+#: A 10 x 10 super-queens solution, the smallest size with one (checked by the oracle).
+SUPERQUEENS_10 = (2, 5, 8, 0, 3, 6, 9, 1, 4, 7)
 #: Per-backend ceilings on n where a full count or enumeration gets slow.
 MAX_COUNT_N = {"milp": 7, "hill-climbing": 0}
 #: Sizes a backend counts slowly on a variant: Ganak takes 34 s for the 88 toroidal
@@ -106,8 +109,9 @@ def test_unsolvable_boards(name, variant):
             result = ql.solve(
                 n, name, variant=variant, seed=1, time_limit=60 if _complete(name) else 1
             )
-        except UsageError:
-            assert not _complete(name)
+        except UsageError as exc:  # a construction may refuse a size: it must name it
+            assert not _complete(name), exc
+            assert re.search(rf"(n ?= ?|got ){n}\b", str(exc)), exc
             continue
         if _complete(name):
             assert result.status == ql.Status.INFEASIBLE, (n, result)
@@ -168,8 +172,7 @@ def _takes(name: str, variant: str, blocked, givens) -> bool:
 @given(case=boards_with_blocks(feasible=True))
 def test_blocked_cells_and_givens_are_kept(name, case):
     variant, n, blocked, givens = case
-    if not _takes(name, variant, blocked, givens):
-        return
+    assume(_takes(name, variant, blocked, givens))
     result = ql.solve(n, name, variant=variant, blocked=blocked, givens=givens, seed=3,
                       time_limit=60)  # fmt: skip
     assert result.status == ql.Status.SOLVED, result
@@ -181,8 +184,7 @@ def test_blocked_cells_and_givens_are_kept(name, case):
 @given(case=boards_with_blocks())
 def test_completion_agrees_with_brute_force(name, case):
     variant, n, blocked, givens = case
-    if not _takes(name, variant, blocked, givens):
-        return
+    assume(_takes(name, variant, blocked, givens))
     result = ql.solve(n, name, variant=variant, blocked=blocked, givens=givens, time_limit=60)
     expected = bool(oracle.all_solutions(n, givens, variant, blocked))
     assert result.status == (ql.Status.SOLVED if expected else ql.Status.INFEASIBLE)
@@ -191,10 +193,9 @@ def test_completion_agrees_with_brute_force(name, case):
 @pytest.mark.parametrize(("name", "variant"), _cases(Task.SOLVE, needs=(Feature.GIVENS,)))
 @given(data=st.data())
 def test_given_queens_are_kept(name, variant, data):
-    n = data.draw(st.sampled_from([m for m in SOLVABLE[variant] if 4 <= m <= 8] or [4]))
-    solutions = oracle.all_solutions(n, (), variant) if n <= 8 else []
-    if not solutions:
-        return
+    n = data.draw(st.sampled_from([m for m in SOLVABLE[variant] if 4 <= m <= 8] or [10]))
+    # super-queens have none below n = 10, where the oracle takes minutes for all of them
+    solutions = oracle.all_solutions(n, (), variant) if n <= 8 else [SUPERQUEENS_10]
     solution = data.draw(st.sampled_from(solutions))
     rows = data.draw(st.sets(st.integers(0, n - 1), max_size=n - 1))
     givens = tuple((r, solution[r]) for r in sorted(rows))
@@ -216,8 +217,7 @@ def test_enumeration_is_complete_distinct_and_valid(name, variant):
 @given(case=boards_with_blocks(max_n=6))
 def test_enumeration_with_blocks_and_givens_matches_brute_force(name, case):
     variant, n, blocked, givens = case
-    if not _takes(name, variant, blocked, givens):
-        return
+    assume(_takes(name, variant, blocked, givens))
     found = sorted(tuple(p) for p in ql.enumerate_solutions(
         n, name, variant=variant, blocked=blocked, givens=givens))  # fmt: skip
     assert found == oracle.all_solutions(n, givens, variant, blocked)
@@ -244,8 +244,7 @@ def test_unique_counts_match_oeis_or_brute_force(name, variant):
 @given(case=boards_with_blocks(max_n=6))
 def test_counts_with_blocks_and_givens_match_brute_force(name, case):
     variant, n, blocked, givens = case
-    if not _takes(name, variant, blocked, givens):
-        return
+    assume(_takes(name, variant, blocked, givens))
     result = ql.count(n, name, variant=variant, blocked=blocked, givens=givens)
     assert result.total == len(oracle.all_solutions(n, givens, variant, blocked))
     if Feature.UNIQUE in backend_class(name).features and not givens:
@@ -283,3 +282,7 @@ def test_optimize_reaches_the_brute_force_optimum(name, variant, seed):
             continue
         assert result.status == ql.Status.OPTIMAL
         assert result.objective == best
+
+
+def test_the_super_queens_solution_given_is_one():
+    assert oracle.is_solution(list(SUPERQUEENS_10), 10, "superqueens")

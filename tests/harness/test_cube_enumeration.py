@@ -12,7 +12,7 @@ import pytest
 import queenslab as ql
 from queenslab.core.errors import LimitReached
 from tests import oracle
-from tests.conftest import start_queens
+from tests.conftest import HANG, start_queens
 
 BACKENDS = ("sat", "cpsat")
 
@@ -59,7 +59,7 @@ def test_parallel_enumeration_stops_on_the_time_limit(backend):
 def test_cli_limit_stops_early_and_leaves_no_process(backend):
     process = start_queens("enumerate", "18", "--backend", backend, "--workers", "2",
                            "--limit", "5")  # fmt: skip
-    out, err = process.communicate(timeout=60)
+    out, err = process.communicate(timeout=HANG)
     assert process.returncode == 0, err
     assert len(set(out.splitlines())) == 5
     with pytest.raises(ProcessLookupError):  # its session is empty: no worker is left
@@ -69,7 +69,7 @@ def test_cli_limit_stops_early_and_leaves_no_process(backend):
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_first_solutions_of_a_big_board_come_without_the_whole_split(queens, backend):
     """n = 40 has about 1.6 million border cubes: the first lines need only the first."""
-    done = queens("enumerate", "40", "--backend", backend, "--limit", "3", timeout=60)
+    done = queens("enumerate", "40", "--backend", backend, "--limit", "3")
     assert done.returncode == 0, done.stderr
     boards = {tuple(json.loads(line)["cols"]) for line in done.stdout.splitlines()}
     assert len(boards) == 3 and all(oracle.is_solution(b, 40) for b in boards)

@@ -67,10 +67,6 @@ def test_gpu_count_interrupted_and_resumed_from_its_checkpoint(tmp_path):
 
 @pytest.mark.gpu
 @needs_gpu
-def test_gpu_dask_two_workers_share_one_gpu():
-    distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(
-        n_workers=2, threads_per_worker=1, host="127.0.0.1", dashboard_address=None
-    ) as cluster:
-        result = ql.count(18, "gpu", unique=True, scheduler=cluster.scheduler_address, batch=50)
+def test_gpu_dask_two_workers_share_one_gpu(dask_scheduler):
+    result = ql.count(18, "gpu", unique=True, scheduler=dask_scheduler, batch=50)
     assert (result.total, result.unique) == (reference.total(18), reference.unique(18))

@@ -39,6 +39,22 @@ def test_every_test_file_ci_names_exists():
     assert named and [path for path in named if not (ROOT / path).exists()] == []
 
 
+@pytest.mark.parametrize(
+    ("expression", "fast", "slow"),
+    [("unit", True, False), ("slow", False, True), ("unit or slow", True, True)],
+)
+def test_a_tier_leaves_out_the_slow_tests_unless_asked(expression, fast, slow):
+    """Issue 35: ``-m unit`` replaced addopts' ``-m 'not slow'`` and ran 50 minutes."""
+    listed = subprocess.run(
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--collect-only", "-q",
+         "-m", expression, "tests/unit/test_heuristics.py"],
+        capture_output=True, text=True, cwd=ROOT, timeout=600,
+    ).stdout.splitlines()  # fmt: skip
+    here = "tests/unit/test_heuristics.py::"
+    assert (f"{here}test_explicit_refuses_boards_without_solutions[2]" in listed) == fast
+    assert (f"{here}test_explicit_is_valid_at_ten_million" in listed) == slow
+
+
 def test_readme_main_job_runs(queens):
     main_job = readme_commands()[0].split(" && ", 1)[1].split()
     assert main_job[0] == "queens"

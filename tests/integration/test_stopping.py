@@ -23,9 +23,11 @@ import time
 
 import pytest
 
+from queenslab.core.errors import UsageError
 from queenslab.registry import info
+from queenslab.runtime.pool import connect
 from queenslab.runtime.stop import leave_sigint_to_parent
-from tests.conftest import ROOT, finish, queens_command, signal_after, start_queens
+from tests.conftest import HANG, ROOT, finish, queens_command, signal_after, start_queens
 
 
 def _needs(backend: str) -> pytest.MarkDecorator:
@@ -140,8 +142,7 @@ def test_a_killed_scheduler_is_one_line(scheduler, tmp_path):
     )  # fmt: skip
     try:
         process = start_queens("count", "19", "-b", "bitmask", "--scheduler", address)
-        time.sleep(6)
-        assert process.poll() is None, "the count ended before the scheduler was killed"
+        _wait_for_tasks(address, process)
         scheduler_process.kill()
         _, _, err = finish(process)
     finally:
@@ -149,6 +150,19 @@ def test_a_killed_scheduler_is_one_line(scheduler, tmp_path):
         worker.wait()
     assert process.returncode not in (0, None), err
     assert len(err.splitlines()) == 1 and "lost the Dask scheduler" in err, err
+
+
+def _wait_for_tasks(address: str, process: subprocess.Popen[str]) -> None:
+    """Until the scheduler's workers run the count's tasks (a fixed sleep killed the
+    scheduler before the count had reached it, at load 10), the count still going."""
+    from distributed import Client
+
+    patience = time.monotonic() + HANG
+    with Client(address, timeout=HANG) as observer:
+        while not any(observer.processing().values()):
+            assert process.poll() is None, "the count ended before the scheduler was killed"
+            assert time.monotonic() < patience, "the count sent no task to the scheduler"
+            time.sleep(0.1)
 
 
 #: Counts that take well over the few seconds before the interrupt.
@@ -181,17 +195,30 @@ def test_ctrl_c_stops_a_count_cleanly(backend, n):
 )
 def test_a_scheduler_nobody_listens_for_is_refused_at_once(argv):
     """Port 9 refuses the connection at once, yet the command waited Dask's 10 s connect
-    timeout before its one line. The subprocess timeout is a guard, far above a refusal."""
+    timeout before its one line: the next test shows that no Dask client is asked."""
     pytest.importorskip("distributed")
     run = subprocess.run(
         [*queens_command(), *argv, "--scheduler", "tcp://127.0.0.1:9"],
         capture_output=True,
         text=True,
-        timeout=5,
+        timeout=HANG,
         env={**os.environ, "PYTHONPATH": str(ROOT)},
     )
     assert run.returncode == 2, run.stderr
     assert run.stderr.count("\n") == 1 and "cannot reach the Dask scheduler" in run.stderr
+
+
+def test_a_refused_connection_is_answered_without_dasks_client(monkeypatch):
+    """Dask's client retries a refused connection for its whole timeout; a plain socket
+    hears the refusal at once (no duration asserted: the client is never made)."""
+    distributed = pytest.importorskip("distributed")
+
+    def client(*_, **__):
+        pytest.fail("Dask's client was asked to connect to a refusing port")
+
+    monkeypatch.setattr(distributed, "Client", client)
+    with pytest.raises(UsageError, match="cannot reach the Dask scheduler"):
+        connect("tcp://127.0.0.1:9")
 
 
 @pytest.mark.parametrize(

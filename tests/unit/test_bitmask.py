@@ -104,13 +104,14 @@ def test_a_count_stopped_by_its_time_limit_says_how_far_it_got(givens):
     assert (result.status, result.total) == (ql.Status.LIMIT, None)
     stats = result.stats
     assert 0 <= stats["subproblems_finished"] < stats["subproblems"]
-    assert stats["partial_total"] >= 0 and stats["nodes"] >= 0
+    assert 0 <= stats["partial_total"] < reference.total(21)
+    assert isinstance(stats["nodes"], int)
     assert ("partial_unique" in stats) == (not givens)
 
 
 def test_command_stops_a_large_count_at_its_time_limit(queens):
     """The kernels poll a stop flag: no need to wait for a subproblem to end."""
-    run = queens("count", "20", "--time-limit", "1", "--format", "json", timeout=15)
+    run = queens("count", "20", "--time-limit", "1", "--format", "json")
     assert run.returncode == 3, run.stderr
     record = json.loads(run.stdout)
     assert (record["status"], record["total"]) == ("limit", None)
@@ -128,17 +129,8 @@ def test_json_of_a_finished_count_says_solved(queens):
     )
 
 
-def test_dask_cluster_gives_the_same_counts():
-    distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(
-        n_workers=2,
-        threads_per_worker=1,
-        processes=False,
-        protocol="tcp",
-        host="127.0.0.1",
-        dashboard_address=None,
-    ) as cluster:
-        remote = _count(12, scheduler=cluster.scheduler_address)
+def test_dask_cluster_gives_the_same_counts(dask_scheduler):
+    remote = _count(12, scheduler=dask_scheduler)
     assert (remote.total, remote.unique) == (reference.total(12), reference.unique(12))
     local = _count(12, workers=2)
     assert _effort(remote) == _effort(local)
@@ -190,7 +182,7 @@ def test_general_search_counts_match_backtracking(variant, blocked, givens):
 def test_general_search_stops_at_its_time_limit():
     result = ql.count(30, "bitmask", variant="superqueens", time_limit=0.5)
     assert result.status == ql.Status.LIMIT and result.total is None
-    assert result.stats["nodes"] >= 0
+    assert isinstance(result.stats["nodes"], int)
 
 
 @pytest.mark.slow

@@ -261,18 +261,9 @@ def test_checkpoint_records_batches_and_a_resumed_count_runs_only_the_rest(host_
         _count(_backend(host_build, batch=41, checkpoint=str(path)), 11, unique=True)
 
 
-def test_dask_workers_run_the_batches(host_build):
-    distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(
-        n_workers=2,
-        threads_per_worker=1,
-        processes=False,
-        protocol="tcp",
-        host="127.0.0.1",
-        dashboard_address=None,
-    ) as cluster:
-        backend = _backend(host_build, scheduler=cluster.scheduler_address, batch=30)
-        result, run = _count(backend, 12, unique=True)
+def test_dask_workers_run_the_batches(host_build, dask_scheduler):
+    backend = _backend(host_build, scheduler=dask_scheduler, batch=30)
+    result, run = _count(backend, 12, unique=True)
     assert (result.total, result.unique) == (reference.total(12), reference.unique(12))
     _, local_run = _count(_backend(host_build, batch=30), 12, unique=True)
     assert run.stats["nodes"] == local_run.stats["nodes"]

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
+
 import numpy as np
 import pytest
 
@@ -10,7 +14,7 @@ from queenslab.heuristics.explicit import explicit_columns
 from queenslab.heuristics.qs4 import place_tail, solve_min_conflicts
 from queenslab.heuristics.qs4_kernels import kernels_for
 from tests import oracle
-from tests.conftest import signal_after, start_queens
+from tests.conftest import ROOT, signal_after, start_queens
 
 
 def lines_hold_one_queen(cols: np.ndarray) -> bool:
@@ -129,3 +133,48 @@ def test_ctrl_c_ends_a_search_cleanly():
     process = start_queens(*argv, "--restarts", "1000000000")
     # 4 s: past start-up, even on a loaded machine
     assert signal_after(process, 4) == (130, "", "queens: interrupted\n")
+
+
+#: Loads the backend for a board (argv: variant, "plain" or "constrained"), then solves it
+#: and prints the kernels the solve had to load or compile itself (Numba's dispatchers go
+#: through ``_compile_for_args`` for argument types they have no machine code for yet).
+SOLVE_AFTER_LOAD = """
+import sys
+from numba.core.dispatcher import Dispatcher
+from queenslab.core.backend import Task
+from queenslab.core.problem import Problem
+from queenslab.core.run import Run
+from queenslab.heuristics.min_conflicts import MinConflictsBackend
+
+variant, board = sys.argv[1:]
+extra = {"givens": ((0, 2),), "blocked": ((4, 4),)} if board == "constrained" else {}
+problem = Problem(11, variant=variant, **extra)
+backend = MinConflictsBackend()
+backend.load_for(Task.SOLVE, problem)
+loaded = []
+compile_for_args = Dispatcher._compile_for_args
+
+def recording(self, *args, **kwargs):
+    loaded.append(self.py_func.__name__)
+    return compile_for_args(self, *args, **kwargs)
+
+Dispatcher._compile_for_args = recording
+assert backend.solve(problem, Run(1, None)).placement is not None
+print(loaded)
+"""
+
+
+@pytest.mark.parametrize("board", ["plain", "constrained"])
+@pytest.mark.parametrize("variant", ["standard", "toroidal"])
+def test_the_search_loads_no_kernel_of_its_own(variant, board):
+    """Issue 35: the start-up loaded only the plain board's kernels, so a solve with givens
+    or blocked cells compiled its own inside the search, where no time limit reaches (89 s
+    under a 60 s limit on a loaded machine). A fresh process, so nothing is loaded yet."""
+    done = subprocess.run(
+        [sys.executable, "-c", SOLVE_AFTER_LOAD, variant, board],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        timeout=600,
+    )
+    assert (done.returncode, done.stdout) == (0, "[]\n"), done.stderr
