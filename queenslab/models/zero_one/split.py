@@ -48,11 +48,9 @@ from queenslab.runtime.pool import Cluster, Pool, Processes, Serial, Threads, co
 THREADED = {"cpsat": True, "sat": False}
 #: The deepest split: 2^12 cubes are plenty for any pool.
 MAX_DEPTH = 12
-#: The model-size figures of a cube's solve: its own, not to be summed over cubes.
-_SIZES = frozenset(
-    {"variables", "clauses", "constraints", "linear_constraints", "auxiliary_variables",
-     "build_seconds"}
-)  # fmt: skip
+#: A cube's figures that describe its formula, the same for every cube: reported once
+#: (the first cube's), not summed. Its build time is part of the cubes' time.
+_PER_CUBE = frozenset({"variables", "constraints", "auxiliary_variables", "encoding_fallbacks"})
 
 #: A cube: its number and the literals it fixes.
 Cube = tuple[int, tuple[Literal, ...]]
@@ -113,7 +111,6 @@ def decide(
     with run.phase("build"):
         model = question.build(problem.board).with_objective_bound(value)
         variables = split_variables(problem.board, model, depth)
-    run.stats.add(model.stats())
     workers = int(settings.get("workers", 1))
     with contextlib.ExitStack() as stack:
         pool: Pool[Cube, tuple[Any, ...]] = Serial()
@@ -143,7 +140,10 @@ def decide(
         with contextlib.suppress(LimitReached), closing(stream):
             for number, outcome, stats, spent in stream:
                 solved, seconds = solved + 1, seconds + spent
-                run.stats.add({k: v for k, v in stats.items() if k not in _SIZES})
+                run.stats.add({k: v for k, v in stats.items()
+                               if k not in _PER_CUBE and k != "build_seconds"})  # fmt: skip
+                for key in _PER_CUBE & stats.keys():
+                    run.stats.setdefault(key, stats[key])
                 if outcome.status is Status.INFEASIBLE:
                     refuted.add(number)
                     if record is not None:
