@@ -575,7 +575,8 @@ def decide(
             (cubes refuted, cubes) with ``split``.
         split: cube and conquer (``models.zero_one.split``, sat and cpsat): 2^split cubes
             fixing the variables of the board's ``split`` cells of highest degree, solved
-            ``workers`` at a time; no only when every cube is refuted.
+            ``workers`` at a time; no only when every cube is refuted (with ``proof``:
+            each cube's CNF and checked proof in ``proof/cube-K``).
         scheduler: with ``split``, solve the cubes as tasks on this Dask scheduler.
         checkpoint: with ``split``, an SQLite file keeping the refuted cubes: a rerun of the
             same question solves only the others.
@@ -628,15 +629,14 @@ def _decide_split(
 ) -> DecideResult:
     from queenslab.models.zero_one import split
 
-    if proof is not None:
-        raise UsageError("--proof and --split do not go together yet: choose one")
-    if engine.settings.get("solver_cmd"):
+    if engine.settings.get("solver_cmd") and proof is None:
         raise UsageError("--solver-cmd and --split do not go together: cubes run in python-sat")
     depth = integer(depth, "split", 1, split.MAX_DEPTH)
     translator = getattr(engine, "translator", engine.name)
     return split.decide(
-        translator, engine.settings, problem, run, question, value, depth, scheduler, checkpoint
-    )
+        translator, engine.settings, problem, run, question, value, depth, scheduler, checkpoint,
+        proof,
+    )  # fmt: skip
 
 
 def _checked_decision(

@@ -104,7 +104,8 @@ def test_cubes_on_the_pools_workers_agree():
         ({"backend": "maxsat", "split": 2}, "sat and cpsat"),
         ({"backend": "sat", "split": 0}, "split must be between 1 and 12"),
         ({"backend": "sat", "checkpoint": "x.sqlite"}, "serve --split"),
-        ({"backend": "sat", "split": 2, "proof": "p"}, "--proof and --split"),
+        ({"backend": "sat", "split": 2, "proof": "p", "checkpoint": "c"}, "without --checkpoint"),
+        ({"backend": "cpsat", "split": 2, "proof": "p"}, "runs on -b sat"),
     ],
 )
 def test_what_a_split_cannot_do_is_one_usage_error(options, message, tmp_path, monkeypatch):

@@ -103,11 +103,24 @@ def decide(
     depth: int,
     scheduler: str | None = None,
     checkpoint: str | None = None,
+    proof: str | None = None,
 ) -> DecideResult:
     """The decision of ``value`` by ``depth``-cube split on ``translator`` (``sat`` or
-    ``cpsat``) with the backend's ``settings``; ``settings["workers"]`` cubes at a time."""
+    ``cpsat``) with the backend's ``settings``; ``settings["workers"]`` cubes at a time.
+    With ``proof``, each cube is decided by CaDiCaL with a checked proof in
+    ``proof/cube-K`` (``proved``): the no is checked only when every cube's proof is."""
     if translator not in THREADED:
         raise UsageError(f"--split runs on the sat and cpsat backends, not {translator}")
+    proving = None
+    if proof is not None:
+        from queenslab.models.zero_one import proved
+
+        if translator != "sat" or scheduler or checkpoint:
+            raise UsageError(
+                "--proof with --split runs on -b sat, in this machine's pool, without "
+                "--checkpoint (a resumed proof would lack the skipped cubes' proofs)"
+            )
+        proving = (proved.program(settings.get("solver_cmd")), str(proved.folder(proof)))
     with run.phase("build"):
         model = question.build(problem.board).with_objective_bound(value)
         variables = split_variables(problem.board, model, depth)
@@ -135,8 +148,11 @@ def decide(
         run.report(len(refuted), total)
         solved, seconds = 0, 0.0
         result = DecideResult(Status.LIMIT, kind=problem.kind, value=value)
-        work = functools.partial(_solve_cubes, translator, {**settings, "workers": 1}, model)
+        one = {**settings, "workers": 1}
+        work = functools.partial(_solve_cubes, translator, one, model, proving)
         stream = pool.stream(work, todo, run)
+        if proving is not None:
+            stack.callback(_tidy, proving[1])
         with contextlib.suppress(LimitReached), closing(stream):
             for number, outcome, stats, spent in stream:
                 solved, seconds = solved + 1, seconds + spent
@@ -154,6 +170,8 @@ def decide(
                     break  # an answer, or a solver's failure: the other cubes are moot
         if result.status is Status.LIMIT and len(refuted) == total:
             result.status = Status.NO
+            if proving is not None:  # a proof's no is a refutation only once checked
+                result.proof, result.proof_dir = "checked", proving[1]
     run.stats.add(
         cubes_total=total, cubes_refuted=len(refuted), cubes_solved=solved, cubes_seconds=seconds
     )
@@ -164,6 +182,19 @@ def _fingerprint(model: BoolModel, variables: list[Var]) -> str:
     """What a checkpoint's rows are true of: the bounded model and the split variables."""
     text = repr((model.names, model.clauses, model.linear, model.sense, variables))
     return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _tidy(root: str) -> None:
+    """Remove what stopped cubes left in the proof folder: a worker ended in the middle
+    of a proof (another cube said yes, a limit, Ctrl-C) leaves its temporary folder."""
+    import shutil
+    from pathlib import Path
+
+    for cube in Path(root).glob("cube-*"):
+        for temporary in cube.glob(".queenslab-proof-*"):
+            shutil.rmtree(temporary, ignore_errors=True)
+        with contextlib.suppress(OSError):  # only an empty folder goes
+            cube.rmdir()
 
 
 class _CubeRun(Run):
@@ -181,15 +212,26 @@ def _solve_cubes(
     translator: str,
     settings: Mapping[str, Any],
     model: BoolModel,
+    proving: tuple[list[str], str] | None,
     claimed: Iterator[Cube],
     should_stop: Callable[[], bool],
 ) -> Iterator[tuple[int, Outcome, dict[str, Any], float]]:
     """A pool worker: (number, outcome, statistics, seconds) per cube it claims. A pure
-    function of its arguments, so a Dask task may be rerun."""
+    function of its arguments, so a Dask task may be rerun. With ``proving`` (the CaDiCaL
+    command, the proof folder), a cube's no is INFEASIBLE only after its proof checked."""
     solve = importlib.import_module(f"queenslab.models.zero_one.{translator}").optimize
     for number, units in claimed:
         start = time.perf_counter()
         run = _CubeRun(should_stop)
         cube = replace(model, clauses=[*model.clauses, *((lit,) for lit in units)])
-        outcome = solve(cube, run, settings)
+        if proving is None:
+            outcome = solve(cube, run, settings)
+        else:
+            from queenslab.models.zero_one import proved
+
+            command, root = proving
+            target = proved.folder(f"{root}/cube-{number}")
+            outcome, _ = proved.decide(cube, run, settings, target, command)
+            with contextlib.suppress(OSError):  # a yes or a stop leaves no empty folder
+                target.rmdir()
         yield number, outcome, dict(run.stats), time.perf_counter() - start
