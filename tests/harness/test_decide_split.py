@@ -106,6 +106,10 @@ def test_cubes_on_the_pools_workers_agree():
         ({"backend": "sat", "checkpoint": "x.sqlite"}, "serve --split"),
         ({"backend": "sat", "split": 2, "proof": "p", "checkpoint": "c"}, "without --checkpoint"),
         ({"backend": "cpsat", "split": 2, "proof": "p"}, "runs on -b sat"),
+        (
+            {"backend": "sat", "split": 2, "scheduler": "tcp://127.0.0.1:9", "checkpoint": "c"},
+            "cannot reach the Dask scheduler",
+        ),
     ],
 )
 def test_what_a_split_cannot_do_is_one_usage_error(options, message, tmp_path, monkeypatch):

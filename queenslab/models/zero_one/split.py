@@ -124,17 +124,12 @@ def decide(
     with run.phase("build"):
         model = question.build(problem.board).with_objective_bound(value)
         variables = split_variables(problem.board, model, depth)
-    workers = int(settings.get("workers", 1))
     with contextlib.ExitStack() as stack:
-        pool: Pool[Cube, tuple[Any, ...]] = Serial()
-        if scheduler:  # before the checkpoint: no file from a failure
-            pool = Cluster(stack.enter_context(closing(connect(scheduler))))
-        elif workers > 1:
-            pool = Threads(workers) if THREADED[translator] else Processes(workers)
+        pool = _pool(translator, int(settings.get("workers", 1)), scheduler, stack)
         todo = cubes(variables)
         total, refuted = len(todo), set[int]()
         record = None
-        if checkpoint:
+        if checkpoint:  # after the pool: no file from an unreachable scheduler
             from queenslab.exact.checkpoint import Checkpoint
 
             relation = "<=" if model.sense is Sense.MIN else ">="
@@ -176,6 +171,18 @@ def decide(
         cubes_total=total, cubes_refuted=len(refuted), cubes_solved=solved, cubes_seconds=seconds
     )
     return result
+
+
+def _pool(
+    translator: str, workers: int, scheduler: str | None, stack: contextlib.ExitStack
+) -> Pool[Cube, tuple[Any, ...]]:
+    """The Dask cluster of ``scheduler`` (its client closed with ``stack``), else
+    ``workers`` threads (CP-SAT releases the GIL) or forked processes (pysat holds it)."""
+    if scheduler:
+        return Cluster(stack.enter_context(closing(connect(scheduler))))
+    if workers > 1:
+        return Threads(workers) if THREADED[translator] else Processes(workers)
+    return Serial()
 
 
 def _fingerprint(model: BoolModel, variables: list[Var]) -> str:
