@@ -565,6 +565,9 @@ def decide(
     symmetry: str = "none",
     proof: str | None = None,
     progress: ProgressCallback | None = None,
+    split: int | None = None,
+    scheduler: str | None = None,
+    checkpoint: str | None = None,
     **options: Any,
 ) -> DecideResult:
     """Is there an answer of problem kind ``problem`` of value ``value`` or better (at most
@@ -580,7 +583,15 @@ def decide(
         proof: a folder (created if missing) where the ``sat`` backend writes the CNF and
             the solver's proof of a ``no``, checked by the project's own checker
             (``queenslab.proofs``) before the result says ``proof == "checked"``.
-        progress: called with (bytes, total bytes) of the proof as it is checked.
+        progress: called with (bytes, total bytes) of the proof as it is checked, or with
+            (cubes refuted, cubes) with ``split``.
+        split: cube and conquer (``models.zero_one.split``, sat and cpsat): 2^split cubes
+            fixing the variables of the board's ``split`` cells of highest degree, solved
+            ``workers`` at a time; no only when every cube is refuted (with ``proof``:
+            each cube's CNF and checked proof in ``proof/cube-K``).
+        scheduler: with ``split``, solve the cubes as tasks on this Dask scheduler.
+        checkpoint: with ``split``, an SQLite file keeping the refuted cubes: a rerun of the
+            same question solves only the others.
 
     Returns:
         A ``DecideResult``: status ``yes`` with ``answer`` (checked by the kind's own
@@ -600,17 +611,44 @@ def decide(
         raise UsageError("decide asks a problem's value: choose a --problem other than placement")
     if value is None:
         raise UsageError("decide needs the value to ask about (--value K)")
+    if split is None and (scheduler or checkpoint):
+        raise UsageError("--scheduler and --checkpoint serve --split D: add it")
     asked = integer(value, "value", 0, 10**9)
     question = _question(instance, model, symmetry)
     engine = registry.resolve(Task.DECIDE, instance, backend, _checked_options(options))
     run = Run(None, time_limit, progress)
     result = _timed(
         engine, Task.DECIDE, instance, run,
-        lambda: engine.decide_kind(instance, run, question, asked, proof),
+        lambda: engine.decide_kind(instance, run, question, asked, proof)
+        if split is None else _decide_split(engine, instance, run, question, asked, split,
+                                            proof, scheduler, checkpoint),
     )  # fmt: skip
     result.kind, result.value = instance.kind, asked
     _checked_decision(question.kind, instance, result, engine)
     return result
+
+
+def _decide_split(
+    engine: Backend,
+    problem: Problem,
+    run: Run,
+    question: Question,
+    value: int,
+    depth: int,
+    proof: str | None,
+    scheduler: str | None,
+    checkpoint: str | None,
+) -> DecideResult:
+    from queenslab.models.zero_one import split
+
+    if engine.settings.get("solver_cmd") and proof is None:
+        raise UsageError("--solver-cmd and --split do not go together: cubes run in python-sat")
+    depth = integer(depth, "split", 1, split.MAX_DEPTH)
+    translator = getattr(engine, "translator", engine.name)
+    return split.decide(
+        translator, engine.settings, problem, run, question, value, depth, scheduler, checkpoint,
+        proof,
+    )  # fmt: skip
 
 
 def _checked_decision(

@@ -25,7 +25,8 @@ EXAMPLES = """examples:
   queens decide 8 --problem domination --value 5
   queens decide 8 --problem domination --value 4 --backend cpsat --format json
   queens decide 10 --problem peaceable --value 14 --backend sat
-  queens decide 12 --problem domination --value 5 --backend sat --proof proof12"""
+  queens decide 12 --problem domination --value 5 --backend sat --proof proof12
+  queens decide 12 --problem domination --value 5 --backend sat --split 4 --workers 2"""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -43,6 +44,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="DIR",
         help="sat backend: write the CNF and the solver's proof of a no here, and check it",
     )
+    parser.add_argument(
+        "--split",
+        type=lambda text: a.whole_number(text, "--split", 1, 12),
+        metavar="D",
+        help="cube and conquer (sat, cpsat): 2^D cubes over the D cells of highest degree, "
+        "--workers at a time; no only when every cube is refuted",
+    )
+    parser.add_argument(
+        "--scheduler", metavar="ADDR", help="with --split: solve the cubes on this Dask scheduler"
+    )
+    parser.add_argument(
+        "--checkpoint",
+        metavar="FILE",
+        help="with --split: keep the refuted cubes in this SQLite file; a rerun skips them",
+    )
     parser.add_argument("--format", choices=("text", "json"), help="default: text")
     parser.add_argument("--output", "-o", metavar="FILE", help="write here instead of stdout")
     a.add_backend_options(parser, Task.DECIDE)
@@ -52,11 +68,17 @@ def run(args: argparse.Namespace) -> int:
     fmt = args.format or ("json" if (args.output or "").endswith(".json") else "text")
     problem = a.problem(args)
     with atomic_output(args.output) as out:
-        checking = f"checking the proof (bytes), {problem.describe()}"
-        with progress.progress_bar(checking) if args.proof else nullcontext() as bar:
+        shown = None
+        if args.split is not None:
+            shown = f"cubes refuted, {problem.describe()}"
+        elif args.proof:
+            shown = f"checking the proof (bytes), {problem.describe()}"
+        with progress.progress_bar(shown) if shown else nullcontext() as bar:
             result = api.decide(problem, args.problem, args.value, args.backend,
                                 time_limit=args.time_limit, model=args.model,
                                 symmetry=args.symmetry, proof=args.proof, progress=bar,
+                                split=args.split, scheduler=args.scheduler,
+                                checkpoint=args.checkpoint,
                                 **a.backend_options(args))  # fmt: skip
         if fmt == "json":
             out.write(json.dumps(result.to_json()) + "\n")

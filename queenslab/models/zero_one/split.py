@@ -1,0 +1,244 @@
+"""Split and conquer a decision: cube and conquer (Heule, Kullmann, Wieringa and Biere,
+2011) on the bounded model of ``queens decide``.
+
+The split fixes ``depth`` answer variables, each naming a board cell, to every one of
+their 2^depth assignments: a cube is the bounded model plus those unit clauses, so the
+cubes partition its assignments and every answer lies in exactly one cube. The model's
+symmetry-breaking constraints (``--symmetry``) stay in every cube's formula, so the union
+of the cubes is the symmetry-reduced space the unsplit decide searches: yes as soon as one
+cube has an answer (the others are stopped), no only when every cube is refuted, limit
+otherwise.
+
+Cells are chosen by the board's structure: highest degree in the queens graph first (a
+queen there attacks the most open cells; on an open board, the central ones). Fixing those
+variables propagates the most, in either direction, so the cubes are the most reduced and
+the most even: the static stand-in for a lookahead's "most propagations" rule.
+
+The cubes are the jobs of the run's pool (``runtime.pool``): forked processes for pysat,
+which holds the GIL, threads for CP-SAT, tasks on a Dask cluster with a scheduler address.
+With a checkpoint file (``exact.checkpoint``) every refuted cube is a row, and a rerun of
+the same question solves only the cubes not refuted yet.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+import hashlib
+import importlib
+import itertools
+import time
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import closing
+from dataclasses import replace
+from typing import Any
+
+from queenslab.boards import Board, Cell
+from queenslab.core.errors import LimitReached, UsageError
+from queenslab.core.problem import Problem
+from queenslab.core.result import DecideResult, Status
+from queenslab.core.run import Run
+from queenslab.models.zero_one.backend import decided
+from queenslab.models.zero_one.outcome import Outcome
+from queenslab.problems.base import Question
+from queenslab.problems.model import BoolModel, Literal, Sense, Var
+from queenslab.runtime.pool import Cluster, Pool, Processes, Serial, Threads, connect
+
+#: The translators a split runs on, and whether their solves may share one process.
+THREADED = {"cpsat": True, "sat": False}
+#: The deepest split: 2^12 cubes are plenty for any pool.
+MAX_DEPTH = 12
+#: A cube's figures that describe its formula, the same for every cube: reported once
+#: (the first cube's), not summed. Its build time is part of the cubes' time.
+_PER_CUBE = frozenset({"variables", "constraints", "auxiliary_variables", "encoding_fallbacks"})
+
+#: A cube: its number and the literals it fixes.
+Cube = tuple[int, tuple[Literal, ...]]
+
+
+def cell_of(name: str) -> Cell | None:
+    """The cell a variable names (``q_3_4``, ``w_3_4``, ``x_3_4_1``: row, column first), or
+    None for an auxiliary variable."""
+    parts = name.split("_")[1:3]
+    if len(parts) == 2 and all(part.isdigit() for part in parts):
+        return int(parts[0]), int(parts[1])
+    return None
+
+
+def split_variables(board: Board, model: BoolModel, depth: int) -> list[Var]:
+    """The ``depth`` answer variables to split on: on the open cells of highest degree in
+    the queens graph first, ties by variable number (deterministic)."""
+    cells = list(board.open_cells())
+
+    def degree(cell: Cell) -> int:
+        return sum(1 for other in cells if other != cell and board.attacks(cell, other))
+
+    degrees = {cell: degree(cell) for cell in cells}
+    candidates = [
+        (-degrees[cell], v)
+        for v in model.answer
+        if (cell := cell_of(model.names[v])) is not None and cell in degrees
+    ]
+    if len(candidates) < depth:
+        raise UsageError(f"--split {depth}: the model has only {len(candidates)} cell variables")
+    return [v for _, v in sorted(candidates)[:depth]]
+
+
+def cubes(variables: list[Var]) -> list[Cube]:
+    """Every assignment of ``variables`` as literals, numbered: 2^len(variables) cubes."""
+    signs = itertools.product((1, -1), repeat=len(variables))
+    return [
+        (number, tuple(sign * (v + 1) for sign, v in zip(chosen, variables, strict=True)))
+        for number, chosen in enumerate(signs)
+    ]
+
+
+def decide(
+    translator: str,
+    settings: Mapping[str, Any],
+    problem: Problem,
+    run: Run,
+    question: Question,
+    value: int,
+    depth: int,
+    scheduler: str | None = None,
+    checkpoint: str | None = None,
+    proof: str | None = None,
+) -> DecideResult:
+    """The decision of ``value`` by ``depth``-cube split on ``translator`` (``sat`` or
+    ``cpsat``) with the backend's ``settings``; ``settings["workers"]`` cubes at a time.
+    With ``proof``, each cube is decided by CaDiCaL with a checked proof in
+    ``proof/cube-K`` (``proved``): the no is checked only when every cube's proof is."""
+    if translator not in THREADED:
+        raise UsageError(f"--split runs on the sat and cpsat backends, not {translator}")
+    proving = None
+    if proof is not None:
+        from queenslab.models.zero_one import proved
+
+        if translator != "sat" or scheduler or checkpoint:
+            raise UsageError(
+                "--proof with --split runs on -b sat, in this machine's pool, without "
+                "--checkpoint (a resumed proof would lack the skipped cubes' proofs)"
+            )
+        proving = (proved.program(settings.get("solver_cmd")), str(proved.folder(proof)))
+    with run.phase("build"):
+        model = question.build(problem.board).with_objective_bound(value)
+        variables = split_variables(problem.board, model, depth)
+    with contextlib.ExitStack() as stack:
+        pool = _pool(translator, int(settings.get("workers", 1)), scheduler, stack)
+        todo = cubes(variables)
+        total, refuted = len(todo), set[int]()
+        record = None
+        if checkpoint:  # after the pool: no file from an unreachable scheduler
+            from queenslab.exact.checkpoint import Checkpoint
+
+            relation = "<=" if model.sense is Sense.MIN else ">="
+            method = f"decide {question.kind.name} value {relation} {value}, split {depth}"
+            plan = _fingerprint(model, variables)
+            record = stack.enter_context(
+                Checkpoint(checkpoint, problem.n, method, total, plan, problem.describe())
+            )
+            refuted.update(int(i) for i in record.finished()[0])
+            todo = [cube for cube in todo if cube[0] not in refuted]
+        run.report(len(refuted), total)
+        solved, seconds = 0, 0.0
+        result = DecideResult(Status.LIMIT, kind=problem.kind, value=value)
+        one = {**settings, "workers": 1}
+        work = functools.partial(_solve_cubes, translator, one, model, proving)
+        stream = pool.stream(work, todo, run)
+        if proving is not None:
+            stack.callback(_tidy, proving[1])
+        with contextlib.suppress(LimitReached), closing(stream):
+            for number, outcome, stats, spent in stream:
+                solved, seconds = solved + 1, seconds + spent
+                run.stats.add({k: v for k, v in stats.items()
+                               if k not in _PER_CUBE and k != "build_seconds"})  # fmt: skip
+                for key in _PER_CUBE & stats.keys():
+                    run.stats.setdefault(key, stats[key])
+                if outcome.status is Status.INFEASIBLE:
+                    refuted.add(number)
+                    if record is not None:
+                        record.record([number], [(0, 0, 0)])
+                    run.report(len(refuted), total)
+                elif outcome.values is not None or outcome.status is Status.UNKNOWN:
+                    result = decided(problem, question, model, outcome, value)
+                    break  # an answer, or a solver's failure: the other cubes are moot
+        if result.status is Status.LIMIT and len(refuted) == total:
+            result.status = Status.NO
+            if proving is not None:  # a proof's no is a refutation only once checked
+                result.proof, result.proof_dir = "checked", proving[1]
+    run.stats.add(
+        cubes_total=total, cubes_refuted=len(refuted), cubes_solved=solved, cubes_seconds=seconds
+    )
+    return result
+
+
+def _pool(
+    translator: str, workers: int, scheduler: str | None, stack: contextlib.ExitStack
+) -> Pool[Cube, tuple[Any, ...]]:
+    """The Dask cluster of ``scheduler`` (its client closed with ``stack``), else
+    ``workers`` threads (CP-SAT releases the GIL) or forked processes (pysat holds it)."""
+    if scheduler:
+        return Cluster(stack.enter_context(closing(connect(scheduler))))
+    if workers > 1:
+        return Threads(workers) if THREADED[translator] else Processes(workers)
+    return Serial()
+
+
+def _fingerprint(model: BoolModel, variables: list[Var]) -> str:
+    """What a checkpoint's rows are true of: the bounded model and the split variables."""
+    text = repr((model.names, model.clauses, model.linear, model.sense, variables))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def _tidy(root: str) -> None:
+    """Remove what stopped cubes left in the proof folder: a worker ended in the middle
+    of a proof (another cube said yes, a limit, Ctrl-C) leaves its temporary folder."""
+    import shutil
+    from pathlib import Path
+
+    for cube in Path(root).glob("cube-*"):
+        for temporary in cube.glob(".queenslab-proof-*"):
+            shutil.rmtree(temporary, ignore_errors=True)
+        with contextlib.suppress(OSError):  # only an empty folder goes
+            cube.rmdir()
+
+
+class _CubeRun(Run):
+    """A cube's run: the pool worker's ``should_stop`` (the run's deadline, a stop)."""
+
+    def __init__(self, should_stop: Callable[[], bool]) -> None:
+        super().__init__()
+        self._outer = should_stop
+
+    def should_stop(self) -> bool:
+        return self._outer() or super().should_stop()
+
+
+def _solve_cubes(
+    translator: str,
+    settings: Mapping[str, Any],
+    model: BoolModel,
+    proving: tuple[list[str], str] | None,
+    claimed: Iterator[Cube],
+    should_stop: Callable[[], bool],
+) -> Iterator[tuple[int, Outcome, dict[str, Any], float]]:
+    """A pool worker: (number, outcome, statistics, seconds) per cube it claims. A pure
+    function of its arguments, so a Dask task may be rerun. With ``proving`` (the CaDiCaL
+    command, the proof folder), a cube's no is INFEASIBLE only after its proof checked."""
+    solve = importlib.import_module(f"queenslab.models.zero_one.{translator}").optimize
+    for number, units in claimed:
+        start = time.perf_counter()
+        run = _CubeRun(should_stop)
+        cube = replace(model, clauses=[*model.clauses, *((lit,) for lit in units)])
+        if proving is None:
+            outcome = solve(cube, run, settings)
+        else:
+            from queenslab.models.zero_one import proved
+
+            command, root = proving
+            target = proved.folder(f"{root}/cube-{number}")
+            outcome, _ = proved.decide(cube, run, settings, target, command)
+            with contextlib.suppress(OSError):  # a yes or a stop leaves no empty folder
+                target.rmdir()
+        yield number, outcome, dict(run.stats), time.perf_counter() - start
