@@ -119,21 +119,11 @@ def test_what_a_split_cannot_do_is_one_usage_error(options, message, tmp_path, m
     assert not list(tmp_path.iterdir())  # no checkpoint, no proof folder
 
 
-def test_cubes_run_as_tasks_on_a_dask_cluster(tmp_path):
-    distributed = pytest.importorskip("distributed")
+def test_cubes_run_as_tasks_on_a_dask_cluster(tmp_path, dask_scheduler):
     path = tmp_path / "cubes.sqlite"
-    with distributed.LocalCluster(
-        n_workers=2,
-        threads_per_worker=1,
-        processes=False,
-        protocol="tcp",
-        host="127.0.0.1",
-        dashboard_address=None,
-    ) as cluster:
-        address = cluster.scheduler_address
-        refuted = ql.decide(6, "domination", 2, "sat", split=3, scheduler=address,
-                            checkpoint=str(path))  # fmt: skip
-        found = ql.decide(6, "domination", 3, "cpsat", split=2, scheduler=address)
+    refuted = ql.decide(6, "domination", 2, "sat", split=3, scheduler=dask_scheduler,
+                        checkpoint=str(path))  # fmt: skip
+    found = ql.decide(6, "domination", 3, "cpsat", split=2, scheduler=dask_scheduler)
     assert (refuted.status, refuted.stats["cubes_solved"]) == ("no", 8)
     assert found.status == "yes" and kind_oracle.fault("domination", 6, "standard", (),
                                                        found.answer) is None  # fmt: skip
