@@ -119,7 +119,8 @@ def to_lrat(
     state = kernel.empty_state(clauses.variables, len(clauses.flags))
     before = np.zeros(len(steps), np.int32)
     ignored = np.zeros(len(steps), np.uint8)
-    shared = (clauses.lits, start, clauses.flags)
+    everything = np.ones(len(clauses.flags), np.uint8)
+    shared = (clauses.lits, start, clauses.flags, everything)
     watches = (state["head"], state["nxt"], state["val"], state["trail"], state["reason"])
     last = -1
     for done in range(0, len(steps), _CHUNK):

@@ -55,42 +55,68 @@ def _undo(length, val, trail, sc):
 
 
 @njit(cache=True, nogil=True)
-def _propagate(first, lits, start, head, nxt, val, trail, reason, pos, sc):
-    """Unit propagation from trail position ``first``: a conflicting clause or 0."""
-    at = first
-    while at < sc[TRAIL]:
-        false = -trail[at]
-        at += 1
-        fi = _index(false)
-        prev = NONE
-        slot = head[fi]
-        while slot != NONE:
-            following = nxt[slot]
-            cid, k = slot >> 1, slot & 1
-            p = start[cid]
-            other = lits[p + 1 - k]
-            if val[_index(other)]:
-                prev, slot = slot, following
-                continue
-            moved = False
-            for j in range(p + 2, start[cid + 1]):
-                candidate = lits[j]
-                if not _false(candidate, val):
-                    lits[j], lits[p + k] = false, candidate
-                    if prev == NONE:
-                        head[fi] = following
-                    else:
-                        nxt[prev] = following
-                    ci = _index(candidate)
-                    nxt[slot], head[ci] = head[ci], slot
-                    moved = True
-                    break
-            if not moved:
-                prev = slot
-                if _false(other, val):
-                    return cid
-                _assign(other, cid, val, trail, reason, pos, sc)
-            slot = following
+def _propagate(first, core, lits, start, head, nxt, val, trail, reason, pos, sc):
+    """Unit propagation from trail position ``first``: a conflicting clause or 0.
+
+    Core first, as DRAT-trim does: the clauses with ``core[cid]`` set are propagated to
+    a fixpoint before any other clause may add one literal, so conflicts are found with
+    clauses already used where possible and fewer lemmas need a check.
+    """
+    core_at = rest_at = first
+    while True:
+        while core_at < sc[TRAIL]:
+            found = _scan(
+                -trail[core_at], core, 1, lits, start, head, nxt, val, trail, reason, pos, sc
+            )
+            if found > 0:
+                return found
+            core_at += 1
+        if rest_at == sc[TRAIL]:
+            return 0
+        found = _scan(-trail[rest_at], core, 0, lits, start, head, nxt, val, trail, reason, pos, sc)
+        if found > 0:
+            return found
+        if found == 0:
+            rest_at += 1
+
+
+@njit(cache=True, nogil=True)
+def _scan(false, core, kind, lits, start, head, nxt, val, trail, reason, pos, sc):
+    """Visit the clauses watching ``false`` whose ``core`` flag is ``kind``: a conflicting
+    clause, -1 when a non-core clause assigned a literal (the caller goes back to the
+    core), else 0."""
+    fi = _index(false)
+    prev = NONE
+    slot = head[fi]
+    while slot != NONE:
+        following = nxt[slot]
+        cid, k = slot >> 1, slot & 1
+        p = start[cid]
+        other = lits[p + 1 - k]
+        if core[cid] != kind or val[_index(other)]:
+            prev, slot = slot, following
+            continue
+        moved = False
+        for j in range(p + 2, start[cid + 1]):
+            candidate = lits[j]
+            if not _false(candidate, val):
+                lits[j], lits[p + k] = false, candidate
+                if prev == NONE:
+                    head[fi] = following
+                else:
+                    nxt[prev] = following
+                ci = _index(candidate)
+                nxt[slot], head[ci] = head[ci], slot
+                moved = True
+                break
+        if not moved:
+            prev = slot
+            if _false(other, val):
+                return cid
+            _assign(other, cid, val, trail, reason, pos, sc)
+            if kind == 0:
+                return -1
+        slot = following
     return 0
 
 
@@ -131,11 +157,12 @@ def _watched(cid, start, flags):
 
 @njit(cache=True, nogil=True)
 def forward(
-    steps, done, stop, before, ignored, lits, start, flags,
+    steps, done, stop, before, ignored, lits, start, flags, core,
     head, nxt, val, trail, reason, pos, sc,
 ):  # fmt: skip
     """Apply steps ``done..stop`` (+cid added, -cid deleted, 0 nothing); the step whose
-    addition made a clause false at the top level (its id in ``sc[CONFLICT]``), or -1."""
+    addition made a clause false at the top level (its id in ``sc[CONFLICT]``), or -1.
+    ``core`` is set for every clause: nothing is known to be used yet."""
     for i in range(done, stop):
         step = steps[i]
         before[i] = sc[TRAIL]
@@ -167,7 +194,7 @@ def forward(
         if (size == 1 or _false(second, val)) and not val[_index(unit)]:
             mark = sc[TRAIL]
             _assign(unit, cid, val, trail, reason, pos, sc)
-            conflict = _propagate(mark, lits, start, head, nxt, val, trail, reason, pos, sc)
+            conflict = _propagate(mark, core, lits, start, head, nxt, val, trail, reason, pos, sc)
             if conflict:
                 sc[CONFLICT] = conflict
                 return i
@@ -268,7 +295,7 @@ def _refute(cid, hints, w, lits, start, marked, head, nxt, val, trail, reason, p
     for j in range(p, end):
         if not _false(lits[j], val):
             _assign(-lits[j], 0, val, trail, reason, pos, sc)
-    conflict = _propagate(mark, lits, start, head, nxt, val, trail, reason, pos, sc)
+    conflict = _propagate(mark, marked, lits, start, head, nxt, val, trail, reason, pos, sc)
     if conflict:
         w = analyze(conflict, 0, hints, w, lits, start, marked, trail, reason, seen, sc)
     else:
