@@ -71,7 +71,32 @@ class _Clauses:
     steps: np.ndarray
 
 
-def _read(formula: Sequence[Clause], drat: Iterable[str]) -> _Clauses:
+class _Hints:
+    """The hints found for the checked lemmas: the kernel's buffers as they came, and by
+    lemma id the buffer (-1: not checked) and the slice in it."""
+
+    def __init__(self, clauses: int) -> None:
+        self.buffers: list[np.ndarray] = []
+        self.buffer = np.full(clauses, -1, np.int32)
+        self.begin = np.zeros(clauses, np.int64)
+        self.end = np.zeros(clauses, np.int64)
+
+    def add(self, checked: np.ndarray, ends: np.ndarray, buffer: np.ndarray) -> None:
+        """Lemmas ``checked``, their hints in ``buffer`` up to each of ``ends``."""
+        if checked.size:
+            self.buffer[checked] = len(self.buffers)
+            self.begin[checked] = np.concatenate(([0], ends[:-1]))
+            self.end[checked] = ends
+            self.buffers.append(buffer[: ends[-1]].copy())
+
+    def of(self, cid: int) -> np.ndarray | None:
+        at = self.buffer[cid]
+        return None if at < 0 else self.buffers[at][self.begin[cid] : self.end[cid]]
+
+
+def _read(
+    formula: Sequence[Clause], drat: Iterable[str], should_stop: Callable[[], bool]
+) -> _Clauses:
     """Number the clauses; a deletion names the latest alive clause of the same literals."""
     lits, start, flags, steps = array("i"), array("q", [0, 0]), array("b", [0]), array("i")
     by_literals: dict[frozenset[int], list[int]] = {}
@@ -87,7 +112,9 @@ def _read(formula: Sequence[Clause], drat: Iterable[str]) -> _Clauses:
 
     for clause in formula:
         add(clause)
-    for added, clause in lemmas(drat):
+    for count, (added, clause) in enumerate(lemmas(drat)):
+        if count % _CHUNK == 0 and should_stop():
+            raise LimitReached
         if added:
             add(clause)
         else:
@@ -114,7 +141,7 @@ def to_lrat(
     number of clauses written. ProofError when a used lemma is not implied by unit
     propagation or the proof ends without a conflict; LimitReached when ``should_stop``
     says stop."""
-    clauses = _read(formula, drat)
+    clauses = _read(formula, drat, should_stop)
     steps, start = clauses.steps, clauses.start
     state = kernel.empty_state(clauses.variables, len(clauses.flags))
     before = np.zeros(len(steps), np.int32)
@@ -154,9 +181,9 @@ def _backward(
     marked: np.ndarray,
     state: dict[str, np.ndarray],
     should_stop: Callable[[], bool],
-) -> dict[int, np.ndarray]:
-    """The hints of each used lemma, by id, found undoing the steps from ``last`` down."""
-    found: dict[int, np.ndarray] = {}
+) -> _Hints:
+    """The hints of each used lemma, found undoing the steps from ``last`` down."""
+    found = _Hints(len(clauses.flags))
     checked = np.zeros(_CHUNK, np.int32)
     ends = np.zeros(_CHUNK, np.int64)
     buffer = np.zeros(_HINTS + state["trail"].size + 2, np.int32)
@@ -170,10 +197,7 @@ def _backward(
                 "head", "nxt", "val", "trail", "reason", "pos", "seen", "sc")),
             checked, ends, buffer,
         )  # fmt: skip
-        begin = 0
-        for cid, end in zip(checked[:count].tolist(), ends[:count].tolist(), strict=True):
-            found[cid] = buffer[begin:end].copy()
-            begin = end
+        found.add(checked[:count], ends[:count], buffer)
         failed = int(state["sc"][kernel.FAILED])
         if failed:
             cid = int(clauses.steps[failed - 1])
@@ -190,21 +214,22 @@ def _write(
     last: int,
     ignored: np.ndarray,
     marked: np.ndarray,
-    hints: dict[int, np.ndarray],
+    hints: _Hints,
     out: TextIO,
 ) -> int:
     """The used lemmas with their hints and the deletions of clauses the LRAT has, in the
     proof's order up to step ``last``; the number of lemmas written."""
     lits, start = clauses.lits, clauses.start
-    latest = clauses.formula
+    latest, written = clauses.formula, 0
     for i, step in enumerate(clauses.steps[clauses.formula : last + 1].tolist(), clauses.formula):
-        if step > 0 and step in hints:
+        used = hints.of(step) if step > 0 else None
+        if used is not None:
             clause = lits[start[step] : start[step + 1]]
-            out.write(f"{step} {_ended(clause)} {_ended(hints[step])}\n")
-            latest = step
+            out.write(f"{step} {_ended(clause)} {_ended(used)}\n")
+            latest, written = step, written + 1
         elif step < 0 and not ignored[i] and (-step <= clauses.formula or marked[-step]):
             out.write(f"{latest} d {-step} 0\n")
-    return len(hints)
+    return written
 
 
 def _ended(numbers: np.ndarray) -> str:

@@ -11,6 +11,7 @@ from itertools import combinations
 
 import pytest
 
+from queenslab.core.errors import LimitReached
 from queenslab.proofs import drat, lrat
 from queenslab.proofs.lrat import ProofError
 
@@ -135,3 +136,8 @@ def test_a_cadical_proof_checks_and_a_changed_lemma_is_rejected(tmp_path):
     changed = " ".join([words[0], str(-int(words[1])), *words[2:]])  # a literal negated
     with pytest.raises(ProofError, match=f"step {words[0]}"):
         lrat.check(formula, [*steps[:first], changed, *steps[first + 1 :]])
+
+
+def test_a_stop_request_ends_the_drat_pass():
+    with pytest.raises(LimitReached):
+        drat.to_lrat(SQUARE, ["1 0", "0"], io.StringIO(), should_stop=lambda: True)
