@@ -99,7 +99,7 @@ def _read(
 ) -> _Clauses:
     """Number the clauses; a deletion names the latest alive clause of the same literals."""
     lits, start, flags, steps = array("i"), array("q", [0, 0]), array("b", [0]), array("i")
-    by_literals: dict[frozenset[int], list[int]] = {}
+    by_literals: dict[bytes, list[int]] = {}  # by _key: a few times smaller than frozensets
 
     def add(clause: Clause) -> None:
         literals = list(dict.fromkeys(clause))
@@ -107,7 +107,7 @@ def _read(
         lits.extend(literals)
         start.append(len(lits))
         flags.append(kernel.TAUTOLOGY if len(set(map(abs, literals))) < len(literals) else 0)
-        by_literals.setdefault(frozenset(literals), []).append(cid)
+        by_literals.setdefault(_key(literals), []).append(cid)
         steps.append(cid)
 
     for clause in formula:
@@ -118,7 +118,7 @@ def _read(
         if added:
             add(clause)
         else:
-            ids = by_literals.get(frozenset(clause))
+            ids = by_literals.get(_key(set(clause)))
             steps.append(-ids.pop() if ids else 0)
     flat = np.frombuffer(lits, np.int32).copy() if lits else np.zeros(1, np.int32)
     return _Clauses(
@@ -230,6 +230,11 @@ def _write(
         elif step < 0 and not ignored[i] and (-step <= clauses.formula or marked[-step]):
             out.write(f"{latest} d {-step} 0\n")
     return written
+
+
+def _key(literals: Iterable[int]) -> bytes:
+    """The same bytes for the same set of distinct literals."""
+    return array("i", sorted(literals)).tobytes()
 
 
 def _ended(numbers: np.ndarray) -> str:
