@@ -11,7 +11,8 @@ follows. This pass works as DRAT-trim's backward check does (same authors, 2014)
    literals are assigned false over the clauses alive when it was added, propagation
    (two watched literals) must reach a conflict, and the clauses that took part (walking
    the implication graph back, in the order they became unit) are its LRAT hints, marked
-   as used in turn. An unmarked lemma is skipped and left out of the LRAT.
+   as used in turn. Used clauses propagate first (core first, as in DRAT-trim), so the
+   hints reuse them where they can. An unmarked lemma is skipped and left out of the LRAT.
 
 So only the lemmas the refutation needs are checked, as in DRAT-trim: a wrong lemma that
 nothing uses does not make the proof fail. ``proofs.lrat`` then checks the LRAT on its
