@@ -167,7 +167,7 @@ def to_lrat(
     used = kernel.analyze(conflict, 0, final, 0, clauses.lits, start, marked,
                           state["trail"], state["reason"], state["seen"], state["sc"])  # fmt: skip
     hints = _backward(clauses, last, before, ignored, marked, state, should_stop)
-    written = _write(clauses, last, ignored, marked, hints, out)
+    written = _write(clauses, last, ignored, marked, hints, out, should_stop)
     if start[conflict + 1] > start[conflict] or conflict > clauses.formula:
         out.write(f"{len(clauses.flags)} 0 {_ended(final[:used])}\n")
         written += 1
@@ -217,12 +217,15 @@ def _write(
     marked: np.ndarray,
     hints: _Hints,
     out: TextIO,
+    should_stop: Callable[[], bool],
 ) -> int:
     """The used lemmas with their hints and the deletions of clauses the LRAT has, in the
     proof's order up to step ``last``; the number of lemmas written."""
     lits, start = clauses.lits, clauses.start
     latest, written = clauses.formula, 0
     for i, step in enumerate(clauses.steps[clauses.formula : last + 1].tolist(), clauses.formula):
+        if i % _CHUNK == 0 and should_stop():
+            raise LimitReached
         used = hints.of(step) if step > 0 else None
         if used is not None:
             clause = lits[start[step] : start[step + 1]]
