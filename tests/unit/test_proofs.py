@@ -141,3 +141,14 @@ def test_a_cadical_proof_checks_and_a_changed_lemma_is_rejected(tmp_path):
 def test_a_stop_request_ends_the_drat_pass():
     with pytest.raises(LimitReached):
         drat.to_lrat(SQUARE, ["1 0", "0"], io.StringIO(), should_stop=lambda: True)
+
+
+def test_deleting_the_reason_of_a_fixed_literal_is_ignored():
+    """As DRAT-trim does for unit clauses: x1 stays fixed by clause 1 after "d 1 0", the
+    lemma x2 needs it, and the LRAT does not delete it."""
+    formula = [(1,), (-1, 2, 3), (-1, 2, -3), (-2, 4), (-2, -4)]
+    out = io.StringIO()
+    assert drat.to_lrat(formula, ["d 1 0", "2 0", "0"], out) == 2
+    lines = out.getvalue().splitlines()
+    assert not any(" d " in line for line in lines)
+    assert lrat.check(formula, lines) == 2
