@@ -1,6 +1,7 @@
 """Proofs of unsatisfiability, checked here: a solver's "no" becomes evidence.
 
-``drat`` turns a solver's DRAT proof into LRAT by finding each lemma's hints; ``lrat``
+``drat`` turns a solver's DRAT proof into LRAT by finding the hints of each lemma the
+refutation uses (its propagation in ``drat_kernel``); ``lrat``
 checks an LRAT proof step by step from its hints alone; ``reading`` reports the bytes of
 a proof file read. ``models.zero_one.proved`` runs the CaDiCaL program on a decide's CNF
 and keeps both proofs (``queens decide --proof``); ``queens check-proof`` checks any

@@ -1,31 +1,46 @@
-"""DRAT to LRAT: find the hints of each lemma of a solver's clausal proof.
+"""DRAT to LRAT: find the hints of the lemmas of a solver's clausal proof that matter.
 
 A DRAT proof (Wetzler, Heule and Hunt 2014, the format of DRAT-trim and of the SAT
 competitions) lists the clauses a solver learnt and deleted, without saying why each
-follows. This pass finds out forward, lemma by lemma: it assigns the lemma's literals
-false over the clauses alive at that point, runs unit propagation (two watched literals),
-and, at the conflict, walks the implication graph back to the clauses that took part,
-in the order they became unit: those are the lemma's LRAT hints (``proofs.lrat``, which
-then checks them on its own). A lemma that propagation does not refute is refused: RAT
-lemmas (which CaDiCaL writes only with extended resolution options) are not supported.
+follows. This pass works as DRAT-trim's backward check does (same authors, 2014):
 
-Deleting a clause that is the reason of a literal fixed at the top level is ignored, as
-DRAT-trim does for unit clauses: the literal stays fixed and its reason alive. Unlike
-DRAT-trim's backward pass, every lemma is checked, needed or not: simpler, and slower on
-proofs with many useless lemmas.
+1. forward, it applies the additions and deletions with unit propagation at the top level
+   only, no lemma checked, until a clause is false: the final conflict, whose reasons
+   are the first clauses marked as used;
+2. backward from there, it undoes each step; a lemma marked as used is checked: its
+   literals are assigned false over the clauses alive when it was added, propagation
+   (two watched literals) must reach a conflict, and the clauses that took part (walking
+   the implication graph back, in the order they became unit) are its LRAT hints, marked
+   as used in turn. Used clauses propagate first (core first, as in DRAT-trim), so the
+   hints reuse them where they can. An unmarked lemma is skipped and left out of the LRAT.
+
+So only the lemmas the refutation needs are checked, as in DRAT-trim: a wrong lemma that
+nothing uses does not make the proof fail. ``proofs.lrat`` then checks the LRAT on its
+own. A used lemma that propagation does not refute is refused: RAT lemmas (which CaDiCaL
+writes only with extended resolution options) are not supported. Deleting a clause that
+is the reason of a literal fixed at the top level is ignored, as DRAT-trim does for unit
+clauses: the literal stays fixed and its reason alive. The propagation runs in Numba
+kernels (``proofs.drat_kernel``) in chunks, ``should_stop`` looked at between them.
 """
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from typing import TextIO
+
+import numpy as np
 
 from queenslab.core.errors import LimitReached
 from queenslab.core.run import never
+from queenslab.proofs import drat_kernel as kernel
 from queenslab.proofs.lrat import Clause, ProofError
 
-#: Lemmas between two looks at ``should_stop``.
-_CHECK_EVERY = 1024
+#: Steps per kernel call between two looks at ``should_stop``.
+_CHUNK = 2048
+#: Hints a backward call may write before handing them over.
+_HINTS = 1 << 20
 
 
 def lemmas(lines: Iterable[str]) -> Iterator[tuple[bool, Clause]]:
@@ -44,163 +59,77 @@ def lemmas(lines: Iterable[str]) -> Iterator[tuple[bool, Clause]]:
         yield not deleted, tuple(literals[:-1])
 
 
-class _Propagator:
-    """Clauses by id with two watched literals, a trail of true literals and their reasons.
+@dataclass
+class _Clauses:
+    """The formula's clauses (ids 1..formula) and the proof's lemmas (ids after them) as
+    flat arrays, and the steps: +id added, -id deleted, 0 a deletion of an absent clause."""
 
-    Values and watch lists are Python lists indexed by the literal itself: a list of
-    2 * top + 1 entries takes -top..top (negative indices wrap past the positive ones),
-    which makes the inner loop of propagation twice as fast as sets and dicts.
-    """
+    formula: int
+    variables: int
+    lits: np.ndarray
+    start: np.ndarray
+    flags: np.ndarray
+    steps: np.ndarray
 
-    def __init__(self) -> None:
-        self.top = 0
-        self.clauses: list[list[int] | None] = [None]  # by id; None: deleted or absent
-        self.watches: list[list[int]] = [[]]
-        self.true: list[bool] = [False]
-        self.reason: list[int] = [0]  # by variable: a clause id, 0 when assumed
-        self.by_literals: dict[frozenset[int], list[int]] = {}
-        self.trail: list[int] = []
-        self.conflict: int | None = None  # a clause false at the top level
 
-    def _grow(self, top: int) -> None:
-        """Room for the variables up to ``top`` (negative literals keep their entries)."""
-        old, size = self.top, 2 * top + 1
-        for name in ("true", "watches"):
-            before = getattr(self, name)
-            after = [[] for _ in range(size)] if name == "watches" else [False] * size
-            for k in range(1, old + 1):
-                after[k], after[-k] = before[k], before[-k]
-            setattr(self, name, after)
-        self.reason += [0] * (top - old)
-        self.top = top
+class _Hints:
+    """The hints found for the checked lemmas: the kernel's buffers as they came, and by
+    lemma id the buffer (-1: not checked) and the slice in it."""
 
-    def add(self, cid: int, clause: Clause) -> None:
-        """A clause alive from now on; at the top level, propagated at once."""
+    def __init__(self, clauses: int) -> None:
+        self.buffers: list[np.ndarray] = []
+        self.buffer = np.full(clauses, -1, np.int32)
+        self.begin = np.zeros(clauses, np.int64)
+        self.end = np.zeros(clauses, np.int64)
+
+    def add(self, checked: np.ndarray, ends: np.ndarray, buffer: np.ndarray) -> None:
+        """Lemmas ``checked``, their hints in ``buffer`` up to each of ``ends``."""
+        if checked.size:
+            self.buffer[checked] = len(self.buffers)
+            self.begin[checked] = np.concatenate(([0], ends[:-1]))
+            self.end[checked] = ends
+            self.buffers.append(buffer[: ends[-1]].copy())
+
+    def of(self, cid: int) -> np.ndarray | None:
+        at = self.buffer[cid]
+        return None if at < 0 else self.buffers[at][self.begin[cid] : self.end[cid]]
+
+
+def _read(
+    formula: Sequence[Clause], drat: Iterable[str], should_stop: Callable[[], bool]
+) -> _Clauses:
+    """Number the clauses; a deletion names the latest alive clause of the same literals."""
+    lits, start, flags, steps = array("i"), array("q", [0, 0]), array("b", [0]), array("i")
+    by_literals: dict[bytes, list[int]] = {}  # by _key: a few times smaller than frozensets
+
+    def add(clause: Clause) -> None:
         literals = list(dict.fromkeys(clause))
-        highest = max(map(abs, literals), default=0)
-        if highest > self.top:
-            self._grow(highest)
-        self.clauses += [None] * (cid + 1 - len(self.clauses))
-        self.clauses[cid] = literals
-        self.by_literals.setdefault(frozenset(literals), []).append(cid)
-        if len(set(map(abs, literals))) < len(literals):
-            return  # a tautology propagates nothing
-        true = self.true
-        literals.sort(key=lambda lit: true[-lit])  # literals not false first
-        if len(literals) > 1:
-            self.watches[literals[0]].append(cid)
-            self.watches[literals[1]].append(cid)
-        if not literals or true[-literals[0]]:
-            self.conflict = cid
-        elif (len(literals) == 1 or true[-literals[1]]) and not true[literals[0]]:
-            self._assign(literals[0], cid)
-            self.conflict = self.propagate(len(self.trail) - 1)
+        cid = len(flags)
+        lits.extend(literals)
+        start.append(len(lits))
+        flags.append(kernel.TAUTOLOGY if len(set(map(abs, literals))) < len(literals) else 0)
+        by_literals.setdefault(_key(literals), []).append(cid)
+        steps.append(cid)
 
-    def delete(self, clause: Clause) -> int | None:
-        """Forget a clause (its id, or None when absent or a top-level reason)."""
-        ids = self.by_literals.get(frozenset(clause))
-        if not ids:
-            return None
-        cid = ids[-1]
-        literals = self.clauses[cid]
-        assert literals is not None
-        if any(self.true[lit] and self.reason[abs(lit)] == cid for lit in literals):
-            return None
-        ids.pop()
-        self.clauses[cid] = None  # its watches go when next visited
-        return cid
-
-    def _assign(self, lit: int, reason: int) -> None:
-        self.true[lit] = True
-        self.trail.append(lit)
-        self.reason[abs(lit)] = reason
-
-    def propagate(self, start: int) -> int | None:
-        """Unit propagation from trail position ``start``: a conflicting clause's id or None."""
-        clauses, true, watches, trail, reason = (
-            self.clauses, self.true, self.watches, self.trail, self.reason
-        )  # fmt: skip
-        i = start
-        while i < len(trail):
-            false = -trail[i]
-            i += 1
-            watching = watches[false]
-            kept = 0
-            at = 0
-            count = len(watching)
-            while at < count:
-                cid = watching[at]
-                at += 1
-                lits = clauses[cid]
-                if lits is None:
-                    continue  # deleted
-                if lits[0] == false:
-                    lits[0], lits[1] = lits[1], false
-                first = lits[0]
-                if true[first]:
-                    watching[kept] = cid
-                    kept += 1
-                    continue
-                for k in range(2, len(lits)):
-                    other = lits[k]
-                    if not true[-other]:
-                        lits[1], lits[k] = other, false
-                        watches[other].append(cid)
-                        break
-                else:
-                    watching[kept] = cid
-                    kept += 1
-                    if true[-first]:
-                        watching[kept:] = watching[at:]
-                        return cid
-                    true[first] = True
-                    trail.append(first)
-                    reason[abs(first)] = cid
-            del watching[kept:]
-        return None
-
-    def hints(self, conflict: int, skip: int = 0) -> list[int]:
-        """The reasons the conflict used, in trail order, then the conflicting clause
-        (whose variable ``skip`` needs no reason)."""
-        clauses = self.clauses
-        wanted = {abs(lit) for lit in clauses[conflict] or ()} - {skip}
-        used: list[int] = []
-        for lit in reversed(self.trail):
-            if not wanted:
-                break
-            var = abs(lit)
-            if var not in wanted:
-                continue
-            wanted.discard(var)
-            cid = self.reason[var]
-            if cid:
-                used.append(cid)
-                wanted.update(abs(other) for other in clauses[cid] or () if other != lit)
-        return [*reversed(used), conflict]
-
-    def refute(self, lemma: Clause) -> list[int] | None:
-        """The hints that refute ``lemma``'s negation, or None; the trail is restored."""
-        literals = set(lemma)
-        if any(-lit in literals for lit in literals):
-            return []  # a tautology: implied without hints
-        for lit in literals:
-            if abs(lit) > self.top:
-                self._grow(abs(lit))
-        fixed = [lit for lit in lemma if self.true[lit]]
-        if fixed:  # true at the top level: the reasons of the first one on the trail
-            first = min(fixed, key=self.trail.index)
-            return self.hints(self.reason[abs(first)], skip=abs(first))
-        mark = len(self.trail)
-        try:
-            for lit in lemma:
-                if not self.true[-lit]:
-                    self._assign(-lit, 0)
-            conflict = self.propagate(mark)
-            return None if conflict is None else self.hints(conflict)
-        finally:
-            for lit in self.trail[mark:]:
-                self.true[lit] = False
-            del self.trail[mark:]
+    for clause in formula:
+        add(clause)
+    for count, (added, clause) in enumerate(lemmas(drat)):
+        if count % _CHUNK == 0 and should_stop():
+            raise LimitReached
+        if added:
+            add(clause)
+        else:
+            ids = by_literals.get(_key(set(clause)))
+            steps.append(-ids.pop() if ids else 0)
+    flat = np.frombuffer(lits, np.int32).copy() if lits else np.zeros(1, np.int32)
+    return _Clauses(
+        len(formula),
+        int(np.abs(flat).max()),
+        flat,
+        np.frombuffer(start, np.int64).copy(),
+        np.frombuffer(flags, np.int8).copy(),
+        np.frombuffer(steps, np.int32).copy() if steps else np.zeros(0, np.int32),
+    )
 
 
 def to_lrat(
@@ -209,48 +138,109 @@ def to_lrat(
     out: TextIO,
     should_stop: Callable[[], bool] = never,
 ) -> int:
-    """Write the LRAT proof of ``formula`` that the DRAT proof's lemmas give; the number of
-    lemmas written. ProofError when a lemma is not implied by unit propagation or the
-    proof ends without the empty clause; LimitReached when ``should_stop`` says stop."""
-    state = _Propagator()
-    for cid, clause in enumerate(formula, 1):
-        state.add(cid, clause)
-        if state.conflict is not None:
-            break
-    last = len(formula)
-    written = 0
-    if state.conflict is not None:
-        return _empty(state, last, out)
-    for count, (added, clause) in enumerate(lemmas(drat)):
-        if count % _CHECK_EVERY == 0 and should_stop():
+    """Write the LRAT proof of ``formula`` that the DRAT proof's used lemmas give; the
+    number of clauses written. ProofError when a used lemma is not implied by unit
+    propagation or the proof ends without a conflict; LimitReached when ``should_stop``
+    says stop."""
+    clauses = _read(formula, drat, should_stop)
+    steps, start = clauses.steps, clauses.start
+    state = kernel.empty_state(clauses.variables, len(clauses.flags))
+    before = np.zeros(len(steps), np.int32)
+    ignored = np.zeros(len(steps), np.uint8)
+    everything = np.ones(len(clauses.flags), np.uint8)
+    shared = (clauses.lits, start, clauses.flags, everything)
+    watches = (state["head"], state["nxt"], state["val"], state["trail"], state["reason"])
+    last = -1
+    for done in range(0, len(steps), _CHUNK):
+        if should_stop():
             raise LimitReached
-        if not added:
-            gone = state.delete(clause)
-            if gone is not None:
-                out.write(f"{last} d {gone} 0\n")
-            continue
-        hints = state.refute(clause)
-        if hints is None:
-            raise ProofError(f"DRAT step {count + 1} ({_show(clause)}0) is not implied by "
-                             "unit propagation (RAT lemmas are not supported)")  # fmt: skip
-        last += 1
+        stop = min(done + _CHUNK, len(steps))
+        last = kernel.forward(steps, done, stop, before, ignored, *shared, *watches,
+                              state["pos"], state["sc"])  # fmt: skip
+        if last >= 0:
+            break
+    if last < 0:
+        raise ProofError("the DRAT proof ends without refuting the formula")
+    conflict = int(state["sc"][kernel.CONFLICT])
+    marked = np.zeros(len(clauses.flags), np.uint8)
+    final = np.zeros(clauses.variables + 2, np.int32)
+    used = kernel.analyze(conflict, 0, final, 0, clauses.lits, start, marked,
+                          state["trail"], state["reason"], state["seen"], state["sc"])  # fmt: skip
+    hints = _backward(clauses, last, before, ignored, marked, state, should_stop)
+    written = _write(clauses, last, ignored, marked, hints, out, should_stop)
+    if start[conflict + 1] > start[conflict] or conflict > clauses.formula:
+        out.write(f"{len(clauses.flags)} 0 {_ended(final[:used])}\n")
         written += 1
-        out.write(f"{last} {_show(clause)}0 {' '.join(map(str, hints))} 0\n")
-        state.add(last, clause)
-        if state.conflict is not None:
-            return written + _empty(state, last, out)
-    raise ProofError("the DRAT proof ends without refuting the formula")
+    return written
 
 
-def _empty(state: _Propagator, last: int, out: TextIO) -> int:
-    """The empty clause, from the top-level conflict; 1 (a step written) or 0 (the
-    conflicting clause was already empty)."""
-    assert state.conflict is not None
-    if not state.clauses[state.conflict]:  # the formula's own empty clause
-        return 0
-    out.write(f"{last + 1} 0 {' '.join(map(str, state.hints(state.conflict)))} 0\n")
-    return 1
+def _backward(
+    clauses: _Clauses,
+    last: int,
+    before: np.ndarray,
+    ignored: np.ndarray,
+    marked: np.ndarray,
+    state: dict[str, np.ndarray],
+    should_stop: Callable[[], bool],
+) -> _Hints:
+    """The hints of each used lemma, found undoing the steps from ``last`` down."""
+    found = _Hints(len(clauses.flags))
+    checked = np.zeros(_CHUNK, np.int32)
+    ends = np.zeros(_CHUNK, np.int64)
+    buffer = np.zeros(_HINTS + state["trail"].size + 2, np.int32)
+    done = last + 1
+    while done > clauses.formula:
+        if should_stop():
+            raise LimitReached
+        done, count = kernel.backward(
+            clauses.steps, done, clauses.formula, before, ignored, clauses.lits,
+            clauses.start, clauses.flags, marked, *(state[name] for name in (
+                "head", "nxt", "val", "trail", "reason", "pos", "seen", "sc")),
+            checked, ends, buffer,
+        )  # fmt: skip
+        found.add(checked[:count], ends[:count], buffer)
+        failed = int(state["sc"][kernel.FAILED])
+        if failed:
+            cid = int(clauses.steps[failed - 1])
+            clause = clauses.lits[clauses.start[cid] : clauses.start[cid + 1]]
+            raise ProofError(
+                f"DRAT step {failed - clauses.formula} ({_ended(clause)}) is not implied by "
+                "unit propagation (RAT lemmas are not supported)"
+            )
+    return found
 
 
-def _show(clause: Clause) -> str:
-    return "".join(f"{lit} " for lit in clause)
+def _write(
+    clauses: _Clauses,
+    last: int,
+    ignored: np.ndarray,
+    marked: np.ndarray,
+    hints: _Hints,
+    out: TextIO,
+    should_stop: Callable[[], bool],
+) -> int:
+    """The used lemmas with their hints and the deletions of clauses the LRAT has, in the
+    proof's order up to step ``last``; the number of lemmas written."""
+    lits, start = clauses.lits, clauses.start
+    latest, written = clauses.formula, 0
+    for i, step in enumerate(clauses.steps[clauses.formula : last + 1].tolist(), clauses.formula):
+        if i % _CHUNK == 0 and should_stop():
+            raise LimitReached
+        used = hints.of(step) if step > 0 else None
+        if used is not None:
+            clause = lits[start[step] : start[step + 1]]
+            out.write(f"{step} {_ended(clause)} {_ended(used)}\n")
+            latest, written = step, written + 1
+        elif step < 0 and not ignored[i] and (-step <= clauses.formula or marked[-step]):
+            out.write(f"{latest} d {-step} 0\n")
+    return written
+
+
+def _key(literals: Iterable[int]) -> bytes:
+    """The same bytes for the same set of distinct literals."""
+    return array("i", sorted(literals)).tobytes()
+
+
+def _ended(numbers: np.ndarray) -> str:
+    """The numbers and a 0, as a DRAT or LRAT line writes them."""
+    return " ".join(map(str, [*numbers.tolist(), 0]))

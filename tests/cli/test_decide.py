@@ -53,9 +53,13 @@ def test_bad_usage_is_one_line_and_exit_2(queens, argv, message, tmp_path):
 
 
 @needs_cadical
-def test_proof_writes_a_checked_proof_of_no(queens, tmp_path):
+@pytest.mark.parametrize(
+    ("n", "problem", "value"),
+    [("6", "domination", "2"), ("5", "peaceable", "5")],  # optimum + 1 for a maximum
+)
+def test_proof_writes_a_checked_proof_of_no(queens, tmp_path, n, problem, value):
     folder = tmp_path / "proof"
-    argv = ["decide", "6", "--problem", "domination", "--value", "2", "-b", "sat"]
+    argv = ["decide", n, "--problem", problem, "--value", value, "-b", "sat"]
     run = queens(*argv, "--proof", str(folder), "--format", "json")
     record = json.loads(run.stdout)
     assert (run.returncode, record["status"], record["proof"]) == (1, "no", "checked")

@@ -11,6 +11,7 @@ from itertools import combinations
 
 import pytest
 
+from queenslab.core.errors import LimitReached
 from queenslab.proofs import drat, lrat
 from queenslab.proofs.lrat import ProofError
 
@@ -66,15 +67,50 @@ def test_the_cnf_reader_takes_comments_and_clauses_across_lines():
 
 def test_drat_lemmas_get_hints_that_the_lrat_checker_accepts():
     out = io.StringIO()
-    assert drat.to_lrat(SQUARE, ["1 -1 0", "1 0", "0"], out) == 3  # a tautology first
-    assert lrat.check(SQUARE, out.getvalue().splitlines()) == 3
+    assert drat.to_lrat(SQUARE, ["1 0", "0"], out) == 2  # x1, then the empty clause
+    lines = out.getvalue().splitlines()
+    assert [line.split()[:3] for line in lines] == [["5", "1", "0"], ["7", "0", "5"]]
+    assert lrat.check(SQUARE, lines) == 2
+
+
+def test_unused_lemmas_are_left_out_of_the_lrat():
+    """Backward checking (DRAT-trim's) checks and keeps only the lemmas that the final
+    conflict needs, then those that their hints need, and so on: here only x1."""
+    unused = [f"{v} {-v} 0" for v in range(3, 50)] + ["1 2 7 0", "d 1 2 7 0", "-1 2 5 0"]
+    out = io.StringIO()
+    assert drat.to_lrat(SQUARE, [*unused, "1 0"], out) == 2
+    lines = out.getvalue().splitlines()
+    assert len(lines) == 2
+    assert lines[0].startswith(f"{len(SQUARE) + 47 + 3} 1 0 ")
+    assert lines[1].split()[1] == "0"  # the empty clause
+    assert lrat.check(SQUARE, lines) == 2
+
+
+#: x3 is false in every model: the lemma x3 is wrong, and with it the formula is refuted.
+NOT_X3 = [(-3, 1), (-3, -1)]
+
+
+def test_a_wrong_lemma_matters_only_when_it_is_used():
+    """DRAT-trim semantics: a lemma that the refutation never uses is not checked, so a
+    wrong one (x4, which propagation does not imply, before SQUARE's refutation) does
+    not make the proof fail; a wrong lemma that the refutation needs is rejected."""
+    out = io.StringIO()
+    assert drat.to_lrat(SQUARE, ["4 0", "1 0", "0"], out) == 2
+    assert lrat.check(SQUARE, out.getvalue().splitlines()) == 2
+    with pytest.raises(ProofError, match=r"DRAT step 1 \(3 0\) is not implied"):
+        drat.to_lrat(NOT_X3, ["3 0", "0"], io.StringIO())
 
 
 def test_a_drat_lemma_that_propagation_does_not_refute_is_rejected():
-    with pytest.raises(ProofError, match=r"DRAT step 2 \(-1 0\) is not implied"):
+    with pytest.raises(ProofError, match=r"DRAT step 3 \(0\) is not implied"):
         drat.to_lrat(SQUARE[:3], ["d 1 2 0", "-1 0", "0"], io.StringIO())
     with pytest.raises(ProofError, match="ends without refuting"):
         drat.to_lrat(pigeons(3), ["d 1 2 3 0"], io.StringIO())
+
+
+def test_a_deleted_clause_is_not_used():
+    with pytest.raises(ProofError, match=r"DRAT step 2 \(1 0\) is not implied"):
+        drat.to_lrat(SQUARE, ["d 1 2 0", "1 0", "0"], io.StringIO())
 
 
 @pytest.mark.skipif(shutil.which("cadical") is None, reason="needs the cadical program")
@@ -100,3 +136,19 @@ def test_a_cadical_proof_checks_and_a_changed_lemma_is_rejected(tmp_path):
     changed = " ".join([words[0], str(-int(words[1])), *words[2:]])  # a literal negated
     with pytest.raises(ProofError, match=f"step {words[0]}"):
         lrat.check(formula, [*steps[:first], changed, *steps[first + 1 :]])
+
+
+def test_a_stop_request_ends_the_drat_pass():
+    with pytest.raises(LimitReached):
+        drat.to_lrat(SQUARE, ["1 0", "0"], io.StringIO(), should_stop=lambda: True)
+
+
+def test_deleting_the_reason_of_a_fixed_literal_is_ignored():
+    """As DRAT-trim does for unit clauses: x1 stays fixed by clause 1 after "d 1 0", the
+    lemma x2 needs it, and the LRAT does not delete it."""
+    formula = [(1,), (-1, 2, 3), (-1, 2, -3), (-2, 4), (-2, -4)]
+    out = io.StringIO()
+    assert drat.to_lrat(formula, ["d 1 0", "2 0", "0"], out) == 2
+    lines = out.getvalue().splitlines()
+    assert not any(" d " in line for line in lines)
+    assert lrat.check(formula, lines) == 2

@@ -2,11 +2,12 @@
 
 The model bounded at the value goes as CNF (``cnf.encode``) to the CaDiCaL program, which
 writes its DRAT proof in text form (``--no-binary``). A no is believed only after
-``proofs.drat`` has found the LRAT hints of every lemma and ``proofs.lrat`` has checked
-that LRAT proof against the CNF read back from its file. The folder then holds
-``formula.cnf``, ``proof.drat`` and ``proof.lrat`` (a yes writes nothing: the answer is
-its own certificate). Files are written in a temporary folder inside it and
-moved into place at the end, so a failed, stopped or interrupted run leaves none.
+``proofs.drat`` has found the LRAT hints of every lemma the refutation uses and
+``proofs.lrat`` has checked that LRAT proof against the CNF read back from its file. The
+folder then holds ``formula.cnf``, ``proof.drat`` and ``proof.lrat`` (a yes writes
+nothing: the answer is its own certificate). Files are written in a temporary folder
+inside it and moved into place at the end, so a failed, stopped or interrupted run
+leaves none.
 """
 
 from __future__ import annotations
