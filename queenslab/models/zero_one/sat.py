@@ -22,13 +22,15 @@ from queenslab.core.result import Status
 from queenslab.core.run import Run
 from queenslab.models import sat
 from queenslab.models.zero_one import cnf
-from queenslab.models.zero_one.outcome import Outcome, found
+from queenslab.models.zero_one.outcome import Outcome, Tell, found, tell_nothing
 from queenslab.problems.model import BoolModel
 
 
-def optimize(model: BoolModel, run: Run, settings: Mapping[str, Any]) -> Outcome:
+def optimize(
+    model: BoolModel, run: Run, settings: Mapping[str, Any], tell: Tell = tell_nothing
+) -> Outcome:
     """The optimum, proven, or the best answer the limit left (conflict slices look at the
-    run between them)."""
+    run between them); ``tell`` hears each better answer."""
     from pysat.card import ITotalizer
     from pysat.solvers import Solver
 
@@ -53,6 +55,7 @@ def optimize(model: BoolModel, run: Run, settings: Mapping[str, Any]) -> Outcome
                 break
             true = {lit for lit in solver.get_model() if lit > 0}
             best = [v + 1 in true for v in range(model.size)]
+            tell(best, lowest)
             cost = sum(1 for lit in lits if (abs(lit) in true) == (lit > 0))
             if cost == 0:
                 break
