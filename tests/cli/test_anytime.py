@@ -65,8 +65,9 @@ def test_the_log_improves_monotonically_and_ends_with_the_answer(queens, tmp_pat
     assert found and found == sorted(found, reverse=True) and len(set(found)) == len(found)
     assert bounds == sorted(bounds)  # minimising: the bound rises
     assert times == sorted(times)
-    assert lines[-1] == {**lines[-1], "event": "end", "status": "optimal",
-                         "incumbent": record["objective"], "bound": record["objective"]}  # fmt: skip
+    best = record["objective"]
+    end = {"event": "end", "status": "optimal", "incumbent": best, "bound": best}
+    assert lines[-1] == {**lines[-1], **end}
 
 
 def test_a_limit_keeps_the_best_answer_and_exits_3(queens):
