@@ -66,8 +66,8 @@ def run(args: argparse.Namespace) -> int:
     formats.check_size(fmt, problem.n)
     result = write_answer(
         args, fmt, lambda: api.optimize(problem, weights, args.backend, seed=args.seed,
-                                        time_limit=args.time_limit, cpu_limit=args.cpu_limit,
-                                        **a.kind_arguments(args), **a.backend_options(args))
+                                        **a.whole_run_limits(args), **a.kind_arguments(args),
+                                        **a.backend_options(args))
     )  # fmt: skip
     a.say_result(args, result)
     a.note_unused_seed(args, result.backend)
@@ -87,9 +87,9 @@ def _optimize_kind(args: argparse.Namespace, problem: Problem, weights: object) 
         with live_line() as line:  # gone before the answer is written
             watch = Watch(line, log)
             try:
-                result = api.optimize(problem, weights, args.backend, time_limit=args.time_limit,
-                                      cpu_limit=args.cpu_limit, seed=args.seed,
-                                      on_news=watch.news, **a.kind_arguments(args),
+                result = api.optimize(problem, weights, args.backend, seed=args.seed,
+                                      on_news=watch.news, **a.whole_run_limits(args),
+                                      **a.kind_arguments(args),
                                       **a.backend_options(args))  # fmt: skip
             except StoppedWithAnswer as stopped:
                 stop, result = stopped, stopped.result

@@ -64,6 +64,8 @@ def in_child(work: Callable[[], T], run: Run, stopped: T, grace: float = GRACE_S
 
     if "fork" not in multiprocessing.get_all_start_methods():
         return work()
+    if run.should_stop():  # the limit passed while loading: no child, no grace to wait
+        return stopped
     context = multiprocessing.get_context("fork")
     receiver, sender = context.Pipe(duplex=False)
     for stream in (sys.stdout, sys.stderr):
