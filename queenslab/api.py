@@ -25,12 +25,12 @@ from typing import Any, TypeVar
 from queenslab import registry
 from queenslab.boards import DEFAULT_VARIANT, Cell
 from queenslab.core.backend import Backend, Family, Task
-from queenslab.core.errors import UsageError
+from queenslab.core.errors import StoppedWithAnswer, UsageError
 from queenslab.core.integers import integer
 from queenslab.core.placement import Placement
 from queenslab.core.problem import Problem
 from queenslab.core.result import CountResult, DecideResult, OptimizeResult, SolveResult, Status
-from queenslab.core.run import ProgressCallback, Run
+from queenslab.core.run import NewsCallback, ProgressCallback, Run, cpu_seconds
 from queenslab.problems import DEFAULT_KIND, kind
 from queenslab.problems.base import ProblemKind, Question, check_symmetry
 from queenslab.problems.model import BoolModel, Sense
@@ -140,7 +140,7 @@ def _timed(
     unique: bool = False,
 ) -> R:
     """Load the backend for ``task``, run ``work``, and fill the result's timing and identity."""
-    start = time.perf_counter()
+    start, cpu_start = time.perf_counter(), cpu_seconds()
     try:
         engine.load_for(task, problem, unique)
         loaded = time.perf_counter()
@@ -155,9 +155,14 @@ def _timed(
     stats["startup_seconds"] = loaded - start
     result.stats = {**stats, **result.stats}
     result.seconds = seconds
-    result.n, result.variant, result.backend = problem.n, problem.variant, engine.name
-    result.problem = problem
+    result.cpu_seconds = cpu_seconds() - cpu_start
+    _identify(result, problem, engine.name)
     return result
+
+
+def _identify(result: R, problem: Problem, backend: str) -> None:
+    result.n, result.variant, result.backend = problem.n, problem.variant, backend
+    result.problem = problem
 
 
 def solve(
@@ -191,6 +196,8 @@ def solve(
 
     Raises:
         UsageError: a bad argument (n, cell, variant, option value, time limit).
+        StoppedWithAnswer: for a kind, Ctrl-C or SIGTERM came; its ``result`` is the best
+            answer and bound found, checked.
         CapabilityError: the backend cannot do this task, or not on this board.
         BackendUnavailable: the backend's solver package is not installed.
         BackendBug: the backend returned an invalid board or a false claim.
@@ -323,6 +330,8 @@ def enumerate_solutions(
 
     Raises:
         UsageError: a bad argument (n, cell, variant, option value, time limit).
+        StoppedWithAnswer: for a kind, Ctrl-C or SIGTERM came; its ``result`` is the best
+            answer and bound found, checked.
         CapabilityError: the backend cannot do this task, or not on this board.
         BackendUnavailable: the backend's solver package is not installed.
         BackendBug: the backend returned an invalid board or a false claim.
@@ -388,6 +397,8 @@ def count(
 
     Raises:
         UsageError: a bad argument (n, cell, variant, option value, time limit).
+        StoppedWithAnswer: for a kind, Ctrl-C or SIGTERM came; its ``result`` is the best
+            answer and bound found, checked.
         CapabilityError: the backend cannot do this task, or not on this board.
         BackendUnavailable: the backend's solver package is not installed.
         BackendBug: the backend returned an invalid board or a false claim.
@@ -454,6 +465,8 @@ def optimize(
     model: str | None = None,
     symmetry: str = "none",
     seed: int | None = None,
+    cpu_limit: float | None = None,
+    on_news: NewsCallback | None = None,
     **options: Any,
 ) -> OptimizeResult:
     """Place n queens to maximise the total weight of the occupied cells; or answer a
@@ -477,6 +490,9 @@ def optimize(
         model: the kind's formulation (``ProblemKind.models``; None: its first).
         symmetry: ``"lex-leader"`` keeps one answer per class of the board's symmetries.
         seed: makes randomised backends (``graph-search``) reproducible.
+        cpu_limit: CPU seconds for the whole call, its worker processes included.
+        on_news: for a kind, called as an anytime search finds a better answer or bound
+            (``core.run.NewsCallback``), and a few times a second while it waits.
 
     Returns:
         An ``OptimizeResult``: status ``optimal`` (proven), ``feasible`` (a board found
@@ -486,6 +502,8 @@ def optimize(
 
     Raises:
         UsageError: a bad argument (n, cell, variant, option value, time limit).
+        StoppedWithAnswer: for a kind, Ctrl-C or SIGTERM came; its ``result`` is the best
+            answer and bound found, checked.
         CapabilityError: the backend cannot do this task, or not on this board.
         BackendUnavailable: the backend's solver package is not installed.
         BackendBug: the backend returned an invalid board or a false claim.
@@ -504,13 +522,14 @@ def optimize(
     matrix = None if weights is None else check_weights(weights, instance.n)
     if instance.kind != DEFAULT_KIND:
         shaped = model is not None or symmetry != "none"
+        run = Run(seed, time_limit, cpu_limit=cpu_limit, on_news=on_news)
         return _optimize_kind(instance, _question(instance, model, symmetry, matrix), backend,
-                              Run(seed, time_limit), _checked_options(options), shaped)  # fmt: skip
+                              run, _checked_options(options), shaped)  # fmt: skip
     _placement_only(instance, model, symmetry)
     if matrix is None:
         raise UsageError("the placement problem needs weights (or choose a --problem)")
     engine = registry.resolve(Task.OPTIMIZE, instance, backend, _checked_options(options))
-    run = Run(seed, time_limit)
+    run = Run(seed, time_limit, cpu_limit=cpu_limit)
     result = _timed(
         engine, Task.OPTIMIZE, instance, run, lambda: engine.optimize(instance, run, matrix)
     )
@@ -542,9 +561,15 @@ def _optimize_kind(
             f"backend {engine.name!r} builds no model: --model and --symmetry are for the "
             "model backends (family model in `queens backends`)"
         )
-    result = _timed(
-        engine, Task.OPTIMIZE, problem, run, lambda: engine.optimize_kind(problem, run, question)
-    )
+    try:
+        work = lambda: engine.optimize_kind(problem, run, question)  # noqa: E731
+        result = _timed(engine, Task.OPTIMIZE, problem, run, work)
+    except KeyboardInterrupt as stop:
+        best = OptimizeResult.of_news(run.news, problem.kind)
+        best.seconds = run.elapsed()
+        _identify(best, problem, engine.name)
+        _checked_optimum(question.kind, problem, best)
+        raise StoppedWithAnswer(best, stop) from stop
     result.kind = problem.kind
     _checked_optimum(question.kind, problem, result)
     if result.status is Status.INFEASIBLE and engine.family is Family.HEURISTIC:

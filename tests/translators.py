@@ -65,10 +65,12 @@ def solve(
     return outcome
 
 
-def optima(name: str, problem: str, n: int, model: str, symmetry: str = "none") -> list[Any]:
+def optima(
+    name: str, problem: str, n: int, model: str, symmetry: str = "none", variant: str = "standard"
+) -> list[Any]:
     """Every optimal answer, decoded: the optimum proven, then its answers streamed."""
     module, settings = ENUMERATORS[name]
-    question, field = kind(problem), board(n)
+    question, field = kind(problem), board(n, variant)
     built = question.build(field, model, symmetry)
     best = module.optimize(built, Run(), settings)
     assert best.status is Status.OPTIMAL

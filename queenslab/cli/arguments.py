@@ -192,6 +192,34 @@ def add_run(parser: argparse.ArgumentParser, *, seed: bool = False) -> None:
         )
 
 
+def process_age() -> float:
+    """Seconds since this process started (Linux ``/proc``; 0 where unknown): the
+    interpreter's and the command's start-up, which a limit on the whole run covers."""
+    import os
+
+    try:
+        with open("/proc/self/stat") as stat, open("/proc/uptime") as uptime:
+            started = int(stat.read().rsplit(")", 1)[1].split()[19])  # field 22: starttime
+            now = float(uptime.read().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 0.0
+    return max(0.0, now - started / os.sysconf("SC_CLK_TCK"))
+
+
+def whole_run_limits(args: argparse.Namespace) -> dict[str, float | None]:
+    """``time_limit`` and ``cpu_limit`` for the API, less what the process has spent on
+    starting up (at least ``MIN_TIME_LIMIT`` each, so a spent limit stops at once)."""
+    from queenslab.core.run import cpu_seconds
+
+    def less(limit: float | None, spent: float) -> float | None:
+        return None if limit is None else max(MIN_TIME_LIMIT, limit - spent)
+
+    return {
+        "time_limit": less(args.time_limit, process_age()),
+        "cpu_limit": less(getattr(args, "cpu_limit", None), cpu_seconds()),
+    }
+
+
 def add_problem(parser: argparse.ArgumentParser) -> None:
     """``--problem``, ``--model`` and ``--symmetry``: the question asked of the board."""
     from queenslab.problems import DEFAULT_KIND, KINDS

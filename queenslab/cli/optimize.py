@@ -9,14 +9,17 @@ from typing import TextIO
 
 from queenslab import api
 from queenslab.cli import arguments as a
+from queenslab.cli.anytime import Watch, log_file
 from queenslab.cli.solve import write_answer
 from queenslab.core.backend import Task
-from queenslab.core.errors import UsageError
+from queenslab.core.errors import StoppedWithAnswer, UsageError
 from queenslab.core.problem import Problem
 from queenslab.core.result import OptimizeResult
+from queenslab.core.run import News
 from queenslab.io import formats
 from queenslab.io.output import atomic_output
 from queenslab.problems import DEFAULT_KIND
+from queenslab.runtime.progress import live_line
 
 HELP = "maximise the total weight of occupied cells, or optimise a problem (--problem)"
 EXAMPLES = """examples:
@@ -26,6 +29,7 @@ EXAMPLES = """examples:
   queens optimize 12 --problem domination --variant toroidal --backend cpsat --workers 2
   queens optimize 10 --problem independent-domination --symmetry lex-leader --format json
   queens optimize 20 --problem domination --backend sat --time-limit 10
+  queens optimize 9 --problem peaceable --cpu-limit 60 --log peaceable9.jsonl
   queens optimize 30 --problem peaceable --backend graph-search --seed 1"""
 
 
@@ -36,6 +40,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--weights", metavar="FILE", help="n x n integers, JSON or CSV (placement needs them)"
     )
     a.add_problem(parser)
+    parser.add_argument(
+        "--cpu-limit", type=a.seconds, metavar="SEC",
+        help="stop after SEC CPU seconds, worker processes included (exit 3)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--log", metavar="FILE",
+        help="a problem's run: write each better answer and bound as a JSON line",
+    )  # fmt: skip
     parser.add_argument("--format", choices=formats.answer_formats(), help="default: text")
     parser.add_argument("--output", "-o", metavar="FILE", help="write here instead of stdout")
     a.add_backend_options(parser, Task.OPTIMIZE)
@@ -48,11 +60,13 @@ def run(args: argparse.Namespace) -> int:
     weights = load_weights(args.weights, problem.n) if args.weights else None
     if args.problem != DEFAULT_KIND:
         return _optimize_kind(args, problem, weights)
+    if args.log is not None:
+        raise UsageError("--log records a problem's anytime search (--problem)")
     fmt = formats.choose(args.format, args.output, formats.answer_formats(), "text")
     formats.check_size(fmt, problem.n)
     result = write_answer(
         args, fmt, lambda: api.optimize(problem, weights, args.backend, seed=args.seed,
-                                        time_limit=args.time_limit, **a.kind_arguments(args),
+                                        **a.whole_run_limits(args), **a.kind_arguments(args),
                                         **a.backend_options(args))
     )  # fmt: skip
     a.say_result(args, result)
@@ -63,18 +77,29 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _optimize_kind(args: argparse.Namespace, problem: Problem, weights: object) -> int:
-    """A kind's optimum, its bound and certificate, as text or JSON."""
+    """A kind's optimum, its bound and certificate, as text or JSON; watched while it runs
+    (``cli.anytime``). Ctrl-C writes the best answer found before it ends the command."""
     if args.format not in (None, "text", "json"):
         raise UsageError(f"the {args.problem} problem's answer is written as text or json")
     fmt = formats.choose(args.format, args.output, ["text", "json"], "text").name
-    with atomic_output(args.output) as out:
-        result = api.optimize(problem, weights, args.backend, time_limit=args.time_limit,
-                              seed=args.seed, **a.kind_arguments(args),
-                              **a.backend_options(args))  # fmt: skip
+    stop: StoppedWithAnswer | None = None
+    with log_file(args.log) as log, atomic_output(args.output) as out:
+        with live_line() as line:  # gone before the answer is written
+            watch = Watch(line, log)
+            try:
+                result = api.optimize(problem, weights, args.backend, seed=args.seed,
+                                      on_news=watch.news, **a.whole_run_limits(args),
+                                      **a.kind_arguments(args),
+                                      **a.backend_options(args))  # fmt: skip
+            except StoppedWithAnswer as stopped:
+                stop, result = stopped, stopped.result
         if fmt == "json":
             out.write(json.dumps(result.to_json()) + "\n")
         else:
             _write_text(result, out)
+        watch.end(str(result.status), News(result.objective, None, result.bound))
+    if stop is not None:
+        raise stop.cause
     a.say_result(args, result)
     a.note_unused_seed(args, result.backend)
     if result.message:

@@ -35,6 +35,17 @@ class Terminated(KeyboardInterrupt):
     (solver processes, temporary files) done, and the CLI exits with code 143."""
 
 
+class StoppedWithAnswer(KeyboardInterrupt):
+    """Ctrl-C or SIGTERM (``cause``) stopped an anytime search: ``result`` is what it had,
+    checked (its best answer and bound, or a limit), for the caller to show before it
+    ends as ``cause`` says."""
+
+    def __init__(self, result: object, cause: KeyboardInterrupt) -> None:
+        super().__init__(str(cause))
+        self.result = result
+        self.cause = cause
+
+
 class LimitReached(Exception):
     """A search stopped because its time limit passed (the CLI exits with code 3)."""
 

@@ -3,6 +3,8 @@
 Every result carries the statistics of its run (``stats``, in the shared vocabulary of
 ``queenslab.core.stats``) and ``seconds``, the time of building plus searching; imports and
 compiled-kernel loading are reported apart as ``stats["startup_seconds"]``.
+``cpu_seconds`` is the CPU time of the whole call, worker processes included: on a shared
+machine wall seconds measure the load as much as the work.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from queenslab.core.placement import Placement
 
 if TYPE_CHECKING:
     from queenslab.core.problem import Problem
+    from queenslab.core.run import News
 
 
 class Status(StrEnum):
@@ -48,6 +51,7 @@ class _Answer:
     variant: str = field(default="standard", kw_only=True)
     backend: str = field(default="", kw_only=True)
     seconds: float = field(default=0.0, kw_only=True)
+    cpu_seconds: float = field(default=0.0, kw_only=True)
     stats: dict[str, Any] = field(default_factory=dict, kw_only=True)
     #: The problem answered (givens, blocked cells), so drawings can mark them.
     problem: Problem | None = field(default=None, kw_only=True, repr=False, compare=False)
@@ -59,6 +63,7 @@ class _Answer:
             "backend": self.backend,
             **fields,
             "seconds": round(self.seconds, 6),
+            "cpu_seconds": round(self.cpu_seconds, 6),
             "stats": {k: round(v, 6) if isinstance(v, float) else v for k, v in self.stats.items()},
         }
 
@@ -113,6 +118,14 @@ class OptimizeResult(_Answer):
     answer: Any = None
     bound: int | None = None
     message: str = ""
+
+    @classmethod
+    def of_news(cls, news: News, kind: str) -> OptimizeResult:
+        """What a stopped anytime search leaves: its best answer (``feasible``) with the
+        best bound proven, or ``limit`` (with the bound, if any) when it found none."""
+        if news.answer is None:
+            return cls(Status.LIMIT, kind=kind, bound=news.bound)
+        return cls(Status.FEASIBLE, news.objective, kind=kind, answer=news.answer, bound=news.bound)
 
     @property
     def gap(self) -> int | None:

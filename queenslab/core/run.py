@@ -6,16 +6,24 @@ The deadline starts when the call starts, so building and loading a model count 
 counts in one process never stop each other. Compiled kernels poll ``stop_flag``, a
 one-byte array that ``stop()`` and an expired deadline both set (``runtime.stop.watch``
 sets it from a thread for kernels that never look at the clock).
+
+A CPU limit (``cpu_limit``) counts the CPU seconds of this process and its finished
+children, so runs on a shared machine compare; a forked child counts its own from where
+the parent left off (``forked_child``). An anytime search tells what it learns (a better
+answer, a better bound) through ``learn``: the run keeps the best of it, so a limit or
+Ctrl-C still has an answer to give, and ``on_news`` shows it (a live line, a log).
 """
 
 from __future__ import annotations
 
 import math
 import numbers
+import resource
 import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from queenslab.core.errors import UsageError
@@ -31,7 +39,7 @@ ProgressCallback = Callable[[int, int | None], None]
 MIN_TIME_LIMIT = 0.001
 
 
-def check_time_limit(seconds: Any) -> float | None:
+def check_time_limit(seconds: Any, what: str = "time limit") -> float | None:
     """The time limit as a float: a real number (Python or NumPy, not a bool or a string)
     of at least ``MIN_TIME_LIMIT`` seconds, or None for none."""
     if seconds is None:
@@ -39,9 +47,33 @@ def check_time_limit(seconds: Any) -> float | None:
     real = isinstance(seconds, numbers.Real) and not isinstance(seconds, bool)
     if not (real and math.isfinite(seconds) and seconds >= MIN_TIME_LIMIT):
         raise UsageError(
-            f"time limit must be a finite number of seconds >= {MIN_TIME_LIMIT}, got {seconds!r}"
+            f"{what} must be a finite number of seconds >= {MIN_TIME_LIMIT}, got {seconds!r}"
         )
     return float(seconds)
+
+
+def cpu_seconds() -> float:
+    """CPU seconds (user and system) of this process's threads and of its children that
+    have ended and been waited for."""
+    own, children = (resource.getrusage(who) for who in (resource.RUSAGE_SELF,
+                                                         resource.RUSAGE_CHILDREN))  # fmt: skip
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+@dataclass(frozen=True)
+class News:
+    """What an anytime search knows at one moment: its best answer (the kind's answer and
+    its value) and the best bound proven, each None while unknown."""
+
+    objective: int | None = None
+    answer: Any = None
+    bound: int | None = None
+
+
+#: Called with the event (``solution``: a better answer, ``bound``: a better bound,
+#: ``tick``: nothing new, time passes), what the run knows now, and the seconds since the
+#: run began.
+NewsCallback = Callable[[str, News, float], None]
 
 
 def never() -> bool:
@@ -58,6 +90,8 @@ class Run:
         time_limit: float | None = None,
         progress: ProgressCallback | None = None,
         profile: bool = False,
+        cpu_limit: float | None = None,
+        on_news: NewsCallback | None = None,
     ) -> None:
         self.seed = None if seed is None else integer(seed, "seed", 0)
         #: Asked for the tree profile: stats["profile"][d] = nodes at depth d (d queens).
@@ -67,14 +101,35 @@ class Run:
         self.stats = Stats()
         self._start = time.perf_counter()
         self._end = None if self.time_limit is None else self._start + self.time_limit
+        self.cpu_limit = check_time_limit(cpu_limit, "CPU limit")
+        self._cpu_end = None if self.cpu_limit is None else cpu_seconds() + self.cpu_limit
         self._stopped = threading.Event()
         self._flag: np.ndarray | None = None
         self._reported: tuple[int, int | None] = (0, None)
+        #: The best answer and bound learnt so far (``learn``).
+        self.news = News()
+        self.on_news = on_news
+        self._news_lock = threading.Lock()
 
     # -- the clock ----------------------------------------------------------------------
     def expired(self) -> bool:
-        """True when the time limit has passed (cheap: call it every few thousand nodes)."""
-        return self._end is not None and time.perf_counter() >= self._end
+        """True when the time or CPU limit has passed (cheap: call it every few thousand
+        nodes)."""
+        if self._end is not None and time.perf_counter() >= self._end:
+            return True
+        return self._cpu_end is not None and cpu_seconds() >= self._cpu_end
+
+    def elapsed(self) -> float:
+        """Seconds since the run began."""
+        return time.perf_counter() - self._start
+
+    def forked_child(self, parent_cpu: float, tell_parent: NewsCallback) -> None:
+        """Called in a forked child, whose CPU clock starts at zero: the CPU left carries
+        over from ``parent_cpu`` (the parent's ``cpu_seconds()`` at the fork), and the news
+        go to the parent through ``tell_parent``."""
+        if self._cpu_end is not None:
+            self._cpu_end += cpu_seconds() - parent_cpu
+        self.on_news = tell_parent
 
     def remaining(self) -> float | None:
         """Seconds left (never negative), or None when unlimited."""
@@ -127,7 +182,24 @@ class Run:
         if self.progress is not None:
             self.progress(done, total)
 
-    def heartbeat(self) -> None:
-        """Report the last progress again while a phase that measures none runs (a forked
-        solver proving an optimum): the bar's clock moves, it stood at 0:00:00."""
+    # -- anytime news -------------------------------------------------------------------
+    def learn(self, event: str, news: News) -> None:
+        """A better answer (``event="solution"``: ``objective`` and ``answer``) or a better
+        bound (``"bound"``) was found: keep it in ``self.news`` and pass it on. The search
+        tells only improvements, in order; safe to call from a solver's threads."""
+        with self._news_lock:
+            if event == "solution":
+                bound = self.news.bound if news.bound is None else news.bound
+                self.news = News(news.objective, news.answer, bound)
+            else:
+                self.news = News(self.news.objective, self.news.answer, news.bound)
+            if self.on_news is not None:
+                self.on_news(event, self.news, self.elapsed())
+
+    def tick(self) -> None:
+        """Time passes with nothing new (a forked solver proving an optimum): the progress
+        bar and the live line redraw their clocks (called by a waiting parent, a few times a
+        second); the bar's clock stood at 0:00:00 otherwise."""
         self.report(*self._reported)
+        if self.on_news is not None:
+            self.on_news("tick", self.news, self.elapsed())

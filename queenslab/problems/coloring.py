@@ -19,6 +19,10 @@ colours than the longest line holds cells. Three formulations:
 - ``representatives``: the asymmetric representatives formulation (Campêlo, Campos and
   Corrêa 2008): each colour class is represented by its first cell; r[u][v] says u
   represents v, with the edge inequalities lifted to the lines (cliques) of the board.
+- ``exact-cover`` (Vasquez 2004), on a board without blocked cells: n colours exactly when
+  the board splits into n disjoint n-queens solutions, searched for by dancing links;
+  a model of the cover when one exists, else ``precedence`` with the proven bound n + 1
+  (``problems.coloring_exact_cover``).
 
 Lex-leader symmetry breaking adds the board's symmetries to the first two. The vector is
 read cell by cell, colours last to first, which makes value precedence the lex-leader
@@ -38,6 +42,7 @@ from typing import ClassVar
 from queenslab.boards import Board, Cell
 from queenslab.boards.graph import neighbours
 from queenslab.core.errors import UsageError
+from queenslab.problems import coloring_exact_cover as exact_cover
 from queenslab.problems.base import ProblemKind, cell_images, grid
 from queenslab.problems.model import BoolModel, Sense, Var
 
@@ -86,7 +91,8 @@ def clique_bound(board: Board) -> int:
     return max((len(group.cells) for group in board.groups()), default=1)
 
 
-def _assignment(bm: BoolModel, board: Board, cells: list[Cell], precedence: bool) -> None:
+def _assignment(bm: BoolModel, board: Board, cells: list[Cell], precedence: bool) -> list[Var]:
+    """The assignment model; its ``used`` variables, one per colour offered."""
     colours = max(dsatur(board).values(), default=-1) + 1
     x = {cell: [bm.var(f"x_{cell[0]}_{cell[1]}_{k}", answer=True) for k in range(colours)]
          for cell in cells}  # fmt: skip
@@ -105,6 +111,7 @@ def _assignment(bm: BoolModel, board: Board, cells: list[Cell], precedence: bool
     bm.minimise((1, y) for y in used)
     if precedence:
         _value_precedence(bm, cells, x)
+    return used
 
 
 def _value_precedence(bm: BoolModel, cells: list[Cell], x: dict[Cell, list[Var]]) -> None:
@@ -160,6 +167,7 @@ class Coloring(ProblemKind):
         "precedence": "x[cell][colour] and used[colour], with value precedence on colours",
         "assignment": "x[cell][colour] and used[colour], used colours in order",
         "representatives": "Campêlo, Campos and Corrêa 2008: each class's first cell leads it",
+        "exact-cover": "Vasquez 2004: n disjoint n-queens solutions, by dancing links",
     }
     uncounted: ClassVar[Mapping[str, str]] = {
         "assignment": "labelled colourings (each partition once per order of its colours)"
@@ -179,6 +187,17 @@ class Coloring(ProblemKind):
                 )
             _representatives(bm, board, cells)
             return bm
+        if model == "exact-cover":
+            if symmetry == "lex-leader":
+                raise UsageError("the exact-cover model takes no lex-leader constraints")
+            found = exact_cover.solutions(board)
+            if exact_cover.cover_exists(board, found):
+                exact_cover.build_cover(bm, board, found)
+                return bm
+            bm.name = f"{self.name}-precedence"  # with the bound the cover search proved
+            used = _assignment(bm, board, cells, precedence=True)
+            bm.add_linear(((1, y) for y in used), lower=board.n + 1)
+            return bm
         _assignment(bm, board, cells, precedence=model == "precedence")
         if symmetry == "lex-leader":
             colours = len(bm.answer) // max(len(cells), 1)
@@ -191,6 +210,8 @@ class Coloring(ProblemKind):
 
     def decode(self, board: Board, model: BoolModel, values: Sequence[bool]) -> ColourClasses:
         cells = list(board.open_cells())
+        if model.name.endswith("-exact-cover"):
+            return ColourClasses.of(exact_cover.classes(model, values))
         if model.name.endswith("-representatives"):
             pairs = representative_pairs(board, cells)
             leader = {v: u for (u, v), var in zip(pairs, model.answer, strict=True) if values[var]}

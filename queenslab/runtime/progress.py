@@ -1,4 +1,5 @@
-"""Progress bars for long work, and a word when kernels compile: on a terminal only.
+"""Progress bars for long work, a live line for an anytime search, and a word when
+kernels compile: on a terminal only.
 
 A bar is drawn on stderr when it is a terminal, never when output is piped, and never
 beside solutions streaming to the same terminal. The first run of a command compiles its
@@ -14,7 +15,7 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from queenslab.compiled import first_compile
@@ -113,3 +114,30 @@ def progress_bar(
         yield update
     finally:
         bar.stop()
+
+
+@contextmanager
+def live_line() -> Iterator[Callable[[str], None] | None]:
+    """Yield a ``callback(text)`` that redraws one line of text on stderr (an anytime
+    search's incumbent and bound), or None when not a terminal; the line goes at the end.
+    Redrawn at most ``REFRESH_SECONDS`` apart, by the caller's thread (as the bars)."""
+    if not is_interactive():
+        yield None
+        return
+    from rich.console import Console
+    from rich.progress import Progress, TextColumn
+
+    console = Console(stderr=True)
+    with Progress(TextColumn("{task.description}"), console=console, transient=True,
+                  auto_refresh=False) as line:  # fmt: skip
+        task = line.add_task("")
+        drawn = [0.0]
+
+        def show(text: str) -> None:
+            now = time.monotonic()
+            if now - drawn[0] >= REFRESH_SECONDS:
+                drawn[0] = now
+                line.update(task, description=text)
+                line.refresh()
+
+        yield show

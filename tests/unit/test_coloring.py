@@ -14,7 +14,7 @@ from queenslab.core.result import Status
 from queenslab.lab import reference
 from queenslab.problems import kind
 from queenslab.problems.coloring import Coloring, ColourClasses, clique_bound, dsatur
-from tests import oracle
+from tests import kind_oracle, oracle
 from tests.translators import ENUMERATORS, TRANSLATORS, load_solvers, optima, solve
 
 MODELS = list(Coloring.models)
@@ -71,6 +71,8 @@ BOARDS = [(4, "toroidal", ()), (5, "toroidal", ()), (4, "standard", ((0, 0), (1,
 def test_every_model_agrees_with_brute_force(model, n, variant, blocked):
     if model == "assignment" and variant == "superqueens":
         pytest.skip("10 colours of 11 interchangeable: proving it takes minutes")
+    if model == "exact-cover" and blocked:
+        pytest.skip("exact cover needs a board without blocked cells (refused: tested below)")
     for name in ENUMERATORS:
         got = value(name, n, model, variant=variant, blocked=blocked)
         assert got == chromatic(n, variant, blocked)
@@ -104,6 +106,36 @@ def test_lex_leader_and_precedence_keep_a_colouring_of_every_class(name):
 def test_the_representatives_model_refuses_lex_leader():
     with pytest.raises(UsageError, match="representatives"):
         Coloring().build(board(4), "representatives", "lex-leader")
+
+
+@pytest.mark.parametrize(("n", "variant"), [(5, "standard"), (5, "toroidal"), (4, "toroidal"),
+                                             (4, "standard")])  # fmt: skip
+def test_exact_cover_counts_the_colourings_of_brute_force(n, variant):
+    """Where n colours do (n = 5) and do not (n = 4) suffice: the optimum and
+    every optimal colouring, as classes, as the brute force finds them."""
+    best, count = kind_oracle.optimum("coloring", n, variant)
+    for name in ENUMERATORS:
+        assert value(name, n, "exact-cover", variant=variant) == best
+    if n == 5:  # the fallback's optima are the precedence model's, tested above
+        found = set(optima("sat", "coloring", n, "exact-cover", variant=variant))
+        assert len(found) == count
+        assert all(Coloring().check(board(n, variant), p) is None for p in found)
+
+
+def test_exact_cover_refuses_blocked_cells_and_lex_leader():
+    with pytest.raises(UsageError, match="without blocked cells"):
+        Coloring().build(board(5, blocked=((0, 0),)), "exact-cover")
+    with pytest.raises(UsageError, match="lex-leader"):
+        Coloring().build(board(5), "exact-cover", "lex-leader")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("n", "name"), [*((n, "sat") for n in range(1, 10)), (11, "cpsat")])
+def test_exact_cover_proves_the_published_chromatic_number(n, name):
+    """n = 11 by CP-SAT: SAT finds the cover but cannot refute fewer classes (a counting
+    argument). Not 10 (its fallback, precedence with the bound 11, finds no 11-colouring
+    in minutes) nor 12 (the cover search takes longer than a test may)."""
+    assert value(name, n, "exact-cover") == reference.optimum("coloring", n)
 
 
 @pytest.mark.slow

@@ -146,7 +146,17 @@ def test_cli_optimize_json_and_bad_files_exit_2(queens, tmp_path):
     run = queens("optimize", "6", "--weights", str(good), *backend, "--format", "json")
     assert run.returncode == 0, run.stderr
     record = json.loads(run.stdout)
-    keys = {"n", "variant", "backend", "status", "objective", "cols", "seconds", "stats"}
+    keys = {
+        "n",
+        "variant",
+        "backend",
+        "status",
+        "objective",
+        "cols",
+        "seconds",
+        "cpu_seconds",
+        "stats",
+    }
     assert set(record) == keys
     assert record["status"] == "optimal" and record["objective"] == brute_force(weights)
 

@@ -11,14 +11,14 @@ stream those answers from this process.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from types import ModuleType
 from typing import Any, ClassVar
 
 from queenslab.core.errors import LimitReached, UsageError
 from queenslab.core.problem import Problem
 from queenslab.core.result import CountResult, DecideResult, OptimizeResult, Status
-from queenslab.core.run import Run
+from queenslab.core.run import News, Run
 from queenslab.models.zero_one.outcome import Outcome
 from queenslab.problems.base import Question
 from queenslab.problems.model import BoolModel
@@ -38,13 +38,23 @@ class KindModels:
         return importlib.import_module(f"queenslab.models.zero_one.{self.translator}")
 
     def optimize_kind(self, problem: Problem, run: Run, question: Question) -> OptimizeResult:
-        stopped = OptimizeResult(Status.LIMIT, kind=problem.kind)
-        return forked.in_child(lambda: self._optimize_here(problem, run, question), run, stopped)
+        """The translator's outcome; when the child had to be stopped first, the best answer
+        and bound it told on the way (``Run.news``)."""
+        result = forked.in_child(lambda: self._optimize_here(problem, run, question), run, None)
+        return OptimizeResult.of_news(run.news, problem.kind) if result is None else result
 
     def _optimize_here(self, problem: Problem, run: Run, question: Question) -> OptimizeResult:
         with run.phase("build"):
             model = question.build(problem.board)
-        outcome = self._kind_translator().optimize(model, run, self.settings)
+
+        def tell(values: Sequence[bool] | None, bound: int | None) -> None:
+            if values is None:
+                run.learn("bound", News(bound=bound))
+            else:
+                answer = question.kind.decode(problem.board, model, values)
+                run.learn("solution", News(model.value(values), answer, bound))
+
+        outcome = self._kind_translator().optimize(model, run, self.settings, tell)
         answer = None
         if outcome.values is not None:
             answer = question.kind.decode(problem.board, model, outcome.values)

@@ -2,8 +2,9 @@
 in the model, so a solution's values need no map), ``add_bool_or`` per clause, each linear
 constraint and the objective as linear expressions.
 
-Optimising runs on ``workers`` threads; the time limit given to CP-SAT is what remains of
-the run after building. Enumerating runs one worker (``models.cpsat.enumerating_solver``);
+Optimising runs on ``workers`` threads until the run says stop (``models.cpsat.search``);
+each better answer and bound is told as it comes (CP-SAT's solution and bound callbacks).
+Enumerating runs one worker (``models.cpsat.enumerating_solver``);
 CP-SAT cannot project its solutions on some variables, so an answer whose auxiliary
 variables could take several values would come several times: each answer is kept once.
 """
@@ -18,7 +19,7 @@ from queenslab.core.result import Status
 from queenslab.core.run import Run, never
 from queenslab.core.stats import Stats
 from queenslab.models import cpsat as cp
-from queenslab.models.zero_one.outcome import Outcome, found, integral_bound
+from queenslab.models.zero_one.outcome import Outcome, Tell, found, integral_bound, tell_nothing
 from queenslab.problems.model import BoolModel, Sense
 
 #: Constraints posted between two looks at ``should_stop``.
@@ -54,16 +55,26 @@ def translate(model: BoolModel, should_stop: Callable[[], bool] = never) -> Any:
     return cpm
 
 
-def optimize(model: BoolModel, run: Run, settings: Mapping[str, Any]) -> Outcome:
-    """The optimum, proven, or what the limit left (the solver's own limit is what remains
-    of the run after building)."""
+def optimize(
+    model: BoolModel, run: Run, settings: Mapping[str, Any], tell: Tell = tell_nothing
+) -> Outcome:
+    """The optimum, proven, or what the limit left; ``tell`` hears each better answer and
+    bound as CP-SAT finds them."""
     from ortools.sat.python import cp_model
 
     with run.phase("build"):
         cpm = translate(model)
     run.stats.add(cp.model_stats(cpm))
     solver = cp.parallel_solver(settings["workers"], run)
-    status = cp.search(solver, cpm, run.should_stop)
+
+    class Incumbents(cp_model.CpSolverSolutionCallback):
+        def on_solution_callback(self) -> None:
+            bound = integral_bound(model, self.best_objective_bound) if model.objective else 0
+            tell(self.response_proto.solution, bound)  # values numbered as in the model
+
+    if model.objective:
+        solver.best_bound_callback = lambda bound: tell(None, integral_bound(model, bound))
+    status = cp.search(solver, cpm, run.should_stop, Incumbents())
     run.stats.add(cp.solver_stats(solver))
     bound = _proven_bound(model, solver.response_proto, status) if model.objective else 0
     if status == cp_model.MODEL_INVALID:

@@ -17,7 +17,7 @@ from queenslab.core.result import Status
 from queenslab.core.run import Run
 from queenslab.models.pyomo_solvers import Outcome as Solved
 from queenslab.models.pyomo_solvers import open_solver
-from queenslab.models.zero_one.outcome import Outcome, found, integral_bound
+from queenslab.models.zero_one.outcome import Outcome, Tell, found, integral_bound, tell_nothing
 from queenslab.problems.model import BoolModel, Sense
 from queenslab.runtime.stop import run_stoppably
 
@@ -49,9 +49,13 @@ def translate(model: BoolModel) -> Any | None:
     return pm
 
 
-def optimize(model: BoolModel, run: Run, settings: Mapping[str, Any]) -> Outcome:
+def optimize(
+    model: BoolModel, run: Run, settings: Mapping[str, Any], tell: Tell = tell_nothing
+) -> Outcome:
     """The optimum, proven, or what the limit left (HiGHS's limit is what remains of the
-    run after building)."""
+    run after building). ``tell`` is not called: HiGHS, through Pyomo, shows no answer
+    before its solve ends."""
+    del tell
     with run.phase("build"):
         solver = open_solver(settings["solver"])
         pm = translate(model)

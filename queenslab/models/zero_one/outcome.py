@@ -11,11 +11,20 @@ vocabulary of ``core.stats``).
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from queenslab.core.result import Status
 from queenslab.problems.model import BoolModel, Sense
+
+#: How a translator tells what it finds while it searches (an anytime search): the values
+#: of a better answer (None: only the bound improved) and the best bound proven (None:
+#: none yet); improvements only, in order.
+Tell = Callable[[Sequence[bool] | None, int | None], None]
+
+
+def tell_nothing(_values: Sequence[bool] | None, _bound: int | None) -> None:
+    """The ``Tell`` of a caller that only wants the outcome."""
 
 
 @dataclass(frozen=True)

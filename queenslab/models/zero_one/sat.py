@@ -22,13 +22,15 @@ from queenslab.core.result import Status
 from queenslab.core.run import Run
 from queenslab.models import sat
 from queenslab.models.zero_one import cnf
-from queenslab.models.zero_one.outcome import Outcome, found
+from queenslab.models.zero_one.outcome import Outcome, Tell, found, tell_nothing
 from queenslab.problems.model import BoolModel
 
 
-def optimize(model: BoolModel, run: Run, settings: Mapping[str, Any]) -> Outcome:
+def optimize(
+    model: BoolModel, run: Run, settings: Mapping[str, Any], tell: Tell = tell_nothing
+) -> Outcome:
     """The optimum, proven, or the best answer the limit left (conflict slices look at the
-    run between them)."""
+    run between them); ``tell`` hears each better answer."""
     from pysat.card import ITotalizer
     from pysat.solvers import Solver
 
@@ -52,6 +54,7 @@ def optimize(model: BoolModel, run: Run, settings: Mapping[str, Any]) -> Outcome
             if answer is False:
                 break
             best = answer
+            tell(best, lowest)
             cost = sum(1 for lit in lits if best[abs(lit) - 1] == (lit > 0))
             if cost == 0:
                 break

@@ -1,0 +1,74 @@
+"""Colouring as exact cover (Vasquez 2004): n colours exactly when the board splits into n
+disjoint n-queens solutions.
+
+Sound on a board without blocked cells, of any variant: each row is a line of n cells, so
+no colouring takes fewer than n colours, and in an n-colouring every class takes one cell
+of each row, n queens no two of which attack: a solution of the variant. Conversely n
+disjoint solutions cover the n² cells, one colour each.
+
+The solutions come from the reference enumerator (``exact.backtracking``); Knuth's
+dancing links (``exact.dancing_links``) then search for n disjoint ones. The model built
+depends on the outcome, and both are models of the whole colouring question, so every
+backend's status words stay exact:
+
+- a cover exists: one variable per solution (its cells are a colour class), each cell
+  covered exactly once; every answer takes n colours, the clique bound, so the first
+  answer is proven optimal, and counting counts the colourings (as classes, like the
+  other models);
+- none exists (proven by the exhausted search): the ``precedence`` model with the bound
+  it proved, at least n + 1 colours.
+"""
+
+from __future__ import annotations
+
+from queenslab.boards import Board, Cell
+from queenslab.core.errors import UsageError
+from queenslab.core.problem import Problem
+from queenslab.exact import backtracking
+from queenslab.exact.dancing_links import exact_covers
+from queenslab.problems.model import BoolModel
+
+PREFIX = "s"
+
+
+def solutions(board: Board) -> list[tuple[int, ...]]:
+    """The n-queens solutions of the board's variant, as columns row by row."""
+    if board.blocked:
+        raise UsageError(
+            "the exact-cover model needs a board without blocked cells (a row with a "
+            "blocked cell no longer forces n colours, nor full solutions as classes)"
+        )
+    return list(backtracking.search(Problem(board.n, variant=board.variant.name)))
+
+
+def cells(cols: tuple[int, ...]) -> list[Cell]:
+    return list(enumerate(cols))
+
+
+def cover_exists(board: Board, found: list[tuple[int, ...]]) -> bool:
+    """Whether n of ``found`` cover the board, each cell once (dancing links)."""
+    n = board.n
+    rows = [[r * n + c for r, c in cells(cols)] for cols in found]
+    return next(exact_covers(rows, n * n), None) is not None
+
+
+def build_cover(bm: BoolModel, board: Board, found: list[tuple[int, ...]]) -> None:
+    """One variable per solution, named by its columns; each cell covered exactly once."""
+    chosen = [bm.var(f"{PREFIX}_{'_'.join(map(str, cols))}", answer=True) for cols in found]
+    covering: dict[Cell, list[int]] = {cell: [] for cell in board.open_cells()}
+    for var, cols in zip(chosen, found, strict=True):
+        for cell in cells(cols):
+            covering[cell].append(var)
+    for variables in covering.values():
+        bm.exactly_one(variables)
+    bm.minimise((1, var) for var in chosen)
+
+
+def classes(model: BoolModel, values: list[bool]) -> dict[Cell, int]:
+    """Cell -> colour of a cover model's answer: the chosen solutions, one colour each."""
+    colour: dict[Cell, int] = {}
+    chosen = [model.names[v] for v in model.answer if values[v]]
+    for k, name in enumerate(chosen):
+        cols = tuple(int(c) for c in name.split("_")[1:])
+        colour.update({cell: k for cell in cells(cols)})
+    return colour

@@ -1,0 +1,102 @@
+"""Anytime optimisation from the command line: the log of improvements, Ctrl-C and limits
+that keep the best answer, the live line on a terminal only, CPU limits and figures.
+
+No test looks at the clock: a run is signalled once its log shows an answer, and limits
+are checked by what the run says, never by how long it took."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import time
+from pathlib import Path
+
+from tests import kind_oracle
+from tests.conftest import finish, on_terminal, start_queens
+
+#: Peaceable armies on 9 x 9 by CP-SAT: answers within a second, no proof for minutes.
+HARD = ("optimize", "9", "--problem", "peaceable", "--backend", "cpsat", "--workers", "1")
+
+
+def read_log(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_text().splitlines()]
+
+
+def wait_for_an_answer(path: Path, process) -> None:
+    """Poll the log until it shows an answer (a generous minute at most)."""
+    for _ in range(600):
+        if path.exists() and any(r["event"] == "solution" for r in read_log(path)):
+            return
+        assert process.poll() is None, finish(process)
+        time.sleep(0.1)
+    os.killpg(process.pid, signal.SIGKILL)
+    raise AssertionError("no answer in the log after a minute")
+
+
+def test_ctrl_c_prints_the_best_answer_and_its_bound_then_exits_130(tmp_path):
+    log = tmp_path / "run.jsonl"
+    process = start_queens(*HARD, "--format", "json", "--log", str(log))
+    wait_for_an_answer(log, process)
+    os.killpg(process.pid, signal.SIGINT)
+    code, out, err = finish(process)
+    assert code == 130, err
+    assert err.strip().splitlines()[-1] == "queens: interrupted"
+    record = json.loads(out)
+    assert record["status"] == "feasible"
+    assert kind_oracle.fault("peaceable", 9, "standard", (), record["answer"]) is None
+    assert record["objective"] <= record["bound"]  # maximising: the bound is above
+    lines = read_log(log)
+    assert lines[-1]["event"] == "end" and lines[-1]["status"] == "feasible"
+    assert lines[-1]["incumbent"] == record["objective"]
+
+
+def test_the_log_improves_monotonically_and_ends_with_the_answer(queens, tmp_path):
+    log = tmp_path / "run.jsonl"
+    run = queens("optimize", "6", "--problem", "domination", "-b", "cpsat", "--format", "json",
+                 "--log", str(log))  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    record = json.loads(run.stdout)
+    lines = read_log(log)
+    assert all(set(line) >= {"t", "event", "incumbent", "bound"} for line in lines)
+    found = [line["incumbent"] for line in lines if line["event"] == "solution"]
+    bounds = [line["bound"] for line in lines if line["bound"] is not None]
+    times = [line["t"] for line in lines]
+    assert found and found == sorted(found, reverse=True) and len(set(found)) == len(found)
+    assert bounds == sorted(bounds)  # minimising: the bound rises
+    assert times == sorted(times)
+    best = record["objective"]
+    end = {"event": "end", "status": "optimal", "incumbent": best, "bound": best}
+    assert lines[-1] == {**lines[-1], **end}
+
+
+def test_a_limit_keeps_the_best_answer_and_exits_3(queens):
+    run = queens(*HARD, "--format", "json", "--cpu-limit", "2")
+    assert run.returncode == 3, run.stderr
+    record = json.loads(run.stdout)
+    assert record["status"] in ("feasible", "limit")
+    if record["status"] == "feasible":
+        assert kind_oracle.fault("peaceable", 9, "standard", (), record["answer"]) is None
+    assert record["cpu_seconds"] > 0
+
+
+def test_a_bad_log_path_or_a_log_without_a_problem_exit_2_leaving_nothing(queens, tmp_path):
+    missing = tmp_path / "no" / "run.jsonl"
+    run = queens("optimize", "5", "--problem", "domination", "--log", str(missing))
+    assert run.returncode == 2 and run.stderr.startswith("queens: error: cannot write")
+    assert not missing.parent.exists()
+    weights = tmp_path / "w.json"
+    weights.write_text(json.dumps([[1] * 5] * 5))
+    log = tmp_path / "placement.jsonl"
+    run = queens("optimize", "5", "--weights", str(weights), "--log", str(log))
+    assert run.returncode == 2 and "--log" in run.stderr and not log.exists()
+    run = queens("optimize", "5", "--problem", "domination", "--cpu-limit", "-1")
+    assert run.returncode == 2 and "--cpu-limit" in run.stderr
+
+
+def test_the_live_line_shows_on_a_terminal_only(queens):
+    code, seen = on_terminal(*HARD, "--time-limit", "3")
+    assert code == 3
+    assert "incumbent" in seen and "bound" in seen and "gap" in seen
+    run = queens(*HARD, "--time-limit", "3")
+    assert run.returncode == 3 and "incumbent" not in run.stderr
