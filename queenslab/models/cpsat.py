@@ -172,8 +172,11 @@ def search(solver: Any, model: Any, should_stop: Callable[[], bool], callback: A
     ended with (after a stop, FEASIBLE keeps the best answer found), None if it gave none.
 
     The polling thread is the one limit (the deadline, Ctrl-C, a stop by a caller): the
-    answer found so far survives ``stop_search``.
+    answer found so far survives ``stop_search``. A run already stopped (its deadline
+    passed while the model was built) gets a solve of no time, which reports a limit.
     """
+    if should_stop():
+        solver.parameters.max_time_in_seconds = 0.0
     _, status = run_stoppably(
         lambda: solver.solve(model, callback), solver.stop_search, should_stop
     )

@@ -198,13 +198,13 @@ class SatBackend(KindModels, Backend):
         workers_option(help="counting processes"),
         external.COMMAND_OPTION,
     )
-    #: A problem kind runs in python-sat, on one process; the CaDiCaL program runs a
-    #: kind only for a decide's ``--proof``.
+    #: A problem kind runs in python-sat, on one process; a decide runs its cubes
+    #: (``--split``) on ``workers`` and the CaDiCaL program for its ``--proof``.
     placement_options = frozenset({"workers", "solver_cmd"})
 
     @classmethod
     def ignores(cls, option: str, task: Task, kind: str) -> str | None:
-        if option == "solver_cmd" and task is Task.DECIDE:
+        if task is Task.DECIDE:
             return None
         return super().ignores(option, task, kind)
 

@@ -56,9 +56,12 @@ def _needs(backend: str) -> pytest.MarkDecorator:
     ids=" ".join,
 )
 def test_time_limit_covers_building_big_models(args):
-    code, _, err = finish(start_queens(*args, "--time-limit", "1"))
+    code, out, err = finish(start_queens(*args, "--time-limit", "1"))
     assert code == 3, err
-    assert len(err.splitlines()) == 1 and "limit" in err, err
+    if "feasible" in out.partition("\n")[0]:  # an answer came before the limit: kept
+        assert err == "", err
+    else:
+        assert len(err.splitlines()) == 1 and "limit" in err, err
 
 
 @pytest.fixture(scope="module")
