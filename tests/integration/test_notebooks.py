@@ -14,15 +14,9 @@ def test_there_are_notebooks():
     assert len(NOTEBOOKS) >= 3
 
 
-def _marked(path: Path) -> object:
-    """A lecture notebook of the course kit is run here only with ``-m slow`` (CI's second
-    step): the site's build in the default suite (tests/integration/test_site.py) already
-    executes every notebook and fails on a cell's error."""
-    marks = [pytest.mark.slow] if path.stem.startswith("lecture-") else []
-    return pytest.param(path, marks=marks, id=path.stem)
-
-
-@pytest.mark.parametrize("path", [_marked(path) for path in NOTEBOOKS])
+@pytest.mark.slow  # CI's second step: the site's build in the default suite
+# (tests/integration/test_site.py) already executes every notebook and fails on an error
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=lambda p: p.stem)
 def test_notebook_executes(path, monkeypatch, tmp_path):
     nbformat = pytest.importorskip("nbformat", reason="nbformat not installed (test extra)")
     nbclient = pytest.importorskip("nbclient", reason="nbclient not installed (test extra)")
