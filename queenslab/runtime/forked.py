@@ -83,11 +83,13 @@ def in_child(work: Callable[[], T], run: Run, stopped: T, grace: float = GRACE_S
                 if message[0] == _DONE:
                     break
                 run.learn(*message[1:])
-                continue
-            run.tick()
-            if not child.is_alive() and not receiver.poll():
-                raise RuntimeError(f"the solver process ended without an answer ({child.exitcode})")
-            if run.should_stop():
+            else:
+                run.tick()
+                if not child.is_alive() and not receiver.poll():
+                    raise RuntimeError(
+                        f"the solver process ended without an answer ({child.exitcode})"
+                    )
+            if run.should_stop():  # after news too: a child telling them fast is still stopped
                 stopped_at = stopped_at or time.perf_counter()
                 if time.perf_counter() - stopped_at >= grace:
                     return stopped

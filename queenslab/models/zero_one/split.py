@@ -34,6 +34,7 @@ from dataclasses import replace
 from typing import Any
 
 from queenslab.boards import Board, Cell
+from queenslab.boards.graph import neighbours
 from queenslab.core.errors import LimitReached, UsageError
 from queenslab.core.problem import Problem
 from queenslab.core.result import DecideResult, Status
@@ -68,12 +69,7 @@ def cell_of(name: str) -> Cell | None:
 def split_variables(board: Board, model: BoolModel, depth: int) -> list[Var]:
     """The ``depth`` answer variables to split on: on the open cells of highest degree in
     the queens graph first, ties by variable number (deterministic)."""
-    cells = list(board.open_cells())
-
-    def degree(cell: Cell) -> int:
-        return sum(1 for other in cells if other != cell and board.attacks(cell, other))
-
-    degrees = {cell: degree(cell) for cell in cells}
+    degrees = {cell: len(near) for cell, near in neighbours(board).items()}
     candidates = [
         (-degrees[cell], v)
         for v in model.answer
