@@ -17,6 +17,7 @@ from queenslab import api
 from queenslab.cli import arguments as a
 from queenslab.core.backend import Task
 from queenslab.core.result import DecideResult
+from queenslab.io import formats
 from queenslab.io.output import atomic_output
 from queenslab.runtime import progress
 
@@ -65,7 +66,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    fmt = args.format or ("json" if (args.output or "").endswith(".json") else "text")
+    fmt = formats.choose(args.format, args.output, ["text", "json"], "text").name
     problem = a.problem(args)
     with atomic_output(args.output) as out:
         shown = None

@@ -44,12 +44,16 @@ def test_a_maximum_is_decided_at_least_the_value(queens):
           "--proof", "x"], "writes no proof"),
         (["decide", "6", "--problem", "domination", "--value", "3", "-b", "bitmask"],
          "does not model the domination problem"),
+        (["decide", "6", "--problem", "domination", "--value", "3", "-o", "x.weird"],
+         "cannot tell the format of x.weird"),
     ],
 )  # fmt: skip
-def test_bad_usage_is_one_line_and_exit_2(queens, argv, message, tmp_path):
+def test_bad_usage_is_one_line_and_exit_2(queens, argv, message, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
     run = queens(*argv)
     assert run.returncode == 2 and message in run.stderr
     assert len(run.stderr.strip().splitlines()) == 1
+    assert not list(tmp_path.iterdir())  # no output file
 
 
 @needs_cadical
