@@ -27,13 +27,13 @@ from queenslab.boards import DEFAULT_VARIANT, Cell
 from queenslab.core.backend import Backend, Family, Task
 from queenslab.core.errors import StoppedWithAnswer, UsageError
 from queenslab.core.integers import integer
+from queenslab.core.kind import ProblemKind, Question, check_symmetry
+from queenslab.core.model import BoolModel, Sense
 from queenslab.core.placement import Placement
 from queenslab.core.problem import Problem
 from queenslab.core.result import CountResult, DecideResult, OptimizeResult, SolveResult, Status
 from queenslab.core.run import NewsCallback, ProgressCallback, Run, cpu_seconds
 from queenslab.problems import DEFAULT_KIND, kind
-from queenslab.problems.base import ProblemKind, Question, check_symmetry
-from queenslab.problems.model import BoolModel, Sense
 
 R = TypeVar("R", SolveResult, CountResult, OptimizeResult, DecideResult)
 

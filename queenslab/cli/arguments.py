@@ -222,8 +222,8 @@ def whole_run_limits(args: argparse.Namespace) -> dict[str, float | None]:
 
 def add_problem(parser: argparse.ArgumentParser) -> None:
     """``--problem``, ``--model`` and ``--symmetry``: the question asked of the board."""
+    from queenslab.core.kind import SYMMETRY_CHOICES
     from queenslab.problems import DEFAULT_KIND, KINDS
-    from queenslab.problems.base import SYMMETRY_CHOICES
 
     parser.add_argument(
         "--problem",

@@ -12,8 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from queenslab.boards import Cell
+from queenslab.core.model import BoolModel
 from queenslab.core.problem import Problem
-from queenslab.problems.model import BoolModel
 
 
 @dataclass(frozen=True)

@@ -11,8 +11,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from queenslab.core.backend import Task
+from queenslab.core.model import BoolModel
 from queenslab.core.problem import Problem
-from queenslab.problems.model import BoolModel
 
 if TYPE_CHECKING:
     import numpy as np

@@ -35,10 +35,10 @@ from queenslab.boards import VARIANTS, Board
 from queenslab.boards.graph import cells as every_cell
 from queenslab.boards.graph import reach
 from queenslab.core.backend import Backend, Family, Feature, Option, Task, positive_int
+from queenslab.core.kind import Question
 from queenslab.core.problem import Problem
 from queenslab.core.result import OptimizeResult, Status
 from queenslab.core.run import Run
-from queenslab.problems.base import Question
 from queenslab.problems.coloring import ColourClasses, clique_bound, dsatur
 from queenslab.problems.peaceable import Armies
 from queenslab.runtime import forked

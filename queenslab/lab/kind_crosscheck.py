@@ -17,13 +17,13 @@ from queenslab import api, boards
 from queenslab.boards import DEFAULT_VARIANT, Cell
 from queenslab.core.backend import Family, Feature, Task
 from queenslab.core.errors import UsageError
+from queenslab.core.model import Sense
 from queenslab.core.problem import Problem
 from queenslab.core.result import Status
 from queenslab.core.run import ProgressCallback
 from queenslab.lab import reference
 from queenslab.lab.crosscheck import TIME_LIMIT, Answer, CrosscheckReport, Row
 from queenslab.problems import kind
-from queenslab.problems.model import Sense
 from queenslab.registry import backend_class, info, names
 
 #: Largest n each backend is asked to count the optima of (minutes beyond: the count must

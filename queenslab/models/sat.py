@@ -18,6 +18,7 @@ from typing import Any, ClassVar
 from queenslab.boards import VARIANTS
 from queenslab.core.backend import Backend, Family, Feature, Option, Task, workers_option
 from queenslab.core.errors import LimitReached, UsageError
+from queenslab.core.kind import Question
 from queenslab.core.placement import Placement
 from queenslab.core.problem import Problem
 from queenslab.core.result import CountResult, DecideResult, SolveResult, Status
@@ -33,7 +34,6 @@ from queenslab.models.cnf import (
 )
 from queenslab.models.zero_one.backend import KindModels, decided
 from queenslab.problems import KINDS
-from queenslab.problems.base import Question
 from queenslab.runtime import forked
 
 #: pysat solvers that construct in this build, solve incrementally and take conflict

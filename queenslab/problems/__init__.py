@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from queenslab.core.errors import UsageError
-from queenslab.problems.base import ProblemKind
+from queenslab.core.kind import ProblemKind
 from queenslab.problems.coloring import Coloring
 from queenslab.problems.domination import Domination
 from queenslab.problems.independent_domination import IndependentDomination

@@ -42,9 +42,9 @@ from typing import ClassVar
 from queenslab.boards import Board, Cell
 from queenslab.boards.graph import neighbours
 from queenslab.core.errors import UsageError
+from queenslab.core.kind import ProblemKind, cell_images, grid
+from queenslab.core.model import BoolModel, Sense, Var
 from queenslab.problems import coloring_exact_cover as exact_cover
-from queenslab.problems.base import ProblemKind, cell_images, grid
-from queenslab.problems.model import BoolModel, Sense, Var
 
 
 @dataclass(frozen=True)

@@ -23,10 +23,10 @@ from __future__ import annotations
 
 from queenslab.boards import Board, Cell
 from queenslab.core.errors import UsageError
+from queenslab.core.model import BoolModel
 from queenslab.core.problem import Problem
 from queenslab.exact import backtracking
 from queenslab.exact.dancing_links import exact_covers
-from queenslab.problems.model import BoolModel
 
 PREFIX = "s"
 

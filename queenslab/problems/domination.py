@@ -23,8 +23,8 @@ from typing import ClassVar
 
 from queenslab.boards import Board, Cell
 from queenslab.boards.graph import cells, leap_reach, lines_through, open_lines, reach
-from queenslab.problems.base import ProblemKind, lex_leader
-from queenslab.problems.model import BoolModel, Sense, Var
+from queenslab.core.kind import ProblemKind, lex_leader
+from queenslab.core.model import BoolModel, Sense, Var
 
 
 def _unreached(cell: Cell) -> str:

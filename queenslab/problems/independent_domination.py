@@ -19,8 +19,8 @@ from collections.abc import Mapping
 from typing import ClassVar
 
 from queenslab.boards import Board, Cell
+from queenslab.core.model import BoolModel, Var
 from queenslab.problems.domination import Domination
-from queenslab.problems.model import BoolModel, Var
 
 
 class IndependentDomination(Domination):

@@ -31,8 +31,8 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from queenslab.boards import Board, Cell, Line
-from queenslab.problems.base import ProblemKind, cell_images, grid
-from queenslab.problems.model import BoolModel, Sense, Var
+from queenslab.core.kind import ProblemKind, cell_images, grid
+from queenslab.core.model import BoolModel, Sense, Var
 
 
 @dataclass(frozen=True)

@@ -16,8 +16,8 @@ from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
 from queenslab.boards import Board, Cell
-from queenslab.problems.base import ProblemKind, grid, lex_leader
-from queenslab.problems.model import BoolModel, Sense
+from queenslab.core.kind import ProblemKind, grid, lex_leader
+from queenslab.core.model import BoolModel, Sense
 
 
 class Placement(ProblemKind):

@@ -10,13 +10,13 @@ import pytest
 import queenslab as ql
 from queenslab.boards import board
 from queenslab.core.errors import UsageError
+from queenslab.core.model import BoolModel
 from queenslab.core.result import Status
 from queenslab.core.run import Run
 from queenslab.lab import reference
 from queenslab.models.zero_one import sat
 from queenslab.models.zero_one.outcome import Outcome
 from queenslab.problems import KINDS, kind
-from queenslab.problems.model import BoolModel
 from tests import oracle
 from tests.translators import ENUMERATORS, TRANSLATORS, Budget, load_solvers
 

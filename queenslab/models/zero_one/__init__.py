@@ -1,6 +1,6 @@
 """The 0-1 translators: one module per paradigm, each solving any ``BoolModel``.
 
-A problem kind states its question once as a ``problems.model.BoolModel``; these modules
+A problem kind states its question once as a ``core.model.BoolModel``; these modules
 translate that form into each solver's own (``cpsat``: CP-SAT directly; ``milp``: Pyomo,
 HiGHS by default; ``maxsat``: RC2 over clauses, cardinality encodings and soft clauses;
 ``sat``: the same CNF with an incremental bound on the objective) and report an

@@ -16,12 +16,12 @@ from types import ModuleType
 from typing import Any, ClassVar
 
 from queenslab.core.errors import LimitReached, UsageError
+from queenslab.core.kind import Question
+from queenslab.core.model import BoolModel
 from queenslab.core.problem import Problem
 from queenslab.core.result import CountResult, DecideResult, OptimizeResult, Status
 from queenslab.core.run import News, Run
 from queenslab.models.zero_one.outcome import Outcome
-from queenslab.problems.base import Question
-from queenslab.problems.model import BoolModel
 from queenslab.runtime import forked
 
 

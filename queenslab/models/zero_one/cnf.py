@@ -20,9 +20,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from queenslab.core.errors import LimitReached, UsageError
+from queenslab.core.model import BoolModel, Linear, Sense
 from queenslab.core.run import never
 from queenslab.models.cnf import check_encoding
-from queenslab.problems.model import BoolModel, Linear, Sense
 
 #: The backends whose translators take any linear constraint and objective (``maxsat``
 #: also takes any objective: its weights are the soft clauses' weights).

@@ -15,12 +15,12 @@ from collections.abc import Callable, Iterator, Mapping
 from typing import Any
 
 from queenslab.core.errors import LimitReached
+from queenslab.core.model import BoolModel, Sense
 from queenslab.core.result import Status
 from queenslab.core.run import Run, never
 from queenslab.core.stats import Stats
 from queenslab.models import cpsat as cp
 from queenslab.models.zero_one.outcome import Outcome, Tell, found, integral_bound, tell_nothing
-from queenslab.problems.model import BoolModel, Sense
 
 #: Constraints posted between two looks at ``should_stop``.
 _CHECK_EVERY = 1024

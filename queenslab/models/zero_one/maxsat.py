@@ -20,12 +20,12 @@ from collections.abc import Mapping
 from typing import Any
 
 from queenslab.core.errors import LimitReached
+from queenslab.core.model import BoolModel
 from queenslab.core.result import Status
 from queenslab.core.run import Run
 from queenslab.models import sat
 from queenslab.models.zero_one import cnf
 from queenslab.models.zero_one.outcome import Outcome, Tell, found, tell_nothing
-from queenslab.problems.model import BoolModel
 
 #: RC2's oracle, by its pysat name: CaDiCaL 1.9.5.
 ORACLE = "cd19"

@@ -13,12 +13,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from queenslab.core.model import BoolModel, Sense
 from queenslab.core.result import Status
 from queenslab.core.run import Run
 from queenslab.models.pyomo_solvers import Outcome as Solved
 from queenslab.models.pyomo_solvers import open_solver
 from queenslab.models.zero_one.outcome import Outcome, Tell, found, integral_bound, tell_nothing
-from queenslab.problems.model import BoolModel, Sense
 from queenslab.runtime.stop import run_stoppably
 
 

@@ -14,8 +14,8 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from queenslab.core.model import BoolModel, Sense
 from queenslab.core.result import Status
-from queenslab.problems.model import BoolModel, Sense
 
 #: How a translator tells what it finds while it searches (an anytime search): the values
 #: of a better answer (None: only the bound improved) and the best bound proven (None:

@@ -21,12 +21,12 @@ from pathlib import Path
 from typing import Any
 
 from queenslab.core.errors import LimitReached, UsageError
+from queenslab.core.model import BoolModel
 from queenslab.core.result import Status
 from queenslab.core.run import Run
 from queenslab.models import external
 from queenslab.models.zero_one import cnf
 from queenslab.models.zero_one.outcome import Outcome, found
-from queenslab.problems.model import BoolModel
 from queenslab.proofs import drat, lrat, reading
 
 FORMULA, DRAT, LRAT = "formula.cnf", "proof.drat", "proof.lrat"

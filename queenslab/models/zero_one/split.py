@@ -36,13 +36,13 @@ from typing import Any
 from queenslab.boards import Board, Cell
 from queenslab.boards.graph import neighbours
 from queenslab.core.errors import LimitReached, UsageError
+from queenslab.core.kind import Question
+from queenslab.core.model import BoolModel, Literal, Sense, Var
 from queenslab.core.problem import Problem
 from queenslab.core.result import DecideResult, Status
 from queenslab.core.run import Run
 from queenslab.models.zero_one.backend import decided
 from queenslab.models.zero_one.outcome import Outcome
-from queenslab.problems.base import Question
-from queenslab.problems.model import BoolModel, Literal, Sense, Var
 from queenslab.runtime.pool import Cluster, Pool, Processes, Serial, Threads, connect
 
 #: The translators a split runs on, and whether their solves may share one process.

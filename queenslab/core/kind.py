@@ -16,7 +16,7 @@ from typing import Any, ClassVar
 from queenslab.boards import Board, Cell
 from queenslab.boards.symmetry import Symmetry
 from queenslab.core.errors import UsageError
-from queenslab.problems.model import BoolModel, Sense, Var
+from queenslab.core.model import BoolModel, Sense, Var
 
 #: ``--symmetry`` choices: every model takes them.
 SYMMETRY_CHOICES = ("none", "lex-leader")
