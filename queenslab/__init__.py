@@ -30,10 +30,13 @@ from queenslab.core.errors import (
     Undecided,
     UsageError,
 )
+from queenslab.core.kind import ProblemKind, Question
+from queenslab.core.model import BoolModel, Sense
 from queenslab.core.placement import Placement
 from queenslab.core.problem import Problem
 from queenslab.core.result import CountResult, DecideResult, OptimizeResult, SolveResult, Status
-from queenslab.problems import KINDS
+from queenslab.problems import kind_names as kinds
+from queenslab.problems import register_kind
 from queenslab.registry import backends, register_backend
 
 __version__ = "0.1.0"
@@ -44,11 +47,11 @@ if "IPython" in sys.modules:  # a notebook or shell: placements and results draw
     register_with_ipython()
 
 __all__ = [
-    "KINDS",
     "VARIANTS",
     "Backend",
     "BackendBug",
     "BackendUnavailable",
+    "BoolModel",
     "CapabilityError",
     "CountResult",
     "DecideResult",
@@ -59,7 +62,10 @@ __all__ = [
     "Option",
     "Placement",
     "Problem",
+    "ProblemKind",
     "QueensError",
+    "Question",
+    "Sense",
     "SolveResult",
     "Status",
     "Task",
@@ -70,8 +76,10 @@ __all__ = [
     "count",
     "decide",
     "enumerate_solutions",
+    "kinds",
     "optimize",
     "problem_model",
     "register_backend",
+    "register_kind",
     "solve",
 ]

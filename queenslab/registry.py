@@ -14,16 +14,15 @@ the options the caller set, and the one-line error that names the backends that 
 
 from __future__ import annotations
 
-import importlib
 import importlib.util
-import os
-import sys
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 
-from queenslab.core.backend import Backend, Family, Feature, Option, Task
+from queenslab.boards import DEFAULT_VARIANT
+from queenslab.core import plugins
+from queenslab.core.backend import EVERY_KIND, Backend, Family, Feature, Option, Task
 from queenslab.core.errors import BackendUnavailable, UsageError
 from queenslab.core.problem import MAX_N, Problem
 
@@ -49,27 +48,36 @@ BUILTIN: tuple[str, ...] = (
 )
 ENTRY_POINT_GROUP = "queenslab.backends"
 
-#: Default backends per task, best first, each with the largest n it is picked for. Exact
-#: search is instant on small boards and proves infeasibility; past that, local search
-#: finds a board fast; CP-SAT takes over where givens or blocked cells need a complete
-#: method. Up to n = 12 (11 enumerating) the pure-Python ``small`` search finishes before
-#: NumPy and Numba would have loaded, even when it walks the whole tree
+#: Default backends per problem kind and task, best first, each with the largest n it is
+#: picked for; ``EVERY_KIND`` for the kinds without a row of their own (and placement asked
+#: on its 0-1 model), after which any other backend able to take the call is tried, model
+#: backends first.
+#: Placement: exact search is instant on small boards and proves infeasibility; past that,
+#: local search finds a board fast; CP-SAT takes over where givens or blocked cells need a
+#: complete method. Up to n = 12 (11 enumerating) the pure-Python ``small`` search
+#: finishes before NumPy and Numba would have loaded, even when it walks the whole tree
 #: (benchmarks/startup.py).
-DEFAULTS: dict[Task, list[tuple[str, int]]] = {
-    Task.SOLVE: [("small", 12), ("bitmask", 20), ("min-conflicts", MAX_N), ("backtrack", MAX_N)],
-    Task.ENUMERATE: [("small", 11), ("bitmask", 63), ("backtrack", MAX_N)],
-    Task.COUNT: [("small", 12), ("bitmask", 63), ("backtrack", MAX_N)],
-    Task.OPTIMIZE: [("bitmask", 16), ("cpsat", MAX_N), ("milp", MAX_N)],
-    Task.DECIDE: [],  # placement has no value to decide: the kinds' own list below
-}
-#: The backends tried first on problem kinds other than placement, per task (then the
-#: other model backends, then the rest): HiGHS proves domination numbers fastest (n = 11:
-#: 3 s; sat 43 s), CaDiCaL counts their optima fastest (n = 9: 10 s; cpsat 96 s).
-KIND_DEFAULTS: dict[Task, list[str]] = {
-    Task.OPTIMIZE: ["milp", "cpsat", "maxsat", "sat"],
-    Task.DECIDE: ["milp", "cpsat", "maxsat", "sat"],  # a decide is an optimisation's last step
-    Task.COUNT: ["sat", "cpsat"],
-    Task.ENUMERATE: ["sat", "cpsat"],
+#: The other kinds: HiGHS proves domination numbers fastest (n = 11: 3 s; sat 43 s),
+#: CaDiCaL counts their optima fastest (n = 9: 10 s; cpsat 96 s); a decide is an
+#: optimisation's last step.
+DEFAULTS: dict[str, dict[Task, list[tuple[str, int]]]] = {
+    "placement": {
+        Task.SOLVE: [
+            ("small", 12),
+            ("bitmask", 20),
+            ("min-conflicts", MAX_N),
+            ("backtrack", MAX_N),
+        ],
+        Task.ENUMERATE: [("small", 11), ("bitmask", 63), ("backtrack", MAX_N)],
+        Task.COUNT: [("small", 12), ("bitmask", 63), ("backtrack", MAX_N)],
+        Task.OPTIMIZE: [("bitmask", 16), ("cpsat", MAX_N), ("milp", MAX_N)],
+    },
+    EVERY_KIND: {
+        Task.OPTIMIZE: [("milp", MAX_N), ("cpsat", MAX_N), ("maxsat", MAX_N), ("sat", MAX_N)],
+        Task.DECIDE: [("milp", MAX_N), ("cpsat", MAX_N), ("maxsat", MAX_N), ("sat", MAX_N)],
+        Task.COUNT: [("sat", MAX_N), ("cpsat", MAX_N)],
+        Task.ENUMERATE: [("sat", MAX_N), ("cpsat", MAX_N)],
+    },
 }
 #: The complete method tried right after the small-board search on a constrained board.
 COMPLETE_FALLBACK = "cpsat"
@@ -81,7 +89,7 @@ _registered: dict[str, type[Backend]] = {}
 def _builtin() -> dict[str, type[Backend]]:
     found = {}
     for target in BUILTIN:
-        cls = _load(target, target)
+        cls = plugins.load(f"backend {target}", target, Backend)
         found[cls.name] = cls
     return found
 
@@ -89,52 +97,7 @@ def _builtin() -> dict[str, type[Backend]]:
 @cache
 def _plugins() -> dict[str, str]:
     """Backends declared by installed packages: name -> "module:Class" (not imported)."""
-    if not _group_may_be_declared(sys.path):
-        return {}
-    from importlib.metadata import entry_points
-
-    return {ep.name: ep.value for ep in entry_points(group=ENTRY_POINT_GROUP)}
-
-
-def _group_may_be_declared(path: list[str]) -> bool:
-    """Whether a distribution on ``path`` may declare the entry-point group.
-
-    Why: importing and asking importlib.metadata costs every command about 50 ms (a
-    quarter of ``queens solve 8``), while reading the ``entry_points.txt`` files of the
-    distributions' metadata folders takes 1-2 ms; importlib.metadata is asked only when
-    one names the group. True also when unsure: a path entry that is a file (a zip).
-    """
-    heading = f"[{ENTRY_POINT_GROUP}]"
-    for entry in path:
-        folder = entry or "."
-        try:
-            names = os.listdir(folder)
-        except NotADirectoryError:
-            return True
-        except OSError:  # a missing folder: nothing there
-            continue
-        for name in names:
-            if name.endswith((".dist-info", ".egg-info")) or name == "EGG-INFO":  # an .egg
-                try:
-                    with open(os.path.join(folder, name, "entry_points.txt")) as points:
-                        if heading in points.read():
-                            return True
-                except OSError:  # no entry points
-                    continue
-    return False
-
-
-def _load(name: str, target: str) -> type[Backend]:
-    module_name, _, class_name = target.partition(":")
-    try:
-        cls = getattr(importlib.import_module(module_name), class_name)
-    except (ImportError, AttributeError) as exc:
-        raise BackendUnavailable(
-            f"backend {name!r} cannot be loaded from {target}: {exc}"
-        ) from None
-    if not (isinstance(cls, type) and issubclass(cls, Backend)):
-        raise BackendUnavailable(f"backend {name!r} ({target}) is not a queenslab Backend")
-    return cls
+    return plugins.declared(ENTRY_POINT_GROUP)
 
 
 def register_backend(cls: type[Backend]) -> type[Backend]:
@@ -166,7 +129,7 @@ def backend_class(name: str) -> type[Backend]:
     target = _plugins().get(name) if name else None
     if target is None:
         raise UsageError(f"unknown backend {name!r}; choose from: {', '.join(names())}")
-    cls = _load(name, target)
+    cls = plugins.load(f"backend {name}", target, Backend)
     if cls.name != name:
         raise BackendUnavailable(f"backend {name!r} ({target}) calls itself {cls.name!r}")
     return cls
@@ -176,16 +139,14 @@ def backend_class(name: str) -> type[Backend]:
 class BackendInfo:
     name: str
     family: Family
-    tasks: frozenset[Task]
+    #: Problem kind -> the tasks done on it (``core.backend.EVERY_KIND``: any other kind).
+    tasks: Mapping[str, frozenset[Task]]
     features: frozenset[Feature]
-    kinds: frozenset[str]
     variants: frozenset[str]
     options: tuple[Option, ...]
     summary: str
     missing: tuple[str, ...]  # pip packages to install before it can run
     reason: str | None = None  # why it cannot run though its packages are installed
-    #: The tasks it does on the problem kinds other than placement (``Backend.kind_tasks``).
-    kind_tasks: frozenset[Task] = frozenset()
 
     @property
     def available(self) -> bool:
@@ -198,12 +159,15 @@ class BackendInfo:
             return f"pip install {' '.join(self.missing)}"
         return self.reason or ""
 
+    def tasks_on(self, kind: str) -> frozenset[Task]:
+        return self.tasks.get(kind, self.tasks.get(EVERY_KIND, frozenset()))
+
     @property
     def capabilities(self) -> list[str]:
-        """Task and feature names, tasks first, in their declaration order (for listings)."""
-        return [str(t) for t in Task if t in self.tasks] + [
-            str(f) for f in Feature if f in self.features
-        ]
+        """Task names (on any kind) and feature names, tasks first, in their declaration
+        order (for listings)."""
+        done = set().union(*self.tasks.values())
+        return [str(t) for t in Task if t in done] + [str(f) for f in Feature if f in self.features]
 
 
 def info(name: str) -> BackendInfo:
@@ -215,8 +179,8 @@ def info(name: str) -> BackendInfo:
     )
     reason = None if missing else cls.unavailable()
     return BackendInfo(
-        name, cls.family, cls.tasks, cls.features, cls.kinds, cls.variants, cls.options,
-        cls.summary, missing, reason, cls.kind_tasks,
+        name, cls.family, cls.tasks, cls.features, cls.variants, cls.options, cls.summary,
+        missing, reason,
     )  # fmt: skip
 
 
@@ -239,19 +203,25 @@ def needs(problem: Problem, *, unique: bool = False, profile: bool = False) -> s
     return wanted
 
 
-def _handles(cls: type[Backend], task: Task, problem: Problem, features: set[Feature]) -> bool:
+def _handles(
+    cls: type[Backend], task: Task, problem: Problem, features: set[Feature], native: bool = True
+) -> bool:
     return (
-        cls.does(task, problem.kind)
+        cls.does(task, problem.kind, native)
         and features <= cls.features
         and problem.variant in cls.variants
-        and problem.kind in cls.kinds
     )
 
 
-def able(task: Task, problem: Problem, features: Iterable[Feature] = ()) -> list[str]:
-    """The backends (available or not) that can do ``task`` on ``problem`` with ``features``."""
+def able(
+    task: Task, problem: Problem, features: Iterable[Feature] = (), native: bool = True
+) -> list[str]:
+    """The backends (available or not) that can do ``task`` on ``problem`` with
+    ``features`` (``native`` False: on the kind's 0-1 model, so model backends only)."""
     wanted = set(features)
-    return [name for name in names() if _handles(backend_class(name), task, problem, wanted)]
+    return [
+        name for name in names() if _handles(backend_class(name), task, problem, wanted, native)
+    ]
 
 
 def resolve(
@@ -260,26 +230,33 @@ def resolve(
     name: str | None = None,
     options: Mapping[str, Any] | None = None,
     features: Iterable[Feature] = (),
+    native: bool = True,
 ) -> Backend:
     """The backend for this call, ready to run, or a one-line error before any search.
 
     ``name`` None picks the fastest sensible available backend for the task and board
     among those that take every one of ``options`` (``--workers 2`` passes over the
-    one-thread ones). ``features`` are what the call asks beyond the problem's own needs.
+    one-thread ones). ``features`` are what the call asks beyond the problem's own needs;
+    ``native`` False: the kind's 0-1 model was asked for, which only model backends build.
     """
     options = dict(options or {})
     wanted = needs(problem) | set(features)
-    chosen = name or _default(task, problem, wanted, set(options))
+    chosen = name or _default(task, problem, wanted, set(options), native)
     cls = backend_class(chosen)
     # The question first (a kind the backend does not model), then the task, then the board
-    if problem.kind in cls.kinds and not cls.does(task, problem.kind):
+    if not native and EVERY_KIND not in cls.tasks:
+        raise UsageError(
+            f"backend {chosen!r} builds no model: --model and --symmetry are for the model "
+            "backends (family model in `queens backends`)"
+        )
+    if cls.takes(problem.kind) and not cls.does(task, problem.kind, native):
         raise cls.lacks(task, problem.kind)
     refusal = _refusal(cls, problem, wanted)
     if refusal:
-        could = able(task, problem, wanted)
+        could = able(task, problem, wanted, native)
         raise UsageError(f"backend {chosen!r} {refusal}; backends that do: {_list(could)}")
     for option in options:
-        unused = cls.ignores(option, task, problem.kind)
+        unused = cls.ignores(option, task, cls.searches_itself(task, problem.kind, native))
         if unused is not None and options[option] is not None:
             raise UsageError(f"backend {chosen!r} uses option {option!r} {unused}")
     details = info(chosen)
@@ -293,49 +270,49 @@ def resolve(
     return cls(**options)
 
 
+_FEATURES = {
+    Feature.GIVENS: "given queens",
+    Feature.BLOCKED: "blocked cells",
+    Feature.UNIQUE: "unique counts",
+    Feature.PROFILE: "tree profiles",
+}
+
+
 def _refusal(cls: type[Backend], problem: Problem, wanted: set[Feature]) -> str | None:
     """Why ``cls`` cannot take this problem, or None."""
-    if problem.kind not in cls.kinds:
+    if not cls.takes(problem.kind):
         return f"does not model the {problem.kind} problem"
     if problem.variant not in cls.variants:
         return f"does not handle the {problem.variant} board"
     lacking = sorted(wanted - cls.features)
     if lacking:
-        what = {
-            Feature.GIVENS: "given queens",
-            Feature.BLOCKED: "blocked cells",
-            Feature.UNIQUE: "unique counts",
-            Feature.PROFILE: "tree profiles",
-        }
-        return f"does not support {', '.join(what[f] for f in lacking)}"
+        return f"does not support {', '.join(_FEATURES[f] for f in lacking)}"
     return None
 
 
-def _default(task: Task, problem: Problem, wanted: set[Feature], options: set[str]) -> str:
-    choices = [name for name, largest in DEFAULTS[task] if problem.n <= largest]
-    if wanted & {Feature.GIVENS, Feature.BLOCKED}:
+def _default(
+    task: Task, problem: Problem, wanted: set[Feature], options: set[str], native: bool
+) -> str:
+    table = DEFAULTS.get(problem.kind) if native else None
+    rows = (table or DEFAULTS[EVERY_KIND]).get(task, [])
+    choices = [name for name, largest in rows if problem.n <= largest]
+    if table is not None and wanted & {Feature.GIVENS, Feature.BLOCKED}:
         # Local search cannot prove that a constrained board has no solution: complete
         # methods first, CP-SAT right after the small-board exact search.
         choices.insert(1, COMPLETE_FALLBACK)
         choices.sort(key=lambda name: backend_class(name).family == Family.HEURISTIC)
-    if problem.kind != "placement":  # the kinds' own backends: preferred, models, the rest
-        choices = [n for n in names() if problem.kind in backend_class(n).kinds]
-        preferred = KIND_DEFAULTS.get(task, [])
-        choices.sort(
-            key=lambda name: (
-                preferred.index(name) if name in preferred else len(preferred),
-                backend_class(name).family != Family.MODEL,
-            )
-        )
+    could = able(task, problem, wanted, native)
+    if table is None:  # then any other backend able to, model backends first
+        rest = [name for name in could if name not in choices]
+        choices += sorted(rest, key=lambda name: backend_class(name).family != Family.MODEL)
 
     def takes(cls: type[Backend], asked: set[str] = options) -> bool:
-        return all(uses(cls, option, task, problem.kind) for option in asked)
+        return all(uses(cls, option, task, problem.kind, native) for option in asked)
 
     for name in choices:
         cls = backend_class(name)
-        if takes(cls) and info(name).available and _handles(cls, task, problem, wanted):
+        if takes(cls) and info(name).available and _handles(cls, task, problem, wanted, native):
             return name
-    could = able(task, problem, wanted)
     if options and could:
         for option in sorted(options):
             if not any(takes(backend_class(name), {option}) for name in could):
@@ -345,16 +322,27 @@ def _default(task: Task, problem: Problem, wanted: set[Feature], options: set[st
             f"no default backend takes {', '.join(sorted(options))}; name one with --backend: "
             + (", ".join(named) or "none takes them all")
         )
+    if not able(task, replace(problem, variant=DEFAULT_VARIANT, blocked=(), givens=())):
+        raise UsageError(f"no backend can {task} the {problem.kind} problem")
+    lacking = wanted - {Feature.GIVENS, Feature.BLOCKED}
+    if lacking and not could and able(task, problem, (), native):
+        hint = "; count classes with --symmetry lex-leader" if Feature.UNIQUE in lacking else ""
+        raise UsageError(
+            f"no backend supports {', '.join(_FEATURES[f] for f in sorted(lacking))} on the "
+            f"{problem.kind} problem{hint}"
+        )
     raise UsageError(
         f"no installed backend can {task} this board ({problem.describe()})"
         + (f"; backends that could: {', '.join(could)}" if could else "")
     )
 
 
-def uses(cls: type[Backend], option: str, task: Task, kind: str) -> bool:
-    """Whether ``cls`` declares ``option`` and uses it in ``task`` on ``kind``."""
+def uses(cls: type[Backend], option: str, task: Task, kind: str, native: bool = True) -> bool:
+    """Whether ``cls`` declares ``option`` and uses it in ``task`` on ``kind`` (``native``:
+    no model was asked for, so it may search its own way)."""
     declared = any(o.name == option for o in cls.options)
-    return declared and cls.ignores(option, task, kind) is None
+    own = cls.searches_itself(task, kind, native)
+    return declared and cls.ignores(option, task, own) is None
 
 
 _DOING = {
@@ -374,12 +362,12 @@ def _serves(option: str, task: Task, kind: str) -> str:
     kinds_of: dict[Task, set[str]] = {}
     for name in names():
         cls = backend_class(name)
-        served = [(t, k) for t in Task for k in cls.kinds if cls.does(t, k)]
-        served = [(t, k) for t, k in served if uses(cls, option, t, k)]
+        served = [(t, k) for k, tasks in cls.tasks.items() for t in tasks]
+        served = [(t, k) for t, k in served if uses(cls, option, t, k, k != EVERY_KIND)]
         if served:
             users.append(name)
             for t, k in served:
-                kinds_of.setdefault(t, set()).add(k)
+                kinds_of.setdefault(t, set()).add("any problem" if k == EVERY_KIND else k)
     if not users:
         return f"no backend has an option {option!r}"
     groups: dict[tuple[str, ...], list[str]] = {}

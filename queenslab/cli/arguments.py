@@ -223,20 +223,22 @@ def whole_run_limits(args: argparse.Namespace) -> dict[str, float | None]:
 def add_problem(parser: argparse.ArgumentParser) -> None:
     """``--problem``, ``--model`` and ``--symmetry``: the question asked of the board."""
     from queenslab.core.kind import SYMMETRY_CHOICES
-    from queenslab.problems import DEFAULT_KIND, KINDS
+    from queenslab.problems import BUILTIN, DEFAULT_KIND
 
     parser.add_argument(
         "--problem",
         default=DEFAULT_KIND,
         type=non_empty("the problem"),
         metavar="P",
-        help="the question: " + "; ".join(f"{k.name}: {k.question}" for k in KINDS.values()),
+        help="the question (or a plug-in's, `queens problems`): "
+        + "; ".join(f"{k.name}: {k.question}" for k in BUILTIN.values()),
     )
     parser.add_argument(
         "--model",
         type=non_empty("the model"),
-        help="the problem's formulation (default its first): "
-        + "; ".join(f"{k.name}: {', '.join(k.models)}" for k in KINDS.values()),
+        help="the problem's 0-1 formulation (default: a backend's own search for placement, "
+        "else the problem's first): "
+        + "; ".join(f"{k.name}: {', '.join(k.models)}" for k in BUILTIN.values()),
     )
     parser.add_argument(
         "--symmetry",
@@ -284,7 +286,7 @@ def add_backend_options(parser: argparse.ArgumentParser, task: Task) -> None:
             cls = backend_class(name)
         except UsageError:
             continue  # a broken plug-in: `queens backends` says so
-        if any(cls.does(task, kind) for kind in cls.kinds):
+        if any(task in tasks for tasks in cls.tasks.values()):
             able[name] = cls
     group = parser.add_argument_group("backend options")
     for option_name, offered in options_table(able).items():
@@ -310,7 +312,7 @@ def _applies(cls: type[Backend], option: Option, task: Task) -> bool:
     """Whether ``option`` does something for ``task`` on some kind: one a backend uses
     only when counting (bitmask's --checkpoint and --scheduler) was offered by solve,
     enumerate and optimize, and ignored."""
-    return any(cls.ignores(option.name, task, kind) is None for kind in cls.kinds)
+    return any(cls.ignores(option.name, task, own) is None for own in (True, False))
 
 
 def _option_type(option: Option) -> Any:

@@ -5,10 +5,10 @@ from __future__ import annotations
 import argparse
 import json
 
-from queenslab.core.backend import Feature, Task
+from queenslab.core.backend import EVERY_KIND, Feature, Task
 from queenslab.core.errors import ExitCode
 
-HELP = "list backends: tasks, features, variants, other problems, availability"
+HELP = "list backends: their own searches, the problems' models they solve, availability"
 EXAMPLES = """examples:
   queens backends
   queens backends --verbose
@@ -30,23 +30,21 @@ def run(args: argparse.Namespace) -> int:
         (
             b.name,
             str(b.family),
-            ",".join(t for t in Task if t in b.tasks) or "-",
+            _own(b),
+            _tasks(b.tasks.get(EVERY_KIND, frozenset())) or "-",
             ",".join(f for f in Feature if f in b.features) or "-",
             ",".join(sorted(b.variants)),
-            _other_problems(b),
             "yes" if b.available else f"no ({b.why_unavailable})",
         )
         for b in rows
     ]
-    header = ("backend", "family", "tasks", "features", "variants", "other problems", "available")
+    header = ("backend", "family", "own searches", "any model", "features", "variants", "available")
     widths = [max(len(row[i]) for row in [header, *table]) for i in range(len(header))]
     for row in [header, tuple("-" * w for w in widths), *table]:
         print("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip())
     if args.verbose:
         for b in rows:
             print(f"\n{b.name}: {b.summary}")
-            if _others(b):
-                print(f"  problems: {', '.join(_others(b))}")
             for option in b.options:
                 choices = f" ({', '.join(option.choices)})" if option.choices else ""
                 default = "" if option.default is None else f" [default {option.default}]"
@@ -54,14 +52,18 @@ def run(args: argparse.Namespace) -> int:
     return ExitCode.OK
 
 
-def _others(b):  # type: ignore[no-untyped-def]
-    """The problem kinds besides placement the backend answers."""
-    return [kind for kind in sorted(b.kinds) if kind != "placement"] if b.kind_tasks else []
+def _tasks(tasks: frozenset[Task]) -> str:
+    return ",".join(t for t in Task if t in tasks)
 
 
-def _other_problems(b) -> str:  # type: ignore[no-untyped-def]
-    """The tasks a backend does on the kinds besides placement (``--problem``)."""
-    return ",".join(t for t in Task if t in b.kind_tasks) if _others(b) else "-"
+def _own(b) -> str:  # type: ignore[no-untyped-def]
+    """The tasks the backend does by searches of its own, grouped by the kinds they serve:
+    ``placement: solve,count``."""
+    kinds: dict[str, list[str]] = {}
+    for kind, tasks in b.tasks.items():
+        if kind != EVERY_KIND:
+            kinds.setdefault(_tasks(tasks), []).append(kind)
+    return "; ".join(f"{','.join(names)}: {tasks}" for tasks, names in kinds.items()) or "-"
 
 
 def _record(b):  # type: ignore[no-untyped-def]
@@ -69,11 +71,9 @@ def _record(b):  # type: ignore[no-untyped-def]
         "name": b.name,
         "family": str(b.family),
         "capabilities": b.capabilities,
-        "tasks": [str(t) for t in Task if t in b.tasks],
+        "tasks": {kind: [str(t) for t in Task if t in tasks] for kind, tasks in b.tasks.items()},
         "features": [str(f) for f in Feature if f in b.features],
         "variants": sorted(b.variants),
-        "kinds": sorted(b.kinds),
-        "kind_tasks": [str(t) for t in Task if t in b.kind_tasks],
         "options": [
             {"name": o.name, "help": o.help, "default": o.default, "choices": list(o.choices)}
             for o in b.options

@@ -1,15 +1,15 @@
 """The interface every backend implements, and the vocabulary that describes it.
 
 A backend declares, as class attributes, everything the rest of the package needs to know
-about it: its name, family, the tasks it does (``Task``: solve, enumerate, count, optimize,
-decide)
-and the features it honours while doing them (``Feature``: unique counts, given queens,
-blocked cells, tree profiles), the board variants and problem kinds it handles (and the
-tasks it does on kinds other than placement), the
+about it: its name, family, the tasks it does on each problem kind (``Task``: solve,
+enumerate, count, optimize, decide; ``EVERY_KIND`` for any kind that states a 0-1 model,
+built-in or a user's), the features it honours while doing them (``Feature``: unique
+counts, given queens, blocked cells, tree profiles), the board variants it handles, the
 packages it needs and its options (``Option``: type, default and help, from which the CLI
 builds its flags). ``registry.resolve`` reads these to choose and refuse backends.
-Its methods receive the ``Problem`` (what to solve) and the ``Run`` (seed, deadline, stop
-signal, statistics).
+It has one method per task, each receiving the ``Problem`` (the board), the ``Run``
+(seed, deadline, stop signal, statistics) and the ``Question`` (the kind with its weights
+and givens, the model and symmetry breaking asked for).
 """
 
 from __future__ import annotations
@@ -18,17 +18,18 @@ import os
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from queenslab.boards import DEFAULT_VARIANT
-from queenslab.core.errors import CapabilityError, UsageError
-from queenslab.core.placement import Placement
+from queenslab.core.errors import CapabilityError, LimitReached, UsageError
+from queenslab.core.kind import Question
 from queenslab.core.problem import Problem
-from queenslab.core.result import CountResult, DecideResult, OptimizeResult, SolveResult
+from queenslab.core.result import CountResult, DecideResult, OptimizeResult, SolveResult, Status
 from queenslab.core.run import Run
 
-if TYPE_CHECKING:
-    import numpy as np
+#: In ``Backend.tasks``, the tasks done on every kind not named there: a model backend
+#: solves any kind's 0-1 model, including kinds registered after it was imported.
+EVERY_KIND = "*"
 
 
 class Family(StrEnum):
@@ -101,12 +102,10 @@ class Backend:
 
     name: ClassVar[str]
     family: ClassVar[Family]
-    tasks: ClassVar[frozenset[Task]]
+    #: Problem kind -> the tasks the backend does on it with a search of its own;
+    #: ``EVERY_KIND`` -> those it does on any kind's 0-1 model (``Question.build``).
+    tasks: ClassVar[Mapping[str, frozenset[Task]]]
     features: ClassVar[frozenset[Feature]] = frozenset()
-    #: Problem kinds the backend answers (``queenslab.problems``; placement is today's).
-    kinds: ClassVar[frozenset[str]] = frozenset({"placement"})
-    #: The tasks it does on the kinds other than placement (``optimize_kind``...).
-    kind_tasks: ClassVar[frozenset[Task]] = frozenset()
     summary: ClassVar[str] = ""
     #: Board variants the backend searches correctly (see ``queenslab.boards``).
     variants: ClassVar[frozenset[str]] = frozenset({DEFAULT_VARIANT})
@@ -115,8 +114,9 @@ class Backend:
     options: ClassVar[tuple[Option, ...]] = ()
     #: Options that only counting uses: the other commands do not offer them.
     count_options: ClassVar[frozenset[str]] = frozenset()
-    #: Options that only the placement problem uses: a run on another kind refuses them.
-    placement_options: ClassVar[frozenset[str]] = frozenset()
+    #: Options that only the backend's own searches use (``searches_itself``): a run on a
+    #: kind's 0-1 model refuses them.
+    native_options: ClassVar[frozenset[str]] = frozenset()
     #: Whether the run's seed changes what the backend does (else the CLI says it does not).
     uses_seed: ClassVar[bool] = False
 
@@ -140,71 +140,89 @@ class Backend:
     def load(self) -> None:
         """Import solver packages and compiled kernels before the clock of the search starts."""
 
-    def load_for(self, task: Task, problem: Problem, unique: bool = False) -> None:
+    def load_for(self, task: Task, problem: Problem, question: Question) -> None:
         """``load``, narrowed to what ``task`` on ``problem`` needs (start-up is paid per run)."""
         self.load()
 
     @classmethod
-    def ignores(cls, option: str, task: Task, kind: str) -> str | None:
-        """Why option ``option`` would do nothing in ``task`` on ``kind`` ("only when
-        counting"), or None when it is used: an ignored option is refused, not dropped."""
+    def ignores(cls, option: str, task: Task, own: bool) -> str | None:
+        """Why option ``option`` would do nothing in ``task`` (``own``: answered by the
+        backend's own search, not a kind's 0-1 model), e.g. "only when counting", or None
+        when it is used: an ignored option is refused, not dropped."""
         if option in cls.count_options and task is not Task.COUNT:
             return "only when counting"
-        if option in cls.placement_options and kind != "placement":
-            return "only on the placement problem"
+        if option in cls.native_options and not own:
+            return "only in its own searches, not on a problem's 0-1 model"
         return None
 
     @classmethod
-    def does(cls, task: Task, kind: str) -> bool:
-        """Whether the backend does ``task`` on problem kind ``kind``."""
-        if kind == "placement":
-            return task in cls.tasks and kind in cls.kinds
-        return task in cls.kind_tasks and kind in cls.kinds
+    def searches_itself(cls, task: Task, kind: str, native: bool = True) -> bool:
+        """Whether ``task`` on ``kind`` is answered by a search of the backend's own rather
+        than the kind's 0-1 model: it has one, and no model was asked for (``native``)."""
+        return native and task in cls.tasks.get(kind, frozenset())
 
-    # Each capability raises unless the subclass provides it.
-    def solve(self, problem: Problem, run: Run) -> SolveResult:
-        raise self.lacks(Task.SOLVE)
+    @classmethod
+    def does(cls, task: Task, kind: str, native: bool = True) -> bool:
+        """Whether the backend does ``task`` on problem kind ``kind``, by its own search or
+        on the kind's 0-1 model."""
+        return cls.searches_itself(task, kind, native) or task in cls.tasks.get(
+            EVERY_KIND, frozenset()
+        )
 
-    def enumerate(self, problem: Problem, run: Run) -> Iterator[Placement]:
-        raise self.lacks(Task.ENUMERATE)
+    @classmethod
+    def takes(cls, kind: str) -> bool:
+        """Whether the backend answers problem kind ``kind`` at all."""
+        return kind in cls.tasks or EVERY_KIND in cls.tasks
 
-    def count(self, problem: Problem, run: Run, unique: bool = False) -> CountResult:
-        raise self.lacks(Task.COUNT)
+    # One method per task; each raises unless the subclass provides it. Answers are the
+    # kind's own (a Placement, a set of cells...); the api checks each with the kind's
+    # checker, never with the model or search that produced it.
+    def solve(self, problem: Problem, run: Run, question: Question) -> SolveResult:
+        """One answer (for placement: any n peaceful queens)."""
+        raise self.lacks(Task.SOLVE, question.kind.name)
 
-    def optimize(self, problem: Problem, run: Run, weights: np.ndarray) -> OptimizeResult:
-        raise self.lacks(Task.OPTIMIZE)
+    def enumerate(self, problem: Problem, run: Run, question: Question) -> Iterator[Any]:
+        """Every optimal answer once (every answer, when there is nothing to optimise)."""
+        raise self.lacks(Task.ENUMERATE, question.kind.name)
 
-    # The other problem kinds (``queenslab.problems``). ``question`` is a
-    # ``problems.Question``: the kind (with its weights), its model and symmetry breaking.
-    # Answers are the kind's own (a set of cells...); the api checks each with the kind's
-    # checker, never with the model that produced it.
-    def optimize_kind(self, problem: Problem, run: Run, question: Any) -> OptimizeResult:
-        """The optimum of ``question`` on the board, its answer and bound in the result."""
-        raise self.lacks(Task.OPTIMIZE, problem.kind)
+    def count(self, problem: Problem, run: Run, question: Question) -> CountResult:
+        """How many answers reach the optimum (its value in ``CountResult.optimum``); with
+        ``question.unique``, how many symmetry classes too."""
+        raise self.lacks(Task.COUNT, question.kind.name)
 
-    def count_kind(self, problem: Problem, run: Run, question: Any) -> CountResult:
-        """How many answers reach the optimum (the optimum in ``CountResult.optimum``)."""
-        raise self.lacks(Task.COUNT, problem.kind)
+    def optimize(self, problem: Problem, run: Run, question: Question) -> OptimizeResult:
+        """The optimum, its answer and the best bound proven."""
+        raise self.lacks(Task.OPTIMIZE, question.kind.name)
 
-    def enumerate_kind(self, problem: Problem, run: Run, question: Any) -> Iterator[Any]:
-        """Every optimal answer once: the optimum is proven before the first."""
-        raise self.lacks(Task.ENUMERATE, problem.kind)
-
-    def decide_kind(
-        self, problem: Problem, run: Run, question: Any, value: int, proof: str | None = None
+    def decide(
+        self, problem: Problem, run: Run, question: Question, value: int, proof: str | None = None
     ) -> DecideResult:
         """An answer of value ``value`` or better (yes), or a proof that none exists (no);
         ``proof``: a folder for the solver's proof, checked before the result says so."""
-        raise self.lacks(Task.DECIDE, problem.kind)
+        raise self.lacks(Task.DECIDE, question.kind.name)
 
     @classmethod
-    def lacks(cls, task: Task, kind: str = "placement") -> CapabilityError:
+    def lacks(cls, task: Task, kind: str) -> CapabilityError:
         """The error for a task this backend does not do, naming the ones it does."""
         able = [t for t in Task if cls.does(t, kind)]
-        what = "" if kind == "placement" else f" the {kind} problem"
         return CapabilityError(
-            f"backend {cls.name!r} cannot {task}{what} (it can: {', '.join(able) or 'none'})"
+            f"backend {cls.name!r} cannot {task} the {kind} problem "
+            f"(it can: {', '.join(able) or 'none'})"
         )
+
+
+def first_solution(stream: Iterator[Any]) -> SolveResult:
+    """The first answer of a search's stream as a ``SolveResult`` (infeasible when the
+    stream ends empty, limit when the run stopped first); the stream is closed after."""
+    try:
+        first = next(stream, None)
+    except LimitReached:
+        return SolveResult(Status.LIMIT)
+    finally:
+        close = getattr(stream, "close", None)
+        if close is not None:
+            close()  # records the search's statistics now
+    return SolveResult(Status.INFEASIBLE) if first is None else SolveResult(Status.SOLVED, first)
 
 
 def default_workers() -> int:

@@ -25,8 +25,10 @@ SYMMETRY_CHOICES = ("none", "lex-leader")
 class ProblemKind:
     """Base class: subclasses set the class attributes and implement the methods.
 
-    ``weights`` (an n x n integer matrix, already checked by the caller) only for a kind
-    that ``takes_weights``; any other kind refuses them in one line.
+    An instance is the whole question: ``weights`` (an n x n integer matrix, already
+    checked by the caller) only for a kind that ``takes_weights``, ``givens`` (cells every
+    answer must hold) only for one that ``takes_givens``; any other kind refuses them in
+    one line.
     """
 
     name: ClassVar[str]
@@ -49,11 +51,16 @@ class ProblemKind:
     takes_blocked: ClassVar[bool] = True
     #: Whether the question has cell weights (weighted placement); else they are refused.
     takes_weights: ClassVar[bool] = False
+    #: Whether answers may be required to hold given cells (queens placed in advance).
+    takes_givens: ClassVar[bool] = False
 
-    def __init__(self, weights: Any = None) -> None:
+    def __init__(self, weights: Any = None, givens: Sequence[Cell] = ()) -> None:
         if weights is not None and not self.takes_weights:
             raise UsageError(f"problem {self.name!r} takes no weights")
+        if givens and not self.takes_givens:
+            raise UsageError(f"problem {self.name!r} takes no given queens")
         self.weights = weights
+        self.givens = tuple(givens)
 
     def model_name(self, model: str | None) -> str:
         """``model`` checked against this kind's formulations; None: the default one."""
@@ -113,12 +120,22 @@ def grid(board: Board, marks: dict[Cell, str]) -> str:
 
 @dataclass(frozen=True)
 class Question:
-    """What a backend is asked: a kind (with its weights), the model to build of it, and
-    the symmetry breaking. Heuristics read only ``kind``."""
+    """What a backend is asked: a kind (with its weights and givens), the model to build
+    of it (None: a search of the backend's own, or the kind's first), the symmetry breaking,
+    and for a count whether to count symmetry classes too (``unique``, the placement
+    counters' ``--unique``)."""
 
     kind: ProblemKind
-    model: str
+    model: str | None = None
     symmetry: str = "none"
+    unique: bool = False
+
+    @property
+    def native(self) -> bool:
+        """Whether a backend may answer with a search of its own (placement's counters, a
+        local search) instead of the kind's 0-1 model: no model or symmetry breaking was
+        asked for."""
+        return self.model is None and self.symmetry == "none"
 
     def build(self, board: Board) -> BoolModel:
         """The model of the question on ``board``; a one-line UsageError, before any work,
@@ -126,7 +143,7 @@ class Question:
         largest = self.kind.largest_model_n
         if board.n > largest:
             raise UsageError(f"the {self.kind.name} models take n <= {largest}, got {board.n}")
-        return self.kind.build(board, self.model, self.symmetry)
+        return self.kind.build(board, self.kind.model_name(self.model), self.symmetry)
 
 
 def check_symmetry(symmetry: str) -> str:

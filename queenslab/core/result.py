@@ -70,8 +70,14 @@ class _Answer:
 
 @dataclass
 class SolveResult(_Answer):
+    """One answer of the kind (for placement a ``Placement``), or why there is none."""
+
     status: Status
-    placement: Placement | None = None
+    answer: Any = None
+
+    @property
+    def placement(self) -> Placement | None:
+        return _placement(self.answer)
 
     def to_json(self, with_cols: bool = True) -> dict[str, Any]:
         """The JSON record; ``with_cols=False`` leaves ``cols`` None for a streaming writer."""
@@ -102,22 +108,23 @@ class CountResult(_Answer):
 
 @dataclass
 class OptimizeResult(_Answer):
-    """Best total weight of occupied cells; ``placement`` achieves ``objective``.
-
-    For a problem kind other than placement (``kind``), ``objective`` is the value of
-    ``answer``, the certificate as JSON data (the kind's ``to_json``: queens' cells...),
-    checked by the kind's own checker; ``bound`` is the best proven bound on the optimum
-    (a lower bound when minimising), equal to ``objective`` when optimal. ``message``
-    carries a solver's own words when it failed (status unknown).
+    """The optimum of problem kind ``kind``: ``objective`` is the value of ``answer``, the
+    certificate as JSON data (the kind's ``to_json``: queens' cells...; for weighted
+    placement the ``Placement``), checked by the kind's own checker; ``bound`` is the best
+    proven bound on the optimum (a lower bound when minimising), equal to ``objective``
+    when optimal. ``message`` carries a solver's own words when it failed (status unknown).
     """
 
     status: Status
     objective: int | None = None
-    placement: Placement | None = None
-    kind: str = "placement"
     answer: Any = None
+    kind: str = "placement"
     bound: int | None = None
     message: str = ""
+
+    @property
+    def placement(self) -> Placement | None:
+        return _placement(self.answer)
 
     @classmethod
     def of_news(cls, news: News, kind: str) -> OptimizeResult:
@@ -182,6 +189,11 @@ class DecideResult(_Answer):
             **({"proof": self.proof, "proof_dir": self.proof_dir} if self.proof else {}),
             **({"message": self.message} if self.message else {}),
         )
+
+
+def _placement(answer: Any) -> Placement | None:
+    """The answer when it is a placement (the placement kind's answers are)."""
+    return answer if isinstance(answer, Placement) else None
 
 
 def _cols(placement: Placement | None, wanted: bool) -> list[int] | None:

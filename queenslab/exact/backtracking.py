@@ -12,10 +12,13 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Iterator
+from contextlib import closing
+from types import MappingProxyType
 
 from queenslab.boards import VARIANTS
-from queenslab.core.backend import Backend, Family, Feature, Task
+from queenslab.core.backend import Backend, Family, Feature, Task, first_solution
 from queenslab.core.errors import LimitReached, UsageError
+from queenslab.core.kind import Question
 from queenslab.core.placement import Placement
 from queenslab.core.problem import Problem
 from queenslab.core.result import CountResult, SolveResult, Status
@@ -121,28 +124,21 @@ def canonical(problem: Problem, cols: tuple[int, ...]) -> bool:
 class BacktrackingBackend(Backend):
     name = "backtrack"
     family = Family.EXACT
-    tasks = frozenset({Task.SOLVE, Task.ENUMERATE, Task.COUNT})
+    tasks = MappingProxyType({"placement": frozenset({Task.SOLVE, Task.ENUMERATE, Task.COUNT})})
     features = frozenset({Feature.UNIQUE, Feature.GIVENS, Feature.PROFILE, Feature.BLOCKED})
     variants = frozenset(VARIANTS)
     summary = "textbook backtracking with O(1) line lookups (reference, every variant)"
 
-    def solve(self, problem: Problem, run: Run) -> SolveResult:
-        solutions = search(problem, run)
-        try:
-            first = next(solutions, None)
-        except LimitReached:
-            return SolveResult(Status.LIMIT)
-        finally:
-            solutions.close()  # records the nodes now
-        if first is None:
-            return SolveResult(Status.INFEASIBLE)
-        return SolveResult(Status.SOLVED, Placement(first))
+    def solve(self, problem: Problem, run: Run, question: Question) -> SolveResult:
+        return first_solution(self.enumerate(problem, run, question))
 
-    def enumerate(self, problem: Problem, run: Run) -> Iterator[Placement]:
-        for cols in search(problem, run):
-            yield Placement(cols)
+    def enumerate(self, problem: Problem, run: Run, question: Question) -> Iterator[Placement]:
+        with closing(search(problem, run)) as found:  # closing records the statistics
+            for cols in found:
+                yield Placement(cols)
 
-    def count(self, problem: Problem, run: Run, unique: bool = False) -> CountResult:
+    def count(self, problem: Problem, run: Run, question: Question) -> CountResult:
+        unique = question.unique
         total = distinct = 0
         try:
             for cols in search(problem, run):

@@ -18,11 +18,21 @@ imported only when a method runs.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
+from types import MappingProxyType
 from typing import TYPE_CHECKING, ClassVar
 
 from queenslab.boards import VARIANTS
-from queenslab.core.backend import Backend, Family, Feature, Option, Task, workers_option
+from queenslab.core.backend import (
+    Backend,
+    Family,
+    Feature,
+    Option,
+    Task,
+    first_solution,
+    workers_option,
+)
 from queenslab.core.errors import LimitReached, UsageError
+from queenslab.core.kind import Question
 from queenslab.core.placement import Placement
 from queenslab.core.problem import Problem
 from queenslab.core.result import CountResult, OptimizeResult, SolveResult, Status
@@ -41,7 +51,9 @@ BUFFER = 1024  # solutions handed over per kernel call when enumerating
 class BitmaskBackend(Backend):
     name = "bitmask"
     family = Family.EXACT
-    tasks = frozenset({Task.COUNT, Task.ENUMERATE, Task.OPTIMIZE, Task.SOLVE})
+    tasks = MappingProxyType(
+        {"placement": frozenset({Task.COUNT, Task.ENUMERATE, Task.OPTIMIZE, Task.SOLVE})}
+    )
     features = frozenset({Feature.BLOCKED, Feature.GIVENS, Feature.PROFILE, Feature.UNIQUE})
     variants = frozenset(VARIANTS)
     summary = "Numba bitmask search, border constellations, threads or Dask, resumable; exact B&B"
@@ -63,13 +75,15 @@ class BitmaskBackend(Backend):
         """
         import numpy as np
 
-        warm, tiny = BitmaskBackend(workers=1), Problem(4)
-        warm.solve(tiny, Run(None, None))
-        warm.count(Problem(6), Run(None, None), unique=True)  # the constellation kernels
-        warm.count(Problem(4, blocked=((0, 0),)), Run(None, None), unique=True)  # general
-        warm.optimize(tiny, Run(None, None), np.zeros((4, 4), dtype=np.int64))
+        from queenslab.exact.branch_bound import maximize_weight
 
-    def load_for(self, task: Task, problem: Problem, unique: bool = False) -> None:
+        warm, tiny = BitmaskBackend(workers=1), Problem(4)
+        _first(tiny, Run(None, None))
+        warm.count_placements(Problem(6), Run(None, None), True)  # the constellation kernels
+        warm.count_placements(Problem(4, blocked=((0, 0),)), Run(None, None), True)  # general
+        maximize_weight(tiny, np.zeros((4, 4), dtype=np.int64), Run(None, None))
+
+    def load_for(self, task: Task, problem: Problem, question: Question) -> None:
         """A count of the classic board loads only the constellation kernels it will run:
         from n = 8 on, a count of solutions runs their machine code without Numba
         (native.py); a count of classes or of a smaller board loads Numba's kernels. A
@@ -77,27 +91,25 @@ class BitmaskBackend(Backend):
         from queenslab.exact.constellations import SPECIALISED_FROM
 
         if task is Task.COUNT and _by_constellations(problem):
-            with_numba = unique or problem.n < SPECIALISED_FROM
+            with_numba = question.unique or problem.n < SPECIALISED_FROM
             size = 6 if with_numba else SPECIALISED_FROM  # classes of 6 run both Numba kernels
-            BitmaskBackend(workers=1).count(Problem(size), Run(None, None), unique=with_numba)
+            BitmaskBackend(workers=1).count_placements(Problem(size), Run(None, None), with_numba)
         else:
             self.load()
 
-    def solve(self, problem: Problem, run: Run) -> SolveResult:
-        try:
-            first = next(_Walk(problem, 1).slices(run), None)
-        except LimitReached:
-            return SolveResult(Status.LIMIT)
-        if first is None:
-            return SolveResult(Status.INFEASIBLE)
-        return SolveResult(Status.SOLVED, Placement(tuple(first[0].tolist())))
+    def solve(self, problem: Problem, run: Run, question: Question) -> SolveResult:
+        return _first(problem, run)
 
-    def enumerate(self, problem: Problem, run: Run) -> Iterator[Placement]:
+    def enumerate(self, problem: Problem, run: Run, question: Question) -> Iterator[Placement]:
         for found in _Walk(problem, BUFFER).slices(run):
             for cols in found.tolist():
                 yield Placement(cols)
 
-    def count(self, problem: Problem, run: Run, unique: bool = False) -> CountResult:
+    def count(self, problem: Problem, run: Run, question: Question) -> CountResult:
+        return self.count_placements(problem, run, question.unique)
+
+    def count_placements(self, problem: Problem, run: Run, unique: bool) -> CountResult:
+        """The count, and with ``unique`` the classes; ``load`` warms its kernels with it."""
         from queenslab.exact import counting
 
         if run.profile:
@@ -112,8 +124,9 @@ class BitmaskBackend(Backend):
             problem.describe(),
         )
 
-    def optimize(self, problem: Problem, run: Run, weights: np.ndarray) -> OptimizeResult:
+    def optimize(self, problem: Problem, run: Run, question: Question) -> OptimizeResult:
         """Exact branch and bound over the same row-by-row bitmask search."""
+        weights = question.kind.weights
         from queenslab.exact.branch_bound import maximize_weight
 
         try:
@@ -124,6 +137,12 @@ class BitmaskBackend(Backend):
             return OptimizeResult(Status.INFEASIBLE)
         objective, cols = best
         return OptimizeResult(Status.OPTIMAL, objective, Placement(tuple(cols.tolist())))
+
+
+def _first(problem: Problem, run: Run) -> SolveResult:
+    return first_solution(
+        Placement(tuple(cols.tolist())) for found in _Walk(problem, 1).slices(run) for cols in found
+    )
 
 
 def _plan(problem: Problem, unique: bool, stop: np.ndarray) -> Plan:

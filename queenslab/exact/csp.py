@@ -34,12 +34,15 @@ from __future__ import annotations
 import random
 from collections import deque
 from collections.abc import Callable, Iterator
+from contextlib import closing
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
 from queenslab.boards import VARIANTS
-from queenslab.core.backend import Backend, Family, Feature, Option, Task
+from queenslab.core.backend import Backend, Family, Feature, Option, Task, first_solution
 from queenslab.core.errors import LimitReached, UsageError
+from queenslab.core.kind import Question
 from queenslab.core.placement import Placement
 from queenslab.core.problem import Problem
 from queenslab.core.result import CountResult, SolveResult, Status
@@ -311,7 +314,7 @@ class CspSearch:
 class CspBackend(Backend):
     name = "csp"
     family = Family.EXACT
-    tasks = frozenset({Task.SOLVE, Task.ENUMERATE, Task.COUNT})
+    tasks = MappingProxyType({"placement": frozenset({Task.SOLVE, Task.ENUMERATE, Task.COUNT})})
     features = frozenset({Feature.UNIQUE, Feature.GIVENS, Feature.BLOCKED, Feature.PROFILE})
     variants = frozenset(VARIANTS)
     summary = "CSP backtracking: forward checking or MAC, MRV and LCV ordering (teaching)"
@@ -331,23 +334,16 @@ class CspBackend(Backend):
     def _search(self, problem: Problem, run: Run) -> Iterator[tuple[int, ...]]:
         return CspSearch(problem, self.strategy(), run).solutions()
 
-    def solve(self, problem: Problem, run: Run) -> SolveResult:
-        solutions = self._search(problem, run)
-        try:
-            first = next(solutions, None)
-        except LimitReached:
-            return SolveResult(Status.LIMIT)
-        finally:
-            solutions.close()  # records the statistics now
-        if first is None:
-            return SolveResult(Status.INFEASIBLE)
-        return SolveResult(Status.SOLVED, Placement(first))
+    def solve(self, problem: Problem, run: Run, question: Question) -> SolveResult:
+        return first_solution(self.enumerate(problem, run, question))
 
-    def enumerate(self, problem: Problem, run: Run) -> Iterator[Placement]:
-        for cols in self._search(problem, run):
-            yield Placement(cols)
+    def enumerate(self, problem: Problem, run: Run, question: Question) -> Iterator[Placement]:
+        with closing(self._search(problem, run)) as found:  # closing records the statistics
+            for cols in found:
+                yield Placement(cols)
 
-    def count(self, problem: Problem, run: Run, unique: bool = False) -> CountResult:
+    def count(self, problem: Problem, run: Run, question: Question) -> CountResult:
+        unique = question.unique
         total = distinct = 0
         try:
             for cols in self._search(problem, run):

@@ -19,6 +19,7 @@ import time
 from collections.abc import Mapping
 from functools import cache
 from importlib import resources
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from queenslab.core.backend import (
@@ -31,6 +32,7 @@ from queenslab.core.backend import (
     positive_int,
 )
 from queenslab.core.errors import UsageError
+from queenslab.core.kind import Question
 from queenslab.core.problem import Problem
 from queenslab.core.result import CountResult
 from queenslab.core.run import Run
@@ -51,7 +53,7 @@ MAX_LAUNCH = 1 << 24
 class GpuBackend(Backend):
     name = "gpu"
     family = Family.EXACT
-    tasks = frozenset({Task.COUNT})
+    tasks = MappingProxyType({"placement": frozenset({Task.COUNT})})
     features = frozenset({Feature.UNIQUE})
     summary = "CUDA kernel through CuPy over border constellations, batched, resumable, Dask"
     requires: ClassVar[Mapping[str, str]] = {"cupy": "cupy-cuda12x"}
@@ -78,18 +80,19 @@ class GpuBackend(Backend):
         if isinstance(self.device, CudaDevice):
             _kernel()
 
-    def load_for(self, task: Task, problem: Problem, unique: bool = False) -> None:
+    def load_for(self, task: Task, problem: Problem, question: Question) -> None:
         """``load``; a count of classes also loads the CPU kernels that count the
         constellations fixed by a symmetry, here, before threads would import them at once."""
         self.load()
-        if unique:
+        if question.unique:
             import numpy as np
 
             from queenslab.exact import constellations
 
             constellations.plan(6, unique=True).count(np.zeros(1, dtype=np.uint8))
 
-    def count(self, problem: Problem, run: Run, unique: bool = False) -> CountResult:
+    def count(self, problem: Problem, run: Run, question: Question) -> CountResult:
+        unique = question.unique
         from queenslab.exact import constellations, counting, gpu_plan
 
         if problem.n > gpu_plan.MAX_N:

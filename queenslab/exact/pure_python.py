@@ -25,10 +25,12 @@ of the tree, so it searched as many nodes as the mirror alone.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
+from types import MappingProxyType
 
 from queenslab.boards import symmetry
-from queenslab.core.backend import Backend, Family, Feature, Task
+from queenslab.core.backend import Backend, Family, Feature, Task, first_solution
 from queenslab.core.errors import LimitReached, UsageError
+from queenslab.core.kind import Question
 from queenslab.core.placement import Placement
 from queenslab.core.problem import Problem
 from queenslab.core.result import CountResult, SolveResult, Status
@@ -132,7 +134,7 @@ def _columns(mask: int) -> list[int]:
 class SmallBackend(Backend):
     name = "small"
     family = Family.EXACT
-    tasks = frozenset({Task.SOLVE, Task.ENUMERATE, Task.COUNT})
+    tasks = MappingProxyType({"placement": frozenset({Task.SOLVE, Task.ENUMERATE, Task.COUNT})})
     features = frozenset({Feature.GIVENS, Feature.BLOCKED})
     summary = f"pure-Python bitmask search for small boards (n <= {MAX_N}): no start-up cost"
 
@@ -143,25 +145,17 @@ class SmallBackend(Backend):
             )
         return problem.row_masks()
 
-    def solve(self, problem: Problem, run: Run) -> SolveResult:
-        allowed = self._masks(problem)
-        if allowed is None:
-            return SolveResult(Status.INFEASIBLE)
-        try:
-            first = next(solutions(allowed, run), None)
-        except LimitReached:
-            return SolveResult(Status.LIMIT)
-        if first is None:
-            return SolveResult(Status.INFEASIBLE)
-        return SolveResult(Status.SOLVED, Placement(first))
+    def solve(self, problem: Problem, run: Run, question: Question) -> SolveResult:
+        return first_solution(self.enumerate(problem, run, question))
 
-    def enumerate(self, problem: Problem, run: Run) -> Iterator[Placement]:
+    def enumerate(self, problem: Problem, run: Run, question: Question) -> Iterator[Placement]:
         allowed = self._masks(problem)
         if allowed is not None:
             for cols in solutions(allowed, run):
                 yield Placement(cols)
 
-    def count(self, problem: Problem, run: Run, unique: bool = False) -> CountResult:
+    def count(self, problem: Problem, run: Run, question: Question) -> CountResult:
+        unique = question.unique
         if unique:
             raise UsageError("the small backend does not count symmetry classes; use bitmask")
         allowed = self._masks(problem)

@@ -33,10 +33,12 @@ from __future__ import annotations
 
 from functools import cache
 from math import gcd
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from queenslab.core.backend import Backend, Family, Task
 from queenslab.core.errors import UsageError
+from queenslab.core.kind import Question
 from queenslab.core.placement import Placement
 from queenslab.core.problem import Problem
 from queenslab.core.result import SolveResult, Status
@@ -189,10 +191,10 @@ def build(recipe: Recipe) -> np.ndarray:
 class DivideConquerBackend(Backend):
     name = "divide-conquer"
     family = Family.HEURISTIC
-    tasks = frozenset({Task.SOLVE})
+    tasks = MappingProxyType({"placement": frozenset({Task.SOLVE})})
     summary = "construction from toroidal tiles, block products and corner moves"
 
-    def solve(self, problem: Problem, run: Run) -> SolveResult:
+    def solve(self, problem: Problem, run: Run, question: Question) -> SolveResult:
         import numpy as np
 
         recipe = plan(problem.n)

@@ -8,10 +8,12 @@ the end of the odd list. No search: 10^8 queens are a few NumPy passes.
 
 from __future__ import annotations
 
+from types import MappingProxyType
 from typing import TYPE_CHECKING
 
 from queenslab.core.backend import Backend, Family, Task
 from queenslab.core.errors import UsageError
+from queenslab.core.kind import Question
 from queenslab.core.placement import Placement
 from queenslab.core.problem import Problem
 from queenslab.core.result import SolveResult, Status
@@ -53,8 +55,8 @@ def explicit_columns(n: int) -> np.ndarray:
 class ExplicitBackend(Backend):
     name = "explicit"
     family = Family.HEURISTIC
-    tasks = frozenset({Task.SOLVE})
+    tasks = MappingProxyType({"placement": frozenset({Task.SOLVE})})
     summary = "closed-form construction by n mod 6 (every n >= 4, 10^8 in seconds)"
 
-    def solve(self, problem: Problem, run: Run) -> SolveResult:
+    def solve(self, problem: Problem, run: Run, question: Question) -> SolveResult:
         return SolveResult(Status.SOLVED, Placement(explicit_columns(problem.n)))

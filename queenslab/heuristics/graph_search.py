@@ -29,6 +29,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Any
 
 from queenslab.boards import VARIANTS, Board
@@ -316,6 +317,21 @@ def _tabucol(
 
 
 # -- the entry point ------------------------------------------------------------------------
+Search = Callable[[Board, Graph, random.Random, Stop, int], Outcome]
+
+#: Problem kind -> its local search (board, graph, rng, should_stop, patience).
+SEARCHES: dict[str, Search] = {
+    "domination": lambda board, graph, rng, stop, patience: dominate(
+        graph, rng, stop, False, patience
+    ),
+    "independent-domination": lambda board, graph, rng, stop, patience: dominate(
+        graph, rng, stop, True, patience
+    ),
+    "peaceable": lambda board, graph, rng, stop, patience: armies(graph, rng, stop, patience),
+    "coloring": colour,
+}
+
+
 def search(
     board: Board,
     kind: str,
@@ -324,18 +340,9 @@ def search(
     patience: int = DEFAULT_PATIENCE,
 ) -> Outcome:
     """The best answer to ``kind`` on ``board`` found before the search stalls or stops."""
-    rng = random.Random(seed or 0)
-    graph = Graph.of(board)
-    if kind in ("domination", "independent-domination"):
-        return dominate(graph, rng, should_stop, kind == "independent-domination", patience)
-    if kind == "peaceable":
-        return armies(graph, rng, should_stop, patience)
-    if kind == "coloring":
-        return colour(board, graph, rng, should_stop, patience)
-    raise ValueError(f"no local search for problem {kind!r}")
-
-
-KINDS = ("domination", "independent-domination", "peaceable", "coloring")
+    if kind not in SEARCHES:
+        raise ValueError(f"no local search for problem {kind!r}")
+    return SEARCHES[kind](board, Graph.of(board), random.Random(seed or 0), should_stop, patience)
 
 
 class GraphSearchBackend(Backend):
@@ -349,9 +356,7 @@ class GraphSearchBackend(Backend):
 
     name = "graph-search"
     family = Family.HEURISTIC
-    tasks = frozenset()
-    kinds = frozenset(KINDS)
-    kind_tasks = frozenset({Task.OPTIMIZE})
+    tasks = MappingProxyType({kind: frozenset({Task.OPTIMIZE}) for kind in SEARCHES})
     features = frozenset({Feature.BLOCKED})
     variants = frozenset(VARIANTS)
     summary = "local search on the queens graph: iterated greedy, armies, TabuCol (Python)"
@@ -361,7 +366,7 @@ class GraphSearchBackend(Backend):
     )  # fmt: skip
     uses_seed = True
 
-    def optimize_kind(self, problem: Problem, run: Run, question: Question) -> OptimizeResult:
+    def optimize(self, problem: Problem, run: Run, question: Question) -> OptimizeResult:
         stopped = OptimizeResult(Status.LIMIT, kind=problem.kind)
         return forked.in_child(lambda: self._search(problem, run, question), run, stopped)
 

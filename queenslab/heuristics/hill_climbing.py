@@ -11,8 +11,10 @@ every swap tried. Plain Python: meant for n up to a few hundred.
 from __future__ import annotations
 
 import random
+from types import MappingProxyType
 
 from queenslab.core.backend import Backend, Family, Task
+from queenslab.core.kind import Question
 from queenslab.core.placement import Placement
 from queenslab.core.problem import Problem
 from queenslab.core.result import SolveResult, Status
@@ -55,11 +57,11 @@ class _Board:
 class HillClimbingBackend(Backend):
     name = "hill-climbing"
     family = Family.HEURISTIC
-    tasks = frozenset({Task.SOLVE})
+    tasks = MappingProxyType({"placement": frozenset({Task.SOLVE})})
     summary = "random-restart hill climbing with swaps (textbook reference, n <= ~200)"
     uses_seed = True
 
-    def solve(self, problem: Problem, run: Run) -> SolveResult:
+    def solve(self, problem: Problem, run: Run, question: Question) -> SolveResult:
         n = problem.n
         rng = random.Random(run.seed or 0)
         budget = n * n

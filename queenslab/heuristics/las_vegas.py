@@ -12,6 +12,7 @@ middle of a trial.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import TYPE_CHECKING, ClassVar
 
 from queenslab.core.backend import (
@@ -24,6 +25,7 @@ from queenslab.core.backend import (
     positive_int,
 )
 from queenslab.core.errors import UsageError
+from queenslab.core.kind import Question
 from queenslab.core.placement import Placement
 from queenslab.core.problem import Problem
 from queenslab.core.result import SolveResult, Status
@@ -56,7 +58,7 @@ def given_columns(problem: Problem) -> np.ndarray:
 class LasVegasBackend(Backend):
     name = "las-vegas"
     family = Family.HEURISTIC
-    tasks = frozenset({Task.SOLVE})
+    tasks = MappingProxyType({"placement": frozenset({Task.SOLVE})})
     features = frozenset({Feature.GIVENS})
     summary = "Las Vegas random rows + backtracking, restarted on failure"
     requires: ClassVar[Mapping[str, str]] = {"numba": "numba"}
@@ -69,9 +71,12 @@ class LasVegasBackend(Backend):
 
     def load(self) -> None:
         """Solve a tiny board once: Numba loads cached kernels at their first call."""
-        LasVegasBackend().solve(Problem(8), Run(0, None))
+        LasVegasBackend()._place(Problem(8), Run(0, None))
 
-    def solve(self, problem: Problem, run: Run) -> SolveResult:
+    def solve(self, problem: Problem, run: Run, question: Question) -> SolveResult:
+        return self._place(problem, run)
+
+    def _place(self, problem: Problem, run: Run) -> SolveResult:
         import numpy as np
 
         from queenslab.heuristics import las_vegas_kernels, random_stream

@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import ClassVar, NamedTuple
 
 from queenslab.core.backend import Backend, Family, Feature, Option, Task, positive_int
+from queenslab.core.kind import Question
 from queenslab.core.placement import Placement
 from queenslab.core.problem import Problem
 from queenslab.core.result import SolveResult, Status
@@ -57,7 +59,7 @@ SEARCHES = {
 class MinConflictsBackend(Backend):
     name = "min-conflicts"
     family = Family.HEURISTIC
-    tasks = frozenset({Task.SOLVE})
+    tasks = MappingProxyType({"placement": frozenset({Task.SOLVE})})
     features = frozenset({Feature.GIVENS, Feature.BLOCKED})
     variants = frozenset(SEARCHES)
     summary = "min-conflicts in Numba: QS4 (10^7 queens in about a second); torus by breakout"
@@ -73,13 +75,16 @@ class MinConflictsBackend(Backend):
         its first call, which no time limit can interrupt, so it happens before the search."""
         for search in SEARCHES.values():
             for board in (search.plain, search.constrained):
-                self.solve(board, Run(0, None))
+                self._place(board, Run(0, None))
 
-    def load_for(self, task: Task, problem: Problem, unique: bool = False) -> None:
+    def load_for(self, task: Task, problem: Problem, question: Question) -> None:
         """Load only the kernels this board's search runs (plain or constrained)."""
-        self.solve(SEARCHES[problem.variant].warm_up(problem), Run(0, None))
+        self._place(SEARCHES[problem.variant].warm_up(problem), Run(0, None))
 
-    def solve(self, problem: Problem, run: Run) -> SolveResult:
+    def solve(self, problem: Problem, run: Run, question: Question) -> SolveResult:
+        return self._place(problem, run)
+
+    def _place(self, problem: Problem, run: Run) -> SolveResult:
         chosen = SEARCHES[problem.variant]
         module = importlib.import_module(f"queenslab.heuristics.{chosen.module}")
         search = getattr(module, chosen.function)

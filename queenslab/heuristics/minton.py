@@ -19,9 +19,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
+from types import MappingProxyType
 
 from queenslab.core.backend import Backend, Family, Feature, Option, Task, positive_int
 from queenslab.core.errors import LimitReached
+from queenslab.core.kind import Question
 from queenslab.core.placement import Placement
 from queenslab.core.problem import Problem
 from queenslab.core.result import SolveResult, Status
@@ -106,7 +108,7 @@ class MinConflicts:
 class MintonBackend(Backend):
     name = "minton"
     family = Family.HEURISTIC
-    tasks = frozenset({Task.SOLVE})
+    tasks = MappingProxyType({"placement": frozenset({Task.SOLVE})})
     features = frozenset({Feature.GIVENS, Feature.BLOCKED})
     variants = frozenset({"standard", "toroidal"})
     summary = "Minton et al.'s min-conflicts: one queen moved within its row (Python, teaching)"
@@ -116,7 +118,7 @@ class MintonBackend(Backend):
     )  # fmt: skip
     uses_seed = True
 
-    def solve(self, problem: Problem, run: Run) -> SolveResult:
+    def solve(self, problem: Problem, run: Run, question: Question) -> SolveResult:
         try:
             cols = MinConflicts(problem, run).solve(self.settings["restarts"])
         except LimitReached:

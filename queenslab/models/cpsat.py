@@ -20,11 +20,12 @@ import queue
 import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from queenslab.boards import VARIANTS
 from queenslab.core.backend import (
-    Backend,
+    EVERY_KIND,
     Family,
     Feature,
     Option,
@@ -33,6 +34,7 @@ from queenslab.core.backend import (
     workers_option,
 )
 from queenslab.core.errors import LimitReached
+from queenslab.core.kind import Question
 from queenslab.core.placement import Placement
 from queenslab.core.problem import Problem
 from queenslab.core.result import CountResult, OptimizeResult, SolveResult, Status
@@ -40,7 +42,6 @@ from queenslab.core.run import Run, never
 from queenslab.core.stats import Stats
 from queenslab.models import cubes
 from queenslab.models.zero_one.backend import KindModels
-from queenslab.problems import KINDS
 from queenslab.runtime import forked
 from queenslab.runtime.stop import POLL_SECONDS, run_stoppably
 
@@ -343,12 +344,15 @@ def _split(problem: Problem, should_stop: Callable[[], bool]) -> Iterator[cubes.
     return cubes.rows_split(problem, should_stop, depth=CUBE_DEPTH)
 
 
-class CpSatBackend(KindModels, Backend):
+class CpSatBackend(KindModels):
     name = "cpsat"
     family = Family.MODEL
-    tasks = frozenset({Task.SOLVE, Task.ENUMERATE, Task.COUNT, Task.OPTIMIZE})
-    kinds = frozenset(KINDS)
-    kind_tasks = frozenset({Task.OPTIMIZE, Task.DECIDE, Task.COUNT, Task.ENUMERATE})
+    tasks = MappingProxyType(
+        {
+            "placement": frozenset({Task.SOLVE, Task.ENUMERATE, Task.COUNT, Task.OPTIMIZE}),
+            EVERY_KIND: frozenset({Task.OPTIMIZE, Task.DECIDE, Task.COUNT, Task.ENUMERATE}),
+        }
+    )
     translator = "cpsat"
     features = frozenset({Feature.GIVENS, Feature.BLOCKED})
     variants = frozenset(VARIANTS)
@@ -362,7 +366,7 @@ class CpSatBackend(KindModels, Backend):
         workers_option(max(2, default_workers()), "CP-SAT workers, or threads solving cubes"),
     )  # fmt: skip
     #: A problem kind's model is its own (``--model``), not a formulation of placement.
-    placement_options = frozenset({"formulation"})
+    native_options = frozenset({"formulation"})
     uses_seed = True
 
     def load(self) -> None:
@@ -381,7 +385,7 @@ class CpSatBackend(KindModels, Backend):
         run.stats.add(model_stats(built.model))
         return built
 
-    def solve(self, problem: Problem, run: Run) -> SolveResult:
+    def own_solve(self, problem: Problem, run: Run, question: Question) -> SolveResult:
         return forked.in_child(lambda: self._solve(problem, run), run, SolveResult(Status.LIMIT))
 
     def _solve(self, problem: Problem, run: Run) -> SolveResult:
@@ -398,14 +402,14 @@ class CpSatBackend(KindModels, Backend):
             return SolveResult(Status.INFEASIBLE)
         return SolveResult(Status.LIMIT)
 
-    def enumerate(self, problem: Problem, run: Run) -> Iterator[Placement]:
+    def own_enumerate(self, problem: Problem, run: Run, question: Question) -> Iterator[Placement]:
         self._build(problem, run, self.settings["formulation"], run.should_stop)  # for the record
         for cols in cubes.enumerate_cubes(
             cube_solutions, _split, problem, self.settings, run, pool="thread"
         ):
             yield Placement(cols)
 
-    def count(self, problem: Problem, run: Run, unique: bool = False) -> CountResult:
+    def own_count(self, problem: Problem, run: Run, question: Question) -> CountResult:
         try:
             self._build(problem, run, self.settings["formulation"], run.should_stop)
         except LimitReached:
@@ -413,7 +417,8 @@ class CpSatBackend(KindModels, Backend):
         total = cubes.count_cubes(cube_counts, _split, problem, self.settings, run, pool="thread")
         return CountResult(total, status=Status.SOLVED if total is not None else Status.LIMIT)
 
-    def optimize(self, problem: Problem, run: Run, weights: np.ndarray) -> OptimizeResult:
+    def own_optimize(self, problem: Problem, run: Run, question: Question) -> OptimizeResult:
+        weights = question.kind.weights
         stopped = OptimizeResult(Status.LIMIT)
         return forked.in_child(lambda: self._optimize(problem, run, weights), run, stopped)
 

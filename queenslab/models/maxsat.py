@@ -20,17 +20,18 @@ objective is recomputed from the board; the cost only guides the search. RC2's o
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import TYPE_CHECKING, ClassVar
 
 from queenslab.boards import VARIANTS
-from queenslab.core.backend import Backend, Family, Feature, Task
+from queenslab.core.backend import EVERY_KIND, Family, Feature, Task
+from queenslab.core.kind import Question
 from queenslab.core.placement import Placement
 from queenslab.core.problem import Problem
 from queenslab.core.result import OptimizeResult, Status
 from queenslab.core.run import Run
 from queenslab.models import cnf, sat
 from queenslab.models.zero_one.backend import KindModels
-from queenslab.problems import KINDS
 from queenslab.runtime import forked
 from queenslab.runtime.stop import run_stoppably
 
@@ -57,12 +58,15 @@ def reduced_costs(problem: Problem, weights: np.ndarray) -> dict[tuple[int, int]
     return cost
 
 
-class MaxSatBackend(KindModels, Backend):
+class MaxSatBackend(KindModels):
     name = "maxsat"
     family = Family.MODEL
-    tasks = frozenset({Task.OPTIMIZE})
-    kinds = frozenset(KINDS)
-    kind_tasks = frozenset({Task.OPTIMIZE, Task.DECIDE})
+    tasks = MappingProxyType(
+        {
+            "placement": frozenset({Task.OPTIMIZE}),
+            EVERY_KIND: frozenset({Task.OPTIMIZE, Task.DECIDE}),
+        }
+    )
     translator = "maxsat"
     features = frozenset({Feature.GIVENS, Feature.BLOCKED})
     variants = frozenset(VARIANTS)
@@ -73,7 +77,8 @@ class MaxSatBackend(KindModels, Backend):
     def load(self) -> None:
         import pysat.examples.rc2  # noqa: F401
 
-    def optimize(self, problem: Problem, run: Run, weights: np.ndarray) -> OptimizeResult:
+    def own_optimize(self, problem: Problem, run: Run, question: Question) -> OptimizeResult:
+        weights = question.kind.weights
         stopped = OptimizeResult(Status.LIMIT)
         return forked.in_child(lambda: self._optimize(problem, run, weights), run, stopped)
 

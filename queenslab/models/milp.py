@@ -12,11 +12,13 @@ solver's words (``stats["solver_said"]``), never as a time limit.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from queenslab.boards import VARIANTS
-from queenslab.core.backend import Backend, Family, Feature, Option, Task
+from queenslab.core.backend import EVERY_KIND, Family, Feature, Option, Task
 from queenslab.core.errors import LimitReached, Undecided
+from queenslab.core.kind import Question
 from queenslab.core.placement import Placement
 from queenslab.core.problem import Problem
 from queenslab.core.result import CountResult, OptimizeResult, SolveResult, Status
@@ -24,7 +26,6 @@ from queenslab.core.run import Run, never
 from queenslab.models import cubes
 from queenslab.models.pyomo_solvers import Outcome, PyomoSolver, known_name, open_solver
 from queenslab.models.zero_one.backend import KindModels
-from queenslab.problems import KINDS
 from queenslab.runtime import forked
 from queenslab.runtime.stop import run_stoppably
 
@@ -196,12 +197,15 @@ _STATUS = {
 }
 
 
-class MilpBackend(KindModels, Backend):
+class MilpBackend(KindModels):
     name = "milp"
     family = Family.MODEL
-    tasks = frozenset({Task.SOLVE, Task.ENUMERATE, Task.COUNT, Task.OPTIMIZE})
-    kinds = frozenset(KINDS)
-    kind_tasks = frozenset({Task.OPTIMIZE, Task.DECIDE})
+    tasks = MappingProxyType(
+        {
+            "placement": frozenset({Task.SOLVE, Task.ENUMERATE, Task.COUNT, Task.OPTIMIZE}),
+            EVERY_KIND: frozenset({Task.OPTIMIZE, Task.DECIDE}),
+        }
+    )
     translator = "milp"
     features = frozenset({Feature.GIVENS, Feature.BLOCKED})
     variants = frozenset(VARIANTS)
@@ -215,7 +219,7 @@ class MilpBackend(KindModels, Backend):
     def _session(self, problem: Problem, run: Run, weights: np.ndarray | None = None) -> _Session:
         return _Session(self.settings["solver"], problem, run, weights)
 
-    def solve(self, problem: Problem, run: Run) -> SolveResult:
+    def own_solve(self, problem: Problem, run: Run, question: Question) -> SolveResult:
         return forked.in_child(lambda: self._solve(problem, run), run, SolveResult(Status.LIMIT))
 
     def _solve(self, problem: Problem, run: Run) -> SolveResult:
@@ -226,10 +230,10 @@ class MilpBackend(KindModels, Backend):
             return SolveResult(Status.SOLVED, read_placement(session.model, problem.n))
         return SolveResult(_STATUS[outcome])
 
-    def enumerate(self, problem: Problem, run: Run) -> Iterator[Placement]:
+    def own_enumerate(self, problem: Problem, run: Run, question: Question) -> Iterator[Placement]:
         yield from self._session(problem, run).solutions()
 
-    def count(self, problem: Problem, run: Run, unique: bool = False) -> CountResult:
+    def own_count(self, problem: Problem, run: Run, question: Question) -> CountResult:
         total = 0
         try:
             for _ in self._session(problem, run).solutions():
@@ -240,7 +244,8 @@ class MilpBackend(KindModels, Backend):
             return CountResult(None, status=status)
         return CountResult(total)
 
-    def optimize(self, problem: Problem, run: Run, weights: np.ndarray) -> OptimizeResult:
+    def own_optimize(self, problem: Problem, run: Run, question: Question) -> OptimizeResult:
+        weights = question.kind.weights
         stopped = OptimizeResult(Status.LIMIT)
         return forked.in_child(lambda: self._optimize(problem, run, weights), run, stopped)
 

@@ -13,10 +13,18 @@ one queen, the clause "not all of these n queens" blocks exactly one board.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from types import MappingProxyType
 from typing import Any, ClassVar
 
 from queenslab.boards import VARIANTS
-from queenslab.core.backend import Backend, Family, Feature, Option, Task, workers_option
+from queenslab.core.backend import (
+    EVERY_KIND,
+    Family,
+    Feature,
+    Option,
+    Task,
+    workers_option,
+)
 from queenslab.core.errors import LimitReached, UsageError
 from queenslab.core.kind import Question
 from queenslab.core.placement import Placement
@@ -33,7 +41,6 @@ from queenslab.models.cnf import (
     pysat_ctrl_c,
 )
 from queenslab.models.zero_one.backend import KindModels, decided
-from queenslab.problems import KINDS
 from queenslab.runtime import forked
 
 #: pysat solvers that construct in this build, solve incrementally and take conflict
@@ -181,12 +188,15 @@ def cube_solutions(
     )
 
 
-class SatBackend(KindModels, Backend):
+class SatBackend(KindModels):
     name = "sat"
     family = Family.MODEL
-    tasks = frozenset({Task.SOLVE, Task.ENUMERATE, Task.COUNT})
-    kinds = frozenset(KINDS)
-    kind_tasks = frozenset({Task.OPTIMIZE, Task.DECIDE, Task.COUNT, Task.ENUMERATE})
+    tasks = MappingProxyType(
+        {
+            "placement": frozenset({Task.SOLVE, Task.ENUMERATE, Task.COUNT}),
+            EVERY_KIND: frozenset({Task.OPTIMIZE, Task.DECIDE, Task.COUNT, Task.ENUMERATE}),
+        }
+    )
     translator = "sat"
     features = frozenset({Feature.GIVENS, Feature.BLOCKED})
     variants = frozenset(VARIANTS)
@@ -200,15 +210,15 @@ class SatBackend(KindModels, Backend):
     )
     #: A problem kind runs in python-sat, on one process; a decide runs its cubes
     #: (``--split``) on ``workers`` and the CaDiCaL program for its ``--proof``.
-    placement_options = frozenset({"workers", "solver_cmd"})
+    native_options = frozenset({"workers", "solver_cmd"})
 
     @classmethod
-    def ignores(cls, option: str, task: Task, kind: str) -> str | None:
+    def ignores(cls, option: str, task: Task, own: bool) -> str | None:
         if task is Task.DECIDE:
             return None
-        return super().ignores(option, task, kind)
+        return super().ignores(option, task, own)
 
-    def decide_kind(
+    def decide(
         self, problem: Problem, run: Run, question: Question, value: int, proof: str | None = None
     ) -> DecideResult:
         """With ``proof``, the CaDiCaL program decides and its proof of a no is checked
@@ -216,7 +226,7 @@ class SatBackend(KindModels, Backend):
         if proof is None:
             if self.settings["solver_cmd"]:
                 raise UsageError("--solver-cmd runs a problem kind only with decide --proof")
-            return super().decide_kind(problem, run, question, value)
+            return super().decide(problem, run, question, value)
         from queenslab.models.zero_one import proved
 
         command = proved.program(self.settings["solver_cmd"])
@@ -232,7 +242,7 @@ class SatBackend(KindModels, Backend):
         import pysat.card
         import pysat.solvers  # noqa: F401
 
-    def solve(self, problem: Problem, run: Run) -> SolveResult:
+    def own_solve(self, problem: Problem, run: Run, question: Question) -> SolveResult:
         if self.settings["solver_cmd"]:
             return external.solve(problem, self.settings, run)
         return forked.in_child(lambda: self._solve(problem, run), run, SolveResult(Status.LIMIT))
@@ -253,7 +263,7 @@ class SatBackend(KindModels, Backend):
                 return SolveResult(Status.INFEASIBLE)
             return SolveResult(Status.SOLVED, Placement(decode(problem.n, solver.get_model())))
 
-    def enumerate(self, problem: Problem, run: Run) -> Iterator[Placement]:
+    def own_enumerate(self, problem: Problem, run: Run, question: Question) -> Iterator[Placement]:
         if self.settings["solver_cmd"]:
             yield from external.enumerate_boards(problem, self.settings, run)
             return
@@ -263,7 +273,7 @@ class SatBackend(KindModels, Backend):
         ):
             yield Placement(cols)
 
-    def count(self, problem: Problem, run: Run, unique: bool = False) -> CountResult:
+    def own_count(self, problem: Problem, run: Run, question: Question) -> CountResult:
         if self.settings["solver_cmd"]:
             return external.count(problem, self.settings, run)
         try:

@@ -13,10 +13,12 @@ import os
 import sys
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
+from types import MappingProxyType
 from typing import ClassVar
 
 from queenslab.boards import VARIANTS
 from queenslab.core.backend import Backend, Family, Feature, Task
+from queenslab.core.kind import Question
 from queenslab.core.problem import Problem
 from queenslab.core.result import CountResult, Status
 from queenslab.core.run import Run
@@ -41,7 +43,7 @@ def _quiet_stdout() -> Iterator[None]:
 class SharpSatBackend(Backend):
     name = "sharpsat"
     family = Family.MODEL
-    tasks = frozenset({Task.COUNT})
+    tasks = MappingProxyType({"placement": frozenset({Task.COUNT})})
     features = frozenset({Feature.GIVENS, Feature.BLOCKED})
     variants = frozenset(VARIANTS)
     summary = "Ganak #SAT counter on the CNF, projected on the board (cross-validation)"
@@ -51,7 +53,7 @@ class SharpSatBackend(Backend):
     def load(self) -> None:
         import pyganak  # noqa: F401
 
-    def count(self, problem: Problem, run: Run, unique: bool = False) -> CountResult:
+    def count(self, problem: Problem, run: Run, question: Question) -> CountResult:
         # Ganak cannot stop itself: no grace at the deadline
         stopped = CountResult(None, status=Status.LIMIT)
         return forked.in_child(lambda: self._count(problem, run), run, stopped, grace=0.0)

@@ -1,13 +1,16 @@
 """Placement as a problem kind: n non-attacking queens, optionally of greatest weight.
 
-Today's question (OEIS A000170; torus A051906; super-queens A051223), stated as a
-``BoolModel`` so that every 0-1 translator can be checked against the placement counters
-that exist already. Blocked cells hold no queen; givens are not part of a kind's model.
+The N-queens question itself (OEIS A000170; torus A051906; super-queens A051223). Its
+specialists (the exact counters, the local searches, the model backends' own
+formulations) answer it with searches of their own; its ``BoolModel`` is what any other
+backend solves, and what a model backend builds when ``--model cells`` is asked for, so
+its own formulation can be checked against the kind's. Blocked cells hold no queen;
+given queens are fixed.
 
 One model: a variable per open cell; each of the board's groups (``Board.groups``: rows
 and columns exactly one queen, diagonals and leap pairs at most one). With weights, the
 total weight of the occupied cells is maximised; without, there is nothing to optimise
-and every placement is optimal with value 0.
+and every placement is optimal with value 0. Answers are ``core.placement.Placement``s.
 """
 
 from __future__ import annotations
@@ -18,9 +21,10 @@ from typing import ClassVar
 from queenslab.boards import Board, Cell
 from queenslab.core.kind import ProblemKind, grid, lex_leader
 from queenslab.core.model import BoolModel, Sense
+from queenslab.core.placement import Placement
 
 
-class Placement(ProblemKind):
+class NQueens(ProblemKind):
     name = "placement"
     question = "n non-attacking queens, of greatest total weight when weights are given"
     sense = Sense.MAX
@@ -34,6 +38,7 @@ class Placement(ProblemKind):
         "superqueens": "A051223",
     }
     takes_weights = True
+    takes_givens = True
     #: n² variables and about 6 n² terms: the ceiling of the placement CNF models.
     largest_model_n: ClassVar[int] = 2000
 
@@ -44,14 +49,19 @@ class Placement(ProblemKind):
         for group in board.groups():
             cells = [queen[cell] for cell in group.cells]
             (bm.exactly_one if group.exactly_one else bm.at_most_one)(cells)
+        for cell in self.givens:
+            bm.clause(queen[cell] + 1)
         bm.maximise((self._weight(cell), v) for cell, v in queen.items() if self._weight(cell))
         if symmetry == "lex-leader":
-            # Only the symmetries that keep every weight: the others change the question.
+            # Only the symmetries that keep every weight and the givens: the others change
+            # the question.
+            givens = set(self.givens)
             kept = [
                 image
                 for image in board.symmetries()
                 if all(self._weight(image.cell(board.n, *cell)) == self._weight(cell)
                        for cell in open_cells)
+                and {image.cell(board.n, *cell) for cell in givens} == givens
             ]  # fmt: skip
             lex_leader(bm, board, open_cells, [queen[cell] for cell in open_cells], kept)
         return bm
@@ -59,31 +69,32 @@ class Placement(ProblemKind):
     def _weight(self, cell: Cell) -> int:
         return 0 if self.weights is None else int(self.weights[cell])
 
-    def decode(self, board: Board, model: BoolModel, values: Sequence[bool]) -> frozenset[Cell]:
-        open_cells = list(board.open_cells())
-        return frozenset(
-            cell for cell, v in zip(open_cells, model.answer, strict=True) if values[v]
-        )
+    def decode(self, board: Board, model: BoolModel, values: Sequence[bool]) -> Placement:
+        cols = [0] * board.n
+        for (r, c), v in zip(board.open_cells(), model.answer, strict=True):
+            if values[v]:
+                cols[r] = c
+        return Placement(cols)
 
-    def check(self, board: Board, answer: frozenset[Cell]) -> str | None:
-        queens = sorted(answer)
-        for r, c in queens:
-            if not board.is_open(r, c):
-                return f"queen {r}:{c} is on a blocked or missing cell"
-        if sorted(r for r, _ in queens) != list(range(board.n)):
-            return f"not one queen in each of the {board.n} rows"
-        for i, a in enumerate(queens):
-            for b in queens[i + 1 :]:
-                if board.attacks(a, b):
-                    return f"queens {a[0]}:{a[1]} and {b[0]}:{b[1]} attack each other"
+    def check(self, board: Board, answer: Placement) -> str | None:
+        """The board's rules on the columns (O(n), for millions of queens), then the givens."""
+        if answer.n != board.n:
+            return f"{answer.n} queens for n={board.n}"
+        if not board.is_valid(answer.cols):
+            return board.check(answer.cols).describe()
+        for r, c in self.givens:
+            if answer[r] != c:
+                return f"the given queen {r}:{c} moved"
         return None
 
-    def value(self, answer: frozenset[Cell]) -> int:
-        return sum(self._weight(cell) for cell in answer)
+    def value(self, answer: Placement) -> int:
+        if self.weights is None:
+            return 0
+        return sum(int(self.weights[r, c]) for r, c in enumerate(answer))
 
-    def to_json(self, answer: frozenset[Cell]) -> list[int]:
-        """The queen's column in each row, as ``cols`` everywhere else."""
-        return [c for _, c in sorted(answer)]
+    def to_json(self, answer: Placement) -> Placement:
+        """The placement itself: the writers record its ``cols``."""
+        return answer
 
-    def text(self, board: Board, data: list[int]) -> str:
+    def text(self, board: Board, data: Placement) -> str:
         return grid(board, {cell: "Q" for cell in enumerate(data)})

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from queenslab.problems import KINDS
+from queenslab.problems import BUILTIN
 
-KINDS_WITHOUT_WEIGHTS = [name for name in KINDS if name != "placement"]
+KINDS_WITHOUT_WEIGHTS = [name for name in BUILTIN if name != "placement"]
 
 
 @pytest.mark.parametrize("name", KINDS_WITHOUT_WEIGHTS)

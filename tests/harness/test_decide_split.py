@@ -13,17 +13,17 @@ import pytest
 import queenslab as ql
 from queenslab.core.errors import UsageError
 from queenslab.models.zero_one import split
-from queenslab.problems import DEFAULT_KIND, KINDS
+from queenslab.problems import BUILTIN, DEFAULT_KIND
 from tests import kind_oracle
 
-OTHER_KINDS = [k for k in KINDS if k != DEFAULT_KIND]
+OTHER_KINDS = [k for k in BUILTIN if k != DEFAULT_KIND]
 N = 4
 
 
 def _values(problem: str) -> list[tuple[int, str]]:
     """The optimum (yes) and the value just beyond it (no)."""
     best, _ = kind_oracle.optimum(problem, N)
-    beyond = best - 1 if KINDS[problem].sense.value == "min" else best + 1
+    beyond = best - 1 if BUILTIN[problem].sense.value == "min" else best + 1
     return [(best, "yes"), (beyond, "no")]
 
 

@@ -1,7 +1,7 @@
 """The harness for the problem kinds: every backend, on every kind, task and variant it
 declares, against brute force (tests/kind_oracle.py, which shares no code with queenslab).
 
-Parametrized from the registry and ``problems.KINDS``: a new backend or kind is tested here
+Parametrized from the registry and ``problems.BUILTIN``: a new backend or kind is tested here
 without touching this file. Complete backends must prove the brute-force optimum and count
 its answers; a heuristic's answer must pass the oracle's checker and never beat it.
 """
@@ -12,11 +12,11 @@ import pytest
 
 import queenslab as ql
 from queenslab.core.backend import Family, Task
-from queenslab.problems import DEFAULT_KIND, KINDS
+from queenslab.problems import BUILTIN, DEFAULT_KIND
 from queenslab.registry import backend_class, info, names
 from tests import kind_oracle
 
-OTHER_KINDS = [k for k in KINDS if k != DEFAULT_KIND]
+OTHER_KINDS = [k for k in BUILTIN if k != DEFAULT_KIND]
 SIZES = range(1, kind_oracle.MAX_N + 1)
 #: A board with blocked cells off its centre, so that symmetries of it are few.
 BLOCKED = ((2, 2), (0, 1))
@@ -44,13 +44,13 @@ def _model_cases(task: Task, variants: bool = True) -> list:
     return [
         pytest.param(*case.values, model, marks=case.marks, id=f"{case.id}-{model}")
         for case in _cases(task, variants)
-        for model in KINDS[case.values[1]].models
+        for model in BUILTIN[case.values[1]].models
     ]
 
 
 def _boards(problem: str, variant: str) -> list[tuple[int, tuple]]:
     """Small boards to count on: n = 4, and on the standard board 5 with ``BLOCKED``."""
-    blocked = variant == "standard" and KINDS[problem].takes_blocked
+    blocked = variant == "standard" and BUILTIN[problem].takes_blocked
     return [(4, ()), *([(5, BLOCKED)] if blocked else [])]
 
 
@@ -58,7 +58,7 @@ def _refused(refusal: ql.UsageError, problem: str, model: str) -> None:
     """A model that cannot count the kind's answers (or that the backend cannot take)
     says so in one line; a model that counts them names no other."""
     assert "\n" not in str(refusal)
-    if model in KINDS[problem].uncounted:
+    if model in BUILTIN[problem].uncounted:
         assert "count and enumerate with" in str(refusal)
 
 
@@ -117,7 +117,7 @@ BUDGETS = {
 
 def _sense(problem: str) -> int:
     """+1 when the kind minimises, -1 when it maximises (then a larger value is better)."""
-    return 1 if KINDS[problem].sense.value == "min" else -1
+    return 1 if BUILTIN[problem].sense.value == "min" else -1
 
 
 def _checked(result, problem: str, n: int, variant: str, blocked=()) -> int:
@@ -144,9 +144,9 @@ def test_every_kind_backend_is_covered():
     """Each backend that declares a kind task is among the cases of that task."""
     for name in names():
         cls = backend_class(name)
-        for task in cls.kind_tasks:
+        for task in Task:
             covered = {p.values[1] for p in _cases(task) if p.values[0] == name}
-            assert covered == set(cls.kinds) - {DEFAULT_KIND}, (name, task)
+            assert covered == {k for k in OTHER_KINDS if cls.does(task, k)}, (name, task)
 
 
 @pytest.mark.parametrize(("name", "problem", "variant"), _cases(Task.OPTIMIZE))
@@ -159,7 +159,7 @@ def test_optimize_gives_the_brute_force_optimum(name, problem, variant):
 
 @pytest.mark.parametrize(("name", "problem", "variant"), _cases(Task.OPTIMIZE, variants=False))
 def test_optimize_on_a_blocked_board(name, problem, variant):
-    if not KINDS[problem].takes_blocked:
+    if not BUILTIN[problem].takes_blocked:
         pytest.skip(f"{problem} takes no blocked cells")
     result = ql.optimize(5, problem=problem, backend=name, blocked=BLOCKED, seed=1, time_limit=60)
     _agrees(name, result, problem, 5, variant, BLOCKED)
@@ -170,7 +170,7 @@ def test_optimize_on_a_board_without_open_cells(name, problem, variant):
     """The empty answer is optimal (no colour, no army); domination, which must still
     reach every cell, is infeasible, and a complete backend says which cell no queen
     reaches."""
-    if not KINDS[problem].takes_blocked:
+    if not BUILTIN[problem].takes_blocked:
         pytest.skip(f"{problem} takes no blocked cells")
     closed = ((0, 0), (0, 1), (1, 0), (1, 1))
     result = ql.optimize(2, problem=problem, backend=name, blocked=closed, seed=1, time_limit=60)
@@ -190,7 +190,7 @@ def test_every_model_and_symmetry_keeps_the_optimum(name, problem, variant):
     a backend refuses must say so in one line (a UsageError), never answer wrongly."""
     if backend_class(name).family is Family.HEURISTIC:
         pytest.skip("a heuristic reads no model")
-    for model in KINDS[problem].models:
+    for model in BUILTIN[problem].models:
         for symmetry in ("none", "lex-leader"):
             for n in (4, 5):
                 try:
@@ -230,7 +230,7 @@ def test_a_limit_leaves_a_valid_bound(name, problem, variant, monkeypatch):
 
 def test_every_optimizing_backend_has_a_budget():
     """The bound test above needs a way to stop each backend deterministically."""
-    optimizing = {name for name in names() if Task.OPTIMIZE in backend_class(name).kind_tasks}
+    optimizing = {name for name in names() if backend_class(name).does(Task.OPTIMIZE, "domination")}
     assert optimizing <= set(BUDGETS)
 
 
@@ -253,7 +253,7 @@ def test_every_model_counts_the_kinds_answers(name, problem, variant, model):
         except ql.UsageError as refusal:
             _refused(refusal, problem, model)
             continue
-        assert model not in KINDS[problem].uncounted, f"{model} counted {result.total}"
+        assert model not in BUILTIN[problem].uncounted, f"{model} counted {result.total}"
         assert (result.optimum, result.total) == kind_oracle.optimum(problem, n, variant, blocked)
 
 
@@ -262,7 +262,7 @@ def test_every_model_counts_the_kinds_answers(name, problem, variant, model):
 )
 def test_enumerate_streams_each_optimum_once(name, problem, variant, model):
     for n, blocked in ((4, ()), (5, BLOCKED)):
-        if blocked and not KINDS[problem].takes_blocked:
+        if blocked and not BUILTIN[problem].takes_blocked:
             continue
         best, number = kind_oracle.optimum(problem, n, variant, blocked)
         seen = []
@@ -276,7 +276,7 @@ def test_enumerate_streams_each_optimum_once(name, problem, variant, model):
         except ql.UsageError as refusal:
             _refused(refusal, problem, model)
             continue
-        assert model not in KINDS[problem].uncounted, f"{model} streamed {len(seen)}"
+        assert model not in BUILTIN[problem].uncounted, f"{model} streamed {len(seen)}"
         assert len(seen) == len(set(seen)) == number
 
 

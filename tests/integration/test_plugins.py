@@ -12,7 +12,8 @@ import sys
 
 import pytest
 
-from queenslab.registry import ENTRY_POINT_GROUP, _group_may_be_declared, backends
+from queenslab.core.plugins import group_may_be_declared
+from queenslab.registry import ENTRY_POINT_GROUP, backends
 from tests.conftest import ROOT, queens_command
 
 PACKAGE = ROOT / "tests" / "data" / "queenslab-permutations"
@@ -109,14 +110,16 @@ def test_the_quick_scan_finds_every_place_a_backend_may_be_declared(tmp_path):
     (empty / "bare-2.0.dist-info").mkdir(parents=True)  # no entry_points.txt
     archive = tmp_path / "packages.zip"
     archive.write_bytes(b"PK\x05\x06" + bytes(18))  # an empty zip on the path
-    assert not _group_may_be_declared([str(other), str(empty), str(tmp_path / "missing")])
-    assert _group_may_be_declared([str(empty), str(declaring)])
+    assert not group_may_be_declared(
+        ENTRY_POINT_GROUP, [str(other), str(empty), str(tmp_path / "missing")]
+    )
+    assert group_may_be_declared(ENTRY_POINT_GROUP, [str(empty), str(declaring)])
     egg = tmp_path / "pkg-1.0.egg" / "EGG-INFO"
     egg.mkdir(parents=True)
     (egg / "entry_points.txt").write_text(f"[{ENTRY_POINT_GROUP}]\nname = pkg:Class\n")
-    assert _group_may_be_declared([str(other), str(egg.parent)])
-    assert _group_may_be_declared([str(other), str(archive)])
+    assert group_may_be_declared(ENTRY_POINT_GROUP, [str(other), str(egg.parent)])
+    assert group_may_be_declared(ENTRY_POINT_GROUP, [str(other), str(archive)])
 
 
 def test_an_installed_backend_passes_the_quick_scan(site):
-    assert _group_may_be_declared([str(site)])
+    assert group_may_be_declared(ENTRY_POINT_GROUP, [str(site)])

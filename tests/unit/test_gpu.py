@@ -16,11 +16,13 @@ import pytest
 
 import queenslab as ql
 from queenslab.cli import main
+from queenslab.core.kind import Question
 from queenslab.core.problem import Problem
 from queenslab.core.result import Status
 from queenslab.core.run import Run
 from queenslab.exact import constellations, gpu, gpu_plan
 from queenslab.lab import reference
+from queenslab.problems import kind
 from queenslab.registry import info
 from tests import gpu_host, oracle
 
@@ -43,7 +45,7 @@ def _backend(device, **settings) -> gpu.GpuBackend:
 
 def _count(backend, n: int, unique: bool = False, **run_args):
     run = Run(**run_args)
-    return backend.count(Problem(n), run, unique=unique), run
+    return backend.count(Problem(n), run, Question(kind("placement"), unique=unique)), run
 
 
 class Counted:

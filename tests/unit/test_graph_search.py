@@ -7,7 +7,7 @@ import pytest
 
 from queenslab.boards import board
 from queenslab.core.run import never
-from queenslab.heuristics.graph_search import KINDS, search
+from queenslab.heuristics.graph_search import SEARCHES, search
 from queenslab.problems import kind as problem_kind
 
 
@@ -20,7 +20,7 @@ def value(kind: str, answer) -> int:
     return problem_kind(kind).value(answer)
 
 
-@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("kind", SEARCHES)
 @pytest.mark.parametrize(
     ("n", "variant", "blocked"),
     [(1, "standard", ()), (2, "standard", ()), (7, "standard", ()), (9, "toroidal", ()),
@@ -37,13 +37,13 @@ def test_every_answer_passes_the_checker(kind, n, variant, blocked):
 OPTIMA_8 = {"domination": 5, "independent-domination": 5, "peaceable": 9, "coloring": 9}
 
 
-@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("kind", SEARCHES)
 def test_small_boards_reach_the_published_optimum(kind):
     outcome = search(board(8), kind, seed=1, should_stop=never)
     assert value(kind, outcome.answer) == OPTIMA_8[kind]
 
 
-@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("kind", SEARCHES)
 def test_the_same_seed_gives_the_same_answer(kind):
     b = board(9)
     first = search(b, kind, seed=5, should_stop=never, patience=200)
@@ -51,7 +51,7 @@ def test_the_same_seed_gives_the_same_answer(kind):
     assert first == again
 
 
-@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("kind", SEARCHES)
 @pytest.mark.parametrize("calls", [1, 40])
 def test_a_stop_ends_the_search_with_a_checked_answer(kind, calls):
     """The search asks ``should_stop`` at every step and returns its best answer so far."""

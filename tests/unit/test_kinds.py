@@ -4,6 +4,7 @@ optima counted, symmetry classes, the checkers, limits and models the CNF cannot
 from __future__ import annotations
 
 from itertools import combinations
+from types import MappingProxyType
 
 import pytest
 
@@ -16,7 +17,7 @@ from queenslab.core.run import Run
 from queenslab.lab import reference
 from queenslab.models.zero_one import sat
 from queenslab.models.zero_one.outcome import Outcome
-from queenslab.problems import KINDS, kind
+from queenslab.problems import BUILTIN, kind
 from tests import oracle
 from tests.translators import ENUMERATORS, TRANSLATORS, Budget, load_solvers
 
@@ -197,13 +198,11 @@ def test_each_checker_rejects_a_wrong_answer():
     assert domination.check(board(4), frozenset({(0, 0), (2, 2)})) is None
     assert "attack each other" in independent.check(board(4), frozenset({(0, 0), (2, 2)}))
     assert independent.check(field, attacking) is not None
-    placement = kind("placement")
-    peaceful = frozenset({(0, 1), (1, 3), (2, 0), (3, 2)})
-    assert placement.check(board(4), peaceful) is None
-    assert "attack each other" in placement.check(
-        board(4), frozenset({(0, 0), (1, 2), (2, 3), (3, 1)})
-    )
-    assert "rows" in placement.check(board(4), frozenset({(0, 1), (0, 3), (2, 0), (3, 2)}))
+    placement = kind("placement", None, [(0, 1)])
+    assert placement.check(board(4), ql.Placement([1, 3, 0, 2])) is None
+    assert "attack each other" in placement.check(board(4), ql.Placement([1, 2, 3, 1]))
+    assert "3 queens for n=4" in placement.check(board(4), ql.Placement([1, 3, 0]))
+    assert "given queen 0:1 moved" in placement.check(board(4), ql.Placement([2, 0, 3, 1]))
 
 
 def test_kinds_refuse_what_they_do_not_take():
@@ -213,7 +212,7 @@ def test_kinds_refuse_what_they_do_not_take():
         kind("domination", [[1]])
     with pytest.raises(UsageError, match="unknown model 'rows' for problem 'domination'"):
         kind("domination").model_name("rows")
-    assert set(KINDS) >= {"placement", "domination", "independent-domination"}
+    assert set(BUILTIN) >= {"placement", "domination", "independent-domination"}
 
 
 def general_linear_model() -> BoolModel:
@@ -365,9 +364,9 @@ def test_the_api_counts_and_streams_the_optima():
         (lambda: ql.optimize(8, problem="domination", givens=[(0, 0)]), "takes no given queens"),
         (lambda: ql.optimize(8, problem="domination", symmetry="all"), "unknown symmetry"),
         (lambda: ql.optimize(8), "the placement problem needs weights"),
-        (lambda: ql.count(8, "backtrack", symmetry="lex-leader"), "--symmetry choose"),
+        (lambda: ql.count(8, "backtrack", symmetry="lex-leader"), "builds no model"),
         (lambda: ql.count(8, problem="domination", unique=True), "--symmetry lex-leader"),
-        (lambda: ql.solve(ql.Problem(8, kind="domination")), "solve places n queens"),
+        (lambda: ql.solve(ql.Problem(8, kind="domination")), "no backend can solve the domination"),
         (
             lambda: ql.count(4, "cpsat", problem="coloring", model="assignment"),
             "labelled colourings .*count and enumerate with: precedence, representatives",
@@ -406,12 +405,11 @@ class Liar:
     """A backend whose answers are wrong in the ways the API must catch."""
 
     name = "liar"
-    kinds = frozenset({"domination"})
 
     def __init__(self, answer, objective, bound):
         self.answer, self.objective, self.bound = answer, objective, bound
 
-    def optimize_kind(self, problem, run, question):
+    def optimize(self, problem, run, question):
         return ql.OptimizeResult(
             Status.OPTIMAL, self.objective, answer=self.answer, bound=self.bound
         )
@@ -433,8 +431,7 @@ def test_the_api_catches_a_wrong_answer(monkeypatch, answer, objective, bound, m
 
     class Lying(Liar, Backend):
         family = Family.MODEL
-        tasks = frozenset()
-        kind_tasks = frozenset({Task.OPTIMIZE})
+        tasks = MappingProxyType({"domination": frozenset({Task.OPTIMIZE})})
 
         def __init__(self, **_):
             Liar.__init__(self, answer, objective, bound)

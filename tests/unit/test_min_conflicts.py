@@ -144,13 +144,16 @@ from numba.core.dispatcher import Dispatcher
 from queenslab.core.backend import Task
 from queenslab.core.problem import Problem
 from queenslab.core.run import Run
+from queenslab.core.kind import Question
 from queenslab.heuristics.min_conflicts import MinConflictsBackend
+from queenslab.problems import kind
 
 variant, board = sys.argv[1:]
 extra = {"givens": ((0, 2),), "blocked": ((4, 4),)} if board == "constrained" else {}
 problem = Problem(11, variant=variant, **extra)
 backend = MinConflictsBackend()
-backend.load_for(Task.SOLVE, problem)
+question = Question(kind("placement"))
+backend.load_for(Task.SOLVE, problem, question)
 loaded = []
 compile_for_args = Dispatcher._compile_for_args
 
@@ -159,7 +162,7 @@ def recording(self, *args, **kwargs):
     return compile_for_args(self, *args, **kwargs)
 
 Dispatcher._compile_for_args = recording
-assert backend.solve(problem, Run(1, None)).placement is not None
+assert backend.solve(problem, Run(1, None), question).placement is not None
 print(loaded)
 """
 

@@ -21,7 +21,7 @@ from tests import oracle
 OPTIMIZERS = [
     pytest.param(name, marks=pytest.mark.skipif(not info(name).available, reason="missing"))
     for name in names()
-    if Task.OPTIMIZE in backend_class(name).tasks
+    if backend_class(name).searches_itself(Task.OPTIMIZE, "placement")
 ]
 SIZES = [5, 6, 7, 8]
 

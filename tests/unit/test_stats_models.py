@@ -29,7 +29,7 @@ CASES = [
     for name in names()
     if backend_class(name).family is Family.MODEL
     for task in TASKS
-    if task in backend_class(name).tasks
+    if backend_class(name).searches_itself(task, "placement")
 ]
 
 

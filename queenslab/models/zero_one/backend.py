@@ -1,11 +1,14 @@
-"""What the model backends share to answer the problem kinds: each names its translator.
+"""What the model backends share to answer any problem kind: each names its translator.
 
-A kind's question (``problems.Question``) is built into a ``BoolModel``, solved by the
+A kind's question (``core.kind.Question``) is built into a ``BoolModel``, solved by the
 backend's translator with the backend's own settings (``workers``, ``solver``,
-``encoding``), and the answer decoded by the kind. Optimising runs in a forked child, the
-model built there too; counting and enumerating prove the optimum that way first, build
-the model of the answers at that value in a child too (so the limit covers it), then
-stream those answers from this process.
+``encoding``), and the answer decoded by the kind. A backend with a formulation of its own
+for a kind (placement's) declares it in ``tasks`` and writes it as ``own_<task>``: it is
+used when no model was asked for (``Backend.searches_itself``).
+
+Optimising runs in a forked child, the model built there too; counting and enumerating
+prove the optimum that way first, build the model of the answers at that value in a child
+too (so the limit covers it), then stream those answers from this process.
 """
 
 from __future__ import annotations
@@ -15,29 +18,64 @@ from collections.abc import Iterator, Sequence
 from types import ModuleType
 from typing import Any, ClassVar
 
+from queenslab.core.backend import Backend, Task
 from queenslab.core.errors import LimitReached, UsageError
 from queenslab.core.kind import Question
 from queenslab.core.model import BoolModel
 from queenslab.core.problem import Problem
-from queenslab.core.result import CountResult, DecideResult, OptimizeResult, Status
+from queenslab.core.result import CountResult, DecideResult, OptimizeResult, SolveResult, Status
 from queenslab.core.run import News, Run
 from queenslab.models.zero_one.outcome import Outcome
 from queenslab.runtime import forked
 
 
-class KindModels:
-    """Mixin of a model backend: ``optimize_kind`` (and, with a ``solutions`` in its
-    translator, ``count_kind`` and ``enumerate_kind``) through ``translator``."""
+class KindModels(Backend):
+    """Base of a model backend: ``optimize`` and ``decide`` (and, with a ``solutions`` in
+    its translator, ``count`` and ``enumerate``) of any kind through ``translator``."""
 
     #: The translator's module in ``queenslab.models.zero_one``.
     translator: ClassVar[str]
-    name: ClassVar[str]
-    settings: dict[str, Any]
 
     def _kind_translator(self) -> ModuleType:
         return importlib.import_module(f"queenslab.models.zero_one.{self.translator}")
 
-    def optimize_kind(self, problem: Problem, run: Run, question: Question) -> OptimizeResult:
+    def _own(self, task: Task, question: Question) -> bool:
+        return self.searches_itself(task, question.kind.name, question.native)
+
+    def solve(self, problem: Problem, run: Run, question: Question) -> SolveResult:
+        if self._own(Task.SOLVE, question):
+            return self.own_solve(problem, run, question)
+        return super().solve(problem, run, question)
+
+    def enumerate(self, problem: Problem, run: Run, question: Question) -> Iterator[Any]:
+        if self._own(Task.ENUMERATE, question):
+            return self.own_enumerate(problem, run, question)
+        return self._model_enumerate(problem, run, question)
+
+    def count(self, problem: Problem, run: Run, question: Question) -> CountResult:
+        if self._own(Task.COUNT, question):
+            return self.own_count(problem, run, question)
+        return self._model_count(problem, run, question)
+
+    def optimize(self, problem: Problem, run: Run, question: Question) -> OptimizeResult:
+        if self._own(Task.OPTIMIZE, question):
+            return self.own_optimize(problem, run, question)
+        return self._model_optimize(problem, run, question)
+
+    # The backend's own formulations, for the tasks ``tasks`` lists under a kind.
+    def own_solve(self, problem: Problem, run: Run, question: Question) -> SolveResult:
+        raise self.lacks(Task.SOLVE, question.kind.name)
+
+    def own_enumerate(self, problem: Problem, run: Run, question: Question) -> Iterator[Any]:
+        raise self.lacks(Task.ENUMERATE, question.kind.name)
+
+    def own_count(self, problem: Problem, run: Run, question: Question) -> CountResult:
+        raise self.lacks(Task.COUNT, question.kind.name)
+
+    def own_optimize(self, problem: Problem, run: Run, question: Question) -> OptimizeResult:
+        raise self.lacks(Task.OPTIMIZE, question.kind.name)
+
+    def _model_optimize(self, problem: Problem, run: Run, question: Question) -> OptimizeResult:
         """The translator's outcome; when the child had to be stopped first, the best answer
         and bound it told on the way (``Run.news``)."""
         result = forked.in_child(lambda: self._optimize_here(problem, run, question), run, None)
@@ -66,7 +104,7 @@ class KindModels:
             bound=outcome.bound, message=message,
         )  # fmt: skip
 
-    def decide_kind(
+    def decide(
         self, problem: Problem, run: Run, question: Question, value: int, proof: str | None = None
     ) -> DecideResult:
         if proof is not None:
@@ -84,7 +122,7 @@ class KindModels:
         outcome = self._kind_translator().optimize(model, run, self.settings)
         return decided(problem, question, model, outcome, value)
 
-    def count_kind(self, problem: Problem, run: Run, question: Question) -> CountResult:
+    def _model_count(self, problem: Problem, run: Run, question: Question) -> CountResult:
         found, optimum = 0, None
         try:
             best = self._kind_proven(problem, run, question)
@@ -97,14 +135,14 @@ class KindModels:
             return CountResult(None, status=Status.LIMIT, kind=problem.kind, optimum=optimum)
         return CountResult(found, kind=problem.kind, optimum=optimum)
 
-    def enumerate_kind(self, problem: Problem, run: Run, question: Question) -> Iterator[Any]:
+    def _model_enumerate(self, problem: Problem, run: Run, question: Question) -> Iterator[Any]:
         best = self._kind_proven(problem, run, question)
         yield from self._kind_optima(problem, run, question, best)
 
     def _kind_proven(self, problem: Problem, run: Run, question: Question) -> OptimizeResult:
         """The optimum, optimal or infeasible; LimitReached when a limit came first, and a
         solver's failure raised with its words (never taken for a limit)."""
-        best = self.optimize_kind(problem, run, question)
+        best = self._model_optimize(problem, run, question)
         if best.status is Status.UNKNOWN:
             raise RuntimeError(f"{self.translator} failed: {best.message or 'no reason given'}")
         if best.status not in (Status.OPTIMAL, Status.INFEASIBLE):
