@@ -131,13 +131,13 @@ def test_a_count_of_a_kind_reports_the_answers_it_finds():
 
 def test_the_crosscheck_table_comes_in_blocks_that_fit_a_terminal():
     """The default cross-check's one table was 198 columns wide."""
-    from queenslab.lab.crosscheck import Answer, CrosscheckReport, Row
+    from queenslab.lab.crosscheck import Answer, Row, Table
     from queenslab.registry import names
 
     counters = names()
     row = Row(10, 724, {name: Answer(724, 12.5) for name in counters})
     row.counts[counters[-1]] = Answer(725, 0.5)
-    text = CrosscheckReport(counters, [], [row]).to_text()
+    text = Table(counters, [], [row]).to_text()
     blocks = text.split("\n\n")
     assert len(blocks) > 1 and max(map(len, text.splitlines())) <= 100, text
     assert all(block.startswith("n   OEIS  ") for block in blocks), text
