@@ -1,4 +1,5 @@
-"""``queens crosscheck``: every counting backend against each other and the published counts."""
+"""``queens crosscheck``: every backend against each other and the published values, for any
+problem kind (``lab.crosscheck``)."""
 
 from __future__ import annotations
 
@@ -7,10 +8,9 @@ import json
 
 from queenslab.cli import arguments as a
 from queenslab.core.errors import ExitCode
-from queenslab.problems import DEFAULT_KIND
 from queenslab.runtime import progress
 
-HELP = "all counting backends vs each other and OEIS"
+HELP = "all backends vs each other and OEIS, for any problem kind"
 EXAMPLES = """examples:
   queens crosscheck
   queens crosscheck --n 1-9 --backend bitmask --backend milp --format json
@@ -39,21 +39,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from queenslab.core.stats import summary
     from queenslab.lab.crosscheck import crosscheck
-    from queenslab.lab.kind_crosscheck import crosscheck_kind
 
     with progress.progress_bar("cross-checking") as bar:
-        if args.problem == DEFAULT_KIND:
-            a.refuse_kind_model(args)
-            report = crosscheck(args.n, args.backend, variant=args.variant,
-                                blocked=a.blocked_cells(args), progress=bar)  # fmt: skip
-            tables = [report]
-        else:
-            report = crosscheck_kind(args.problem, args.n, args.backend, variant=args.variant,
-                                     blocked=a.blocked_cells(args), model=args.model,
-                                     symmetry=args.symmetry, progress=bar)  # fmt: skip
-            tables = [report.values, report.optima]
+        report = crosscheck(args.n, args.backend, problem=args.problem, variant=args.variant,
+                            blocked=a.blocked_cells(args), model=args.model,
+                            symmetry=args.symmetry, progress=bar)  # fmt: skip
     if args.verbose:
-        for table in tables:
+        for table in report.tables.values():
             for row in table.rows:
                 for name, cell in {**row.counts, **row.heuristics}.items():
                     if cell.stats:

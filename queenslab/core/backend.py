@@ -152,7 +152,8 @@ class Backend:
         if option in cls.count_options and task is not Task.COUNT:
             return "only when counting"
         if option in cls.native_options and not own:
-            return "only in its own searches, not on a problem's 0-1 model"
+            kinds = " or ".join(kind for kind in cls.tasks if kind != EVERY_KIND)
+            return f"only in its own search of {kinds}, not on a problem's 0-1 model"
         return None
 
     @classmethod

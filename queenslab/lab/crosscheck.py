@@ -1,11 +1,17 @@
-"""Cross-validation: every counting backend against each other and against OEIS.
+"""Cross-validation of a problem kind: every backend against each other and the published values.
 
-The published count is the variant's own sequence (A000170 standard, A051906 toroidal,
-A051223 super-queens); with blocked cells the counters must agree with each other. A
-disagreement anywhere (two backends, or a backend and the published value) makes the
-report fail. Heuristic backends cannot count, so for each n >= 4 their placement goes
-through the harness (``api.solve`` validates every board) and must come back valid.
-Backends too slow for an n are listed as skipped, never silently left out.
+The tables follow from what the kind and the backends declare. Where answers differ in
+value (the kind's model has an objective), one table holds the optimum each complete
+backend proves and the value each heuristic reaches (it may equal the optimum, never beat
+it), against the kind's ``value_sequences``; another the number of optimal answers each
+counting backend finds, against its ``count_sequences``. Where every answer is as good as
+another (placement without weights), only the count is compared (A000170 for placement),
+and each heuristic's answer, which the api checks, stands beside it wherever an answer
+may exist. With blocked cells nothing is published and the backends must agree with each
+other; with ``symmetry="lex-leader"`` the counts are classes, compared with each other only.
+
+A disagreement anywhere, or an answer a backend could not back, fails the report. Sizes a
+backend is not asked about are listed as skipped, never silently left out.
 """
 
 from __future__ import annotations
@@ -14,18 +20,21 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from queenslab import api, boards
+from queenslab import api, registry
 from queenslab.boards import DEFAULT_VARIANT, Cell
-from queenslab.core.backend import Family, Feature, Task
+from queenslab.core.backend import Family, Task
 from queenslab.core.errors import UsageError
+from queenslab.core.kind import ProblemKind, check_symmetry
+from queenslab.core.model import Sense
 from queenslab.core.problem import Problem
 from queenslab.core.result import Status
 from queenslab.core.run import ProgressCallback
 from queenslab.core.stats import primary_effort
 from queenslab.lab import reference
-from queenslab.registry import backend_class, info, names
+from queenslab.problems import DEFAULT_KIND, kind
 
-#: Largest n each counter is asked to count here (it would take minutes beyond).
+#: Largest n each backend is asked to count every answer of a question with nothing to
+#: optimise at (minutes beyond).
 MAX_COUNT_N: dict[str, int] = {
     "backtrack": 11,
     "milp": 10,
@@ -35,10 +44,14 @@ MAX_COUNT_N: dict[str, int] = {
     "bitmask": 18,
 }
 DEFAULT_MAX_COUNT_N = 10  # for counters not in the table
+#: Largest n each backend is asked to count the optimal answers at: the count must also
+#: prove that no other answer reaches the optimum. Optimising is asked at every n given.
+MAX_OPTIMA_N: dict[str, int] = {"sat": 9, "cpsat": 8}
+DEFAULT_MAX_OPTIMA_N = 8
 #: The text table's width: a wider one is cut into blocks, each led by n and OEIS.
 TEXT_WIDTH = 100
 KEY_COLUMNS = 2
-TIME_LIMIT = 120.0  # seconds per count or solve
+TIME_LIMIT = 120.0  # seconds per call
 SEED = 0  # heuristics are seeded so a failure can be replayed
 
 
@@ -77,12 +90,15 @@ class Row:
     heuristics: dict[str, Answer] = field(default_factory=dict)
 
     @property
+    def known(self) -> set[int]:
+        """The totals the counters gave and the published value."""
+        totals = {cell.value for cell in self.counts.values() if cell.value is not None}
+        return totals if self.oeis is None else {*totals, self.oeis}
+
+    @property
     def disagrees(self) -> bool:
         """Two different totals among the counters and the published value."""
-        totals = {cell.value for cell in self.counts.values() if cell.value is not None}
-        if self.oeis is not None:
-            totals.add(self.oeis)
-        return len(totals) > 1
+        return len(self.known) > 1
 
     @property
     def ok(self) -> bool:
@@ -91,7 +107,7 @@ class Row:
 
 
 @dataclass
-class CrosscheckReport:
+class Table:
     counters: list[str]
     heuristics: list[str]
     rows: list[Row]
@@ -195,89 +211,236 @@ def _blocks(widths: Sequence[int], keys: int, limit: int) -> list[list[int]]:
     return [*blocks, block]
 
 
+@dataclass
+class CrosscheckReport:
+    """The tables of one kind: ``values`` (the optimum; None where answers do not differ in
+    value) and ``counts`` (of the optimal answers, or of every answer)."""
+
+    problem: str
+    counts: Table
+    values: Table | None = None
+
+    @property
+    def tables(self) -> dict[str, Table]:
+        """Each table under its JSON key, in the order shown."""
+        named = {"values": self.values, "counts": self.counts}
+        return {key: table for key, table in named.items() if table is not None}
+
+    @property
+    def ok(self) -> bool:
+        return all(table.ok for table in self.tables.values())
+
+    def to_json(self, stats: bool = False) -> dict[str, Any]:
+        """The report; ``stats`` adds each answer's statistics."""
+        tables = {key: table.to_json(stats) for key, table in self.tables.items()}
+        return {"ok": self.ok, "problem": self.problem, **tables}
+
+    def to_text(self, stats: bool = False) -> str:
+        """Each table under a title line; ``stats`` adds each answer's effort figure."""
+        counted = "how many optimal answers" if self.values else "how many answers"
+        titles = {"values": "the optimum", "counts": counted}
+        return "\n\n".join(
+            f"{self.problem}: {titles[key]}\n{table.to_text(stats)}"
+            for key, table in self.tables.items()
+        )
+
+    def _repr_html_(self) -> str:
+        return "".join(table._repr_html_() for table in self.tables.values())
+
+
 def crosscheck(
     ns: Sequence[int],
     backends: Sequence[str] | None = None,
     *,
+    problem: str = DEFAULT_KIND,
     variant: str = DEFAULT_VARIANT,
     blocked: Sequence[Cell] = (),
+    model: str | None = None,
+    symmetry: str = "none",
     progress: ProgressCallback | None = None,
 ) -> CrosscheckReport:
-    """Count every n with every chosen counter and validate every heuristic's board.
+    """Every n of problem kind ``problem`` with every chosen backend that can take part
+    (None: every one that takes the board), in the tables the kind calls for.
 
-    With blocked cells there is no published count: the counters must agree with each
-    other (backtracking among them). Sizes no counter is asked to count are refused.
+    ``model`` and ``symmetry`` shape the models the complete backends build; heuristics
+    build none. Sizes no backend of the cross-check is asked about are refused.
     """
-    boards.variant(variant)
-    sample = Problem(max(ns), variant=variant, blocked=tuple(blocked))
-    counters, heuristics = _split(backends, sample)
-    reachable = max((MAX_COUNT_N.get(name, DEFAULT_MAX_COUNT_N) for name in counters), default=0)
-    unchecked = [n for n in ns if n > reachable and not (heuristics and n >= 4)]
-    if unchecked:
-        raise UsageError(
-            f"nothing in this cross-check can check n={unchecked[0]} "
-            f"(its counters reach n={reachable})"
-        )
-    problems = [Problem(n, variant=variant, blocked=tuple(blocked)) for n in ns]
-    rows = [Row(p.n, None if p.blocked else reference.total(p.n, variant)) for p in problems]
-    total = len(rows) * (len(counters) + len(heuristics))
+    question = kind(problem)
+    question.model_name(model)  # a one-line UsageError for an unknown model
+    how = {"model": model, "symmetry": check_symmetry(symmetry)}
+    problems = [api.make_problem(n, variant=variant, blocked=blocked, problem=problem)
+                for n in ns]  # fmt: skip
+    optimises = _optimises(question, problems[0])
+    native = model is None and symmetry == "none"
+    solvers, heuristics, counters = _split(backends, problems[-1], optimises, native)
+    reach = MAX_OPTIMA_N if optimises else MAX_COUNT_N
+    default_reach = DEFAULT_MAX_OPTIMA_N if optimises else DEFAULT_MAX_COUNT_N
+    reaches = {name: reach.get(name, default_reach) for name in counters}
+    if not solvers and not heuristics:
+        unchecked = [n for n in ns if n > max(reaches.values(), default=0)]
+        if unchecked:
+            raise UsageError(
+                f"nothing in this cross-check can check n={unchecked[0]} "
+                f"(its counters reach n={max(reaches.values(), default=0)})"
+            )
+    counts, values = _tables(problems, solvers, heuristics, counters, optimises, symmetry)
+    total = len(ns) * (len(solvers) + len(heuristics) + len(counters))
     done = 0
-    for problem, row in zip(problems, rows, strict=True):
+
+    def tick() -> None:
+        nonlocal done
+        done += 1
+        if progress:
+            progress(done, total)
+
+    value_rows = values.rows if values else [None] * len(problems)
+    for instance, row, value_row in zip(problems, counts.rows, value_rows, strict=True):
         for name in counters:
-            row.counts[name] = _count(name, problem)
-            done += 1
-            if progress:
-                progress(done, total)
-        for name in heuristics:
-            if row.n >= 4:
-                row.heuristics[name] = _validate(name, problem)
-            done += 1
-            if progress:
-                progress(done, total)
-    return CrosscheckReport(counters, heuristics, rows, variant)
-
-
-def _split(backends: Sequence[str] | None, problem: Problem) -> tuple[list[str], list[str]]:
-    """Counters and heuristics to run: the chosen ones, or every one that takes the board."""
-    chosen = list(dict.fromkeys(backends)) if backends is not None else names()
-    counters, heuristics = [], []
-    for name in chosen:
-        cls = backend_class(name)  # UsageError for an unknown name
-        takes = problem.variant in cls.variants and (
-            not problem.blocked or Feature.BLOCKED in cls.features
-        )
-        if not takes:
-            if backends is not None:
-                raise UsageError(
-                    f"backend {name!r} does not handle this board ({problem.describe()})"
-                )
+            row.counts[name] = _count(name, instance, how, reaches[name])
+            tick()
+        if value_row is None:  # the heuristics' answers, checked, beside the count
+            for name in heuristics:
+                if _may_have_answers(row):
+                    row.heuristics[name] = _validate(name, instance)
+                tick()
             continue
-        if Task.COUNT in cls.tasks:
-            counters.append(name)
-        elif cls.family is Family.HEURISTIC and Task.SOLVE in cls.tasks:
-            heuristics.append(name)
-        elif backends is not None:
-            raise UsageError(f"backend {name!r} can neither count nor be validated by solving")
-    return counters, heuristics
+        for name in solvers:
+            value_row.counts[name] = _optimum(name, instance, how)
+            tick()
+        for name in heuristics:
+            value_row.heuristics[name] = _reached(name, instance, question.sense, value_row)
+            tick()
+    return CrosscheckReport(problem, counts, values)
 
 
-def _count(name: str, problem: Problem) -> Answer:
-    if problem.n > MAX_COUNT_N.get(name, DEFAULT_MAX_COUNT_N):
+def _optimises(question: ProblemKind, problem: Problem) -> bool:
+    """Whether answers differ in value: the kind's model has an objective (placement
+    without weights has none, every placement being as good). Built on the first board."""
+    return bool(question.build(problem.board, question.model_name(None)).objective)
+
+
+def _tables(
+    problems: Sequence[Problem],
+    solvers: list[str],
+    heuristics: list[str],
+    counters: list[str],
+    optimises: bool,
+    symmetry: str,
+) -> tuple[Table, Table | None]:
+    """The empty count table and, where answers differ in value, the optimum's, each row
+    with its published value: none on blocked boards, nor for counts of classes."""
+    kind_name, variant = problems[0].kind, problems[0].variant
+    published = not problems[0].blocked
+    counted = published and symmetry == "none"
+    counts = Table(counters, [] if optimises else heuristics, [
+        Row(p.n, reference.optima(kind_name, p.n, variant) if counted else None)
+        for p in problems
+    ], variant)  # fmt: skip
+    if not optimises:
+        return counts, None
+    values = Table(solvers, heuristics, [
+        Row(p.n, reference.optimum(kind_name, p.n, variant) if published else None)
+        for p in problems
+    ], variant)  # fmt: skip
+    return counts, values
+
+
+def _split(
+    backends: Sequence[str] | None, problem: Problem, optimises: bool, native: bool
+) -> tuple[list[str], list[str], list[str]]:
+    """Complete optimisers, heuristics and counters: the chosen backends, or every one that
+    takes the board (``native`` False: a model was asked for, which model backends build).
+    Where answers do not differ in value, heuristics solve instead."""
+    needs = registry.needs(problem)
+    optimisers = registry.able(Task.OPTIMIZE, problem, needs, native) if optimises else []
+    searching = optimisers if optimises else registry.able(Task.SOLVE, problem, needs, native)
+    heuristics = [n for n in searching if registry.info(n).family is Family.HEURISTIC]
+    solvers = [n for n in optimisers if n not in heuristics]
+    counters = registry.able(Task.COUNT, problem, needs, native)
+    if backends is None:
+        return solvers, heuristics, counters
+    chosen = list(dict.fromkeys(backends))
+    for name in chosen:
+        registry.info(name)  # UsageError for an unknown name
+        if name not in {*solvers, *heuristics, *counters}:
+            doing = (
+                "optimises nor counts it" if optimises else "counts it nor solves it as a heuristic"
+            )
+            raise UsageError(
+                f"backend {name!r} takes no part in a cross-check of the {problem.kind} "
+                f"problem on this board ({problem.describe()}): it neither {doing}"
+            )
+    return (
+        [n for n in chosen if n in solvers],
+        [n for n in chosen if n in heuristics],
+        [n for n in chosen if n in counters],
+    )
+
+
+def _may_have_answers(row: Row) -> bool:
+    """False where the published count, or the counters, agree there is none: a heuristic
+    cannot prove that, and would search until its time limit."""
+    return row.known != {0}
+
+
+def _count(name: str, problem: Problem, how: dict[str, Any], reach: int) -> Answer:
+    if problem.n > reach:
         return Answer(note="skipped (n too large)")
-    if not info(name).available:
+    if not registry.info(name).available:
         return Answer(note="unavailable")
     try:
-        result = api.count(problem, name, time_limit=TIME_LIMIT)
+        result = api.count(problem, name, time_limit=TIME_LIMIT, **how)
     except Exception as exc:  # a crosscheck reports every failure instead of stopping
         return Answer(note=f"error: {exc}", failed=True)
     if result.status is Status.LIMIT or result.total is None:
-        return Answer(seconds=result.seconds, note="limit", stats=result.stats)
+        return Answer(seconds=result.seconds, note=str(result.status), stats=result.stats)
     return Answer(result.total, result.seconds, stats=result.stats)
 
 
+def _optimum(name: str, problem: Problem, how: dict[str, Any]) -> Answer:
+    """The optimum a complete backend proves (a limit or a bound is a note)."""
+    result = _optimize(name, problem, how)
+    if isinstance(result, Answer):
+        return result
+    if result.status is Status.OPTIMAL:
+        return Answer(result.objective, result.seconds, stats=result.stats)
+    if result.status is Status.INFEASIBLE:
+        return Answer(note="infeasible", seconds=result.seconds, stats=result.stats)
+    best = "" if result.objective is None else f" {result.objective}, bound {result.bound}"
+    return Answer(seconds=result.seconds, note=f"{result.status}{best}", stats=result.stats)
+
+
+def _reached(name: str, problem: Problem, sense: Sense, row: Row) -> Answer:
+    """A heuristic's value: it may equal the optimum, never beat it. It builds no model:
+    the run's model and symmetry are not its to take."""
+    result = _optimize(name, problem, {"seed": SEED})
+    if isinstance(result, Answer):
+        return result
+    if result.objective is None:
+        return Answer(seconds=result.seconds, note=f"no answer ({result.status})")
+    beats = any(
+        (result.objective < best) if sense is Sense.MIN else (result.objective > best)
+        for best in row.known
+    )
+    return Answer(result.objective, result.seconds, failed=beats, stats=result.stats,
+                  note="beats the optimum" if beats else "")  # fmt: skip
+
+
+def _optimize(name: str, problem: Problem, how: dict[str, Any]) -> Any:
+    """``api.optimize``'s result, or the Answer that says why there is none."""
+    if not registry.info(name).available:
+        return Answer(note="unavailable")
+    try:
+        return api.optimize(problem, backend=name, time_limit=TIME_LIMIT, **how)
+    except api.BackendBug as exc:
+        return Answer(note=f"wrong answer: {exc}", failed=True)
+    except Exception as exc:  # a crosscheck reports every failure instead of stopping
+        return Answer(note=f"error: {exc}", failed=True)
+
+
 def _validate(name: str, problem: Problem) -> Answer:
-    """``api.solve`` raises BackendBug on an invalid board or a moved queen."""
-    if not info(name).available:
+    """``api.solve`` raises BackendBug on an invalid answer or a moved queen."""
+    if not registry.info(name).available:
         return Answer(note="unavailable")
     try:
         result = api.solve(problem, name, seed=SEED, time_limit=TIME_LIMIT)

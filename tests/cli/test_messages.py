@@ -63,15 +63,16 @@ def test_help_fits_a_terminal(command, capsys, monkeypatch):
         (["optimize", "5", "--problem", "domination", "-b", "graph-search",
           "--symmetry", "lex-leader"], "backend 'graph-search' builds no model"),
         (["optimize", "5", "--problem", "domination", "-b", "cpsat", "--formulation", "integer"],
-         "backend 'cpsat' uses option 'formulation' only on the placement problem"),
+         "backend 'cpsat' uses option 'formulation' only in its own search of placement, not "
+         "on a problem's 0-1 model"),
         (["count", "4", "--problem", "domination", "-b", "sat", "--workers", "2"],
-         "backend 'sat' uses option 'workers' only on the placement problem"),
+         "backend 'sat' uses option 'workers' only in its own search of placement"),
         (["count", "5", "--problem", "domination", "--checkpoint", "F"],
          "option 'checkpoint' is only for counting placement (bitmask, gpu), "
          "not for counting domination"),
         (["count", "4", "--problem", "domination", "--solver-cmd", "cadical"],
          "option 'solver_cmd' is only for solving, enumerating, counting placement; deciding "
-         "coloring or domination or independent-domination or peaceable (sat)"),
+         "any problem (sat)"),
     ],
 )  # fmt: skip
 def test_an_option_the_run_does_not_use_is_refused(queens, argv, message, tmp_path):
@@ -131,13 +132,13 @@ def test_a_count_of_a_kind_reports_the_answers_it_finds():
 
 def test_the_crosscheck_table_comes_in_blocks_that_fit_a_terminal():
     """The default cross-check's one table was 198 columns wide."""
-    from queenslab.lab.crosscheck import Answer, CrosscheckReport, Row
+    from queenslab.lab.crosscheck import Answer, Row, Table
     from queenslab.registry import names
 
     counters = names()
     row = Row(10, 724, {name: Answer(724, 12.5) for name in counters})
     row.counts[counters[-1]] = Answer(725, 0.5)
-    text = CrosscheckReport(counters, [], [row]).to_text()
+    text = Table(counters, [], [row]).to_text()
     blocks = text.split("\n\n")
     assert len(blocks) > 1 and max(map(len, text.splitlines())) <= 100, text
     assert all(block.startswith("n   OEIS  ") for block in blocks), text

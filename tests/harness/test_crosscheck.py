@@ -1,4 +1,5 @@
-"""`queens crosscheck`: agreement passes, any wrong count or invalid board fails it."""
+"""`queens crosscheck`: agreement passes, any wrong count or invalid board fails it; each
+kind gets the tables its declarations call for."""
 
 from __future__ import annotations
 
@@ -48,10 +49,12 @@ def test_cli_crosscheck_small_range_agrees(queens):
     run = queens("crosscheck", "--n", "1-6", "--format", "json")
     assert run.returncode == 0, run.stdout + run.stderr
     report = json.loads(run.stdout)
-    assert report["ok"] is True
+    assert report["ok"] is True and report["problem"] == "placement"
+    assert "values" not in report  # every placement is as good: only the count is compared
+    counts = report["counts"]
     counting = [b for b in registry.names() if Task.COUNT in registry.info(b).tasks_on("placement")]
-    assert report["counters"] == counting  # every counting backend is shown
-    for row in report["rows"]:
+    assert counts["counters"] == counting  # every counting backend is shown
+    for row in counts["rows"]:
         assert row["oeis"] == reference.total(row["n"])
         for cell in row["counts"].values():
             assert cell["value"] in (row["oeis"], None)
@@ -60,7 +63,7 @@ def test_cli_crosscheck_small_range_agrees(queens):
 def test_a_wrong_counter_is_a_disagreement(broken):
     report = crosscheck(range(1, 7), ["backtrack", "off-by-one"])
     assert not report.ok
-    assert [row.n for row in report.rows if row.disagrees] == [5, 6]
+    assert [row.n for row in report.counts.rows if row.disagrees] == [5, 6]
     assert "!! disagree" in report.to_text()
     assert cli.main(["crosscheck", "--n", "4-5", "--backend", "off-by-one"]) == 1
 
@@ -68,15 +71,17 @@ def test_a_wrong_counter_is_a_disagreement(broken):
 def test_an_invalid_heuristic_board_fails(broken):
     report = crosscheck(range(1, 6), ["backtrack", "diagonal"])
     assert not report.ok
-    cell = report.rows[4].heuristics["diagonal"]
+    rows = report.counts.rows
+    cell = rows[4].heuristics["diagonal"]
     assert cell.failed and "invalid" in cell.note
-    assert report.rows[0].heuristics == {}  # heuristics start at n = 4
+    assert not rows[0].heuristics["diagonal"].failed  # one queen on one cell is the answer
+    assert rows[1].heuristics == rows[2].heuristics == {}  # n = 2, 3: no answer to find
 
 
 def test_too_large_n_is_shown_as_skipped():
     report = crosscheck([12], ["backtrack", "bitmask"])
     assert report.ok
-    assert report.rows[0].counts["backtrack"].note == "skipped (n too large)"
+    assert report.counts.rows[0].counts["backtrack"].note == "skipped (n too large)"
     assert "skipped (n too large)" in report.to_text()
 
 
@@ -89,10 +94,27 @@ def test_sizes_nothing_can_check_are_refused(backends):
 def test_a_construction_that_does_not_cover_n_is_not_a_failure():
     report = crosscheck([14], ["divide-conquer", "explicit"])
     assert report.ok
-    assert report.rows[0].heuristics["divide-conquer"].note == "n not covered"
-    assert report.rows[0].heuristics["explicit"].note == ""
+    row = report.counts.rows[0]
+    assert row.heuristics["divide-conquer"].note == "n not covered"
+    assert row.heuristics["explicit"].note == ""
 
 
 def test_an_unknown_backend_is_a_usage_error(capsys):
     assert cli.main(["crosscheck", "--n", "4", "--backend", "nonexistent"]) == 2
     assert "unknown backend" in capsys.readouterr().err
+
+
+def test_a_kind_with_an_objective_compares_its_optimum_and_its_optima():
+    report = crosscheck([4, 5], ["milp", "sat", "graph-search"], problem="domination")
+    assert report.ok and list(report.tables) == ["values", "counts"]
+    assert (report.values.counters, report.values.heuristics) == (["milp", "sat"], ["graph-search"])
+    assert [row.counts["milp"].value for row in report.values.rows] == [2, 3]
+    assert report.counts.counters == ["sat"] and report.counts.heuristics == []
+    assert [row.counts["sat"].value for row in report.counts.rows] == [12, 186]
+    text = report.to_text()
+    assert "domination: the optimum\n" in text and "domination: how many optimal answers\n" in text
+
+
+def test_a_backend_that_takes_no_part_is_a_usage_error():
+    with pytest.raises(UsageError, match=r"'bitmask' takes no part .* domination"):
+        crosscheck([4], ["bitmask"], problem="domination")

@@ -89,7 +89,7 @@ def test_an_ipython_shell_draws_placements_and_results():
 def test_crosscheck_report_displays_as_a_table():
     report = crosscheck.crosscheck([5, 6], ["backtrack", "bitmask"])
     html = report._repr_html_()
-    assert html.count("<tr>") == 1 + len(report.rows)
+    assert html.count("<tr>") == 1 + len(report.counts.rows)
     assert "all agree" in html
 
 
