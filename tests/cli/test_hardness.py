@@ -9,6 +9,7 @@ import json
 import os
 import subprocess
 import sys
+from types import MappingProxyType
 
 import pytest
 
@@ -75,10 +76,10 @@ class Pessimist(Backend):
 
     name = "pessimist"
     family = Family.EXACT
-    tasks = frozenset({Task.SOLVE})
+    tasks = MappingProxyType({"placement": frozenset({Task.SOLVE})})
     features = frozenset({Feature.BLOCKED, Feature.GIVENS})
 
-    def solve(self, problem, run):
+    def solve(self, problem, run, question):
         return SolveResult(Status.INFEASIBLE)
 
 

@@ -94,8 +94,8 @@ class OffByOne(BacktrackingBackend):
 
     name = "off-by-one"
 
-    def count(self, problem, run, unique=False):
-        result = super().count(problem, run, unique)
+    def count(self, problem, run, question):
+        result = super().count(problem, run, question)
         return CountResult(result.total + (problem.n >= 5))
 
 

@@ -4,6 +4,7 @@ kind gets the tables its declarations call for."""
 from __future__ import annotations
 
 import json
+from types import MappingProxyType
 
 import pytest
 
@@ -22,8 +23,8 @@ class OffByOneCounter(BacktrackingBackend):
 
     name = "off-by-one"
 
-    def count(self, problem, run, unique=False):
-        result = super().count(problem, run, unique)
+    def count(self, problem, run, question):
+        result = super().count(problem, run, question)
         return CountResult(result.total + (problem.n >= 5))
 
 
@@ -32,9 +33,9 @@ class DiagonalHeuristic(Backend):
 
     name = "diagonal"
     family = Family.HEURISTIC
-    tasks = frozenset({Task.SOLVE})
+    tasks = MappingProxyType({"placement": frozenset({Task.SOLVE})})
 
-    def solve(self, problem, run):
+    def solve(self, problem, run, question):
         return SolveResult(Status.SOLVED, Placement(range(problem.n)))
 
 

@@ -7,6 +7,7 @@ declares; in a notebook, ``ql.register_backend(PermutationsBackend)``.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from types import MappingProxyType
 
 from queenslab import (
     VARIANTS,
@@ -27,12 +28,13 @@ class PermutationsBackend(Backend):
 
     name = "permutations"
     family = Family.EXACT
-    tasks = frozenset({Task.SOLVE, Task.ENUMERATE, Task.COUNT})
+    #: The tasks its own search does, per problem kind.
+    tasks = MappingProxyType({"placement": frozenset({Task.SOLVE, Task.ENUMERATE, Task.COUNT})})
     features = frozenset({Feature.GIVENS, Feature.BLOCKED})
     variants = frozenset(VARIANTS)  # the board layer knows every variant's rules
     summary = "permutations extended row by row (a plug-in example)"
 
-    def enumerate(self, problem, run) -> Iterator[Placement]:
+    def enumerate(self, problem, run, question) -> Iterator[Placement]:
         board, n, given = problem.board, problem.n, problem.given_cols
         taken = [False] * board.line_id_count()  # columns and diagonals holding a queen
         cols: list[int] = []
@@ -62,15 +64,15 @@ class PermutationsBackend(Backend):
 
         yield from extend()
 
-    def solve(self, problem, run) -> SolveResult:
+    def solve(self, problem, run, question) -> SolveResult:
         try:
-            first = next(self.enumerate(problem, run), None)
+            first = next(self.enumerate(problem, run, question), None)
         except LimitReached:
             return SolveResult(Status.LIMIT)
         return SolveResult(Status.INFEASIBLE if first is None else Status.SOLVED, first)
 
-    def count(self, problem, run, unique=False) -> CountResult:
+    def count(self, problem, run, question) -> CountResult:
         try:
-            return CountResult(sum(1 for _ in self.enumerate(problem, run)))
+            return CountResult(sum(1 for _ in self.enumerate(problem, run, question)))
         except LimitReached:
             return CountResult(None, status=Status.LIMIT)
