@@ -340,7 +340,7 @@ class ModelBuilder:
         ``why``: what an empty clause among them means, in the kind's words."""
         for statement in statements:
             if isinstance(statement, Lit):
-                statement = Clause((statement,))
+                statement = any_of(statement)
             if isinstance(statement, Clause):
                 self._own(statement.owner)
                 self.bool_model.clause(*statement.literals, why=why)
