@@ -16,6 +16,7 @@ from typing import Any, ClassVar
 from queenslab.boards import Board, Cell
 from queenslab.boards.symmetry import Symmetry
 from queenslab.core.errors import UsageError
+from queenslab.core.expressions import ModelBuilder
 from queenslab.core.model import BoolModel, Sense, Var
 
 #: ``--symmetry`` choices: every model takes them.
@@ -108,6 +109,64 @@ class ProblemKind:
         """An answer's JSON data drawn as text; here a list of [row, col] queens: Q a
         queen, x a blocked cell, . any other."""
         return grid(board, {(r, c): "Q" for r, c in data})
+
+
+class StatedKind(ProblemKind):
+    """A kind whose models are stated with the expression API (``core.expressions``).
+
+    A subclass writes ``state`` (the model, for each name in ``models``) and ``check``.
+    The rest defaults to the common answer, a set of cells: the cells whose variables of
+    ``m.cells(...)`` are true, valued by their number, as sorted [row, col] lists, and
+    lex-leader symmetry breaking over those variables. ``sense`` may be "min" or "max".
+    """
+
+    models: ClassVar[Mapping[str, str]] = {"default": "the model its state method writes"}
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "sense" in cls.__dict__:
+            cls.sense = Sense(cls.sense)
+
+    def state(self, m: ModelBuilder, board: Board, model: str) -> None:
+        """State the model called ``model`` of this question on ``board`` with ``m``."""
+        raise NotImplementedError
+
+    def build(self, board: Board, model: str, symmetry: str = "none") -> BoolModel:
+        m = ModelBuilder(f"{self.name}-{model}")
+        self.state(m, board, model)
+        if symmetry == "lex-leader":
+            self.break_symmetry(m, board, model)
+        return m.bool_model
+
+    def break_symmetry(self, m: ModelBuilder, board: Board, model: str) -> None:
+        """Lex-leader over the board's symmetries, on the one family of ``m.cells``."""
+        if len(m.cell_families) != 1:
+            raise NotImplementedError(
+                f"{self.name} made {len(m.cell_families)} families of cell variables: "
+                "the default lex-leader takes one; override break_symmetry"
+            )
+        cells = list(m.cell_families[0])
+        variables = [lit.var for lit in m.cell_families[0].values()]
+        lex_leader(m.bool_model, board, cells, variables, board.symmetries())
+
+    def decode(self, board: Board, model: BoolModel, values: Sequence[bool]) -> frozenset[Cell]:
+        """The open cells whose answer variables are true (one per open cell, in order)."""
+        open_cells = list(board.open_cells())
+        if len(open_cells) != len(model.answer):
+            raise NotImplementedError(
+                f"{self.name} has {len(model.answer)} answer variables for "
+                f"{len(open_cells)} open cells: the default decode takes one a cell; "
+                "override decode"
+            )
+        return frozenset(
+            cell for cell, v in zip(open_cells, model.answer, strict=True) if values[v]
+        )
+
+    def value(self, answer: Any) -> int:
+        return len(answer)
+
+    def to_json(self, answer: Any) -> Any:
+        return [list(cell) for cell in sorted(answer)]
 
 
 def grid(board: Board, marks: dict[Cell, str]) -> str:

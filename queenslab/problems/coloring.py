@@ -42,8 +42,9 @@ from typing import ClassVar
 from queenslab.boards import Board, Cell
 from queenslab.boards.graph import neighbours
 from queenslab.core.errors import UsageError
-from queenslab.core.kind import ProblemKind, cell_images, grid
-from queenslab.core.model import BoolModel, Sense, Var
+from queenslab.core.expressions import Family, Lit, ModelBuilder, any_of, exactly_one, total
+from queenslab.core.kind import StatedKind, cell_images, grid
+from queenslab.core.model import BoolModel
 from queenslab.problems import coloring_exact_cover as exact_cover
 
 
@@ -91,44 +92,44 @@ def clique_bound(board: Board) -> int:
     return max((len(group.cells) for group in board.groups()), default=1)
 
 
-def _assignment(bm: BoolModel, board: Board, cells: list[Cell], precedence: bool) -> list[Var]:
+def _assignment(m: ModelBuilder, board: Board, cells: list[Cell], precedence: bool) -> Family[int]:
     """The assignment model; its ``used`` variables, one per colour offered."""
-    colours = max(dsatur(board).values(), default=-1) + 1
-    x = {cell: [bm.var(f"x_{cell[0]}_{cell[1]}_{k}", answer=True) for k in range(colours)]
-         for cell in cells}  # fmt: skip
-    used = [bm.var(f"used_{k}") for k in range(colours)]
+    colours = range(max(dsatur(board).values(), default=-1) + 1)
+    x = m.family("x", ((cell, k) for cell in cells for k in colours), answer=True)
+    used = m.family("used", colours)
     for cell in cells:
-        bm.exactly_one(x[cell])
+        m.add(exactly_one(x[cell, k] for k in colours))
     for group in board.groups():
         if group.cells:
-            for k, y in enumerate(used):
-                bm.add_linear([*((1, x[cell][k]) for cell in group.cells), (-1, y)], upper=0)
-    for k, y in enumerate(used):
-        bm.clause(-(y + 1), *(x[cell][k] + 1 for cell in cells))  # used only if some cell is
+            for k, y in used.items():
+                m.add(total(x[cell, k] for cell in group.cells) - y <= 0)
+    for k, y in used.items():
+        m.add(y >> any_of(x[cell, k] for cell in cells))  # used only if some cell is
         if k:
-            bm.clause(used[k - 1] + 1, -(y + 1))  # colours in order
-    bm.add_linear(((1, y) for y in used), lower=clique_bound(board))
-    bm.minimise((1, y) for y in used)
+            m.add(used[k - 1] | ~y)  # colours in order
+    m.add(total(used.values()) >= clique_bound(board))
+    m.minimise(total(used.values()))
     if precedence:
-        _value_precedence(bm, cells, x)
+        _value_precedence(m, cells, x, len(colours))
     return used
 
 
-def _value_precedence(bm: BoolModel, cells: list[Cell], x: dict[Cell, list[Var]]) -> None:
+def _value_precedence(
+    m: ModelBuilder, cells: list[Cell], x: Family[tuple[Cell, int]], colours: int
+) -> None:
     """Colour k > 0 only on a cell after one of colour k - 1: ``seen[k]`` per cell says the
     colour appeared up to there, defined both ways so it adds no solutions."""
-    before: list[Var] | None = None
+    before: list[Lit] | None = None
     for cell in cells:
-        xs = x[cell]
-        for k in range(1, len(xs)):
-            bm.clause(-(xs[k] + 1), *(() if before is None else (before[k - 1] + 1,)))
-        seen = [bm.var(f"seen_{cell[0]}_{cell[1]}_{k}") for k in range(len(xs) - 1)]
+        for k in range(1, colours):
+            m.add(x[cell, k] >> any_of(() if before is None else (before[k - 1],)))
+        seen = list(m.family(f"seen_{cell[0]}_{cell[1]}", range(colours - 1)).values())
         for k, s in enumerate(seen):
-            earlier = () if before is None else (before[k] + 1,)
-            bm.clause(-(s + 1), xs[k] + 1, *earlier)
-            bm.clause(s + 1, -(xs[k] + 1))
+            earlier = () if before is None else (before[k],)
+            m.add(s >> any_of(x[cell, k], earlier))
+            m.add(s | ~x[cell, k])
             if before is not None:
-                bm.clause(s + 1, -(before[k] + 1))
+                m.add(s | ~before[k])
         before = seen
 
 
@@ -138,31 +139,36 @@ def representative_pairs(board: Board, cells: list[Cell]) -> list[tuple[Cell, Ce
     return [(u, v) for i, u in enumerate(cells) for v in cells[i:] if v not in near[u]]
 
 
-def _representatives(bm: BoolModel, board: Board, cells: list[Cell]) -> None:
-    r = {
-        (u, v): bm.var(f"r_{u[0]}_{u[1]}_{v[0]}_{v[1]}", answer=True)
-        for u, v in representative_pairs(board, cells)
-    }
-    by_cell: dict[Cell, list[Var]] = {cell: [] for cell in cells}
+def _representatives(m: ModelBuilder, board: Board, cells: list[Cell]) -> None:
+    r = m.family("r", representative_pairs(board, cells), answer=True)
+    by_cell: dict[Cell, list[Lit]] = {cell: [] for cell in cells}
     for (_, v), var in r.items():
         by_cell[v].append(var)
     for v in cells:
-        bm.exactly_one(by_cell[v])
+        m.add(exactly_one(by_cell[v]))
     groups = [group.cells for group in board.groups() if group.cells]
     for u in cells:
         for group in groups:  # a line is a clique: one represented cell at most, if u leads
-            terms = [(1, r[u, v]) for v in group if v != u and (u, v) in r]
+            terms = [r[u, v] for v in group if v != u and (u, v) in r]
             if terms:
-                bm.add_linear([*terms, (-1, r[u, u])], upper=0)
-    leaders = [(1, r[u, u]) for u in cells]
-    bm.add_linear(leaders, lower=clique_bound(board))
-    bm.minimise(leaders)
+                m.add(total(terms) - r[u, u] <= 0)
+    leaders = total(r[u, u] for u in cells)
+    m.add(leaders >= clique_bound(board))
+    m.minimise(leaders)
 
 
-class Coloring(ProblemKind):
+#: Models that take no lex-leader constraints, and why.
+NO_LEX_LEADER = {
+    "representatives": "the representatives model takes no lex-leader constraints "
+    "(a board symmetry does not map its variables onto variables)",
+    "exact-cover": "the exact-cover model takes no lex-leader constraints",
+}
+
+
+class Coloring(StatedKind):
     name = "coloring"
     question = "fewest colours so that no two queens of one colour attack each other"
-    sense = Sense.MIN
+    sense = "min"
     models: ClassVar[Mapping[str, str]] = {
         "precedence": "x[cell][colour] and used[colour], with value precedence on colours",
         "assignment": "x[cell][colour] and used[colour], used colours in order",
@@ -177,36 +183,35 @@ class Coloring(ProblemKind):
     largest_model_n: ClassVar[int] = 100
 
     def build(self, board: Board, model: str, symmetry: str = "none") -> BoolModel:
-        bm = BoolModel(f"{self.name}-{model}")
+        if symmetry == "lex-leader" and model in NO_LEX_LEADER:
+            raise UsageError(NO_LEX_LEADER[model])
+        return super().build(board, model, symmetry)
+
+    def state(self, m: ModelBuilder, board: Board, model: str) -> None:
         cells = list(board.open_cells())
         if model == "representatives":
-            if symmetry == "lex-leader":
-                raise UsageError(
-                    "the representatives model takes no lex-leader constraints "
-                    "(a board symmetry does not map its variables onto variables)"
-                )
-            _representatives(bm, board, cells)
-            return bm
-        if model == "exact-cover":
-            if symmetry == "lex-leader":
-                raise UsageError("the exact-cover model takes no lex-leader constraints")
+            _representatives(m, board, cells)
+        elif model == "exact-cover":
             found = exact_cover.solutions(board)
             if exact_cover.cover_exists(board, found):
-                exact_cover.build_cover(bm, board, found)
-                return bm
-            bm.name = f"{self.name}-precedence"  # with the bound the cover search proved
-            used = _assignment(bm, board, cells, precedence=True)
-            bm.add_linear(((1, y) for y in used), lower=board.n + 1)
-            return bm
-        _assignment(bm, board, cells, precedence=model == "precedence")
-        if symmetry == "lex-leader":
-            colours = len(bm.answer) // max(len(cells), 1)
-            per_cell = [bm.answer[i * colours : (i + 1) * colours][::-1] for i in range(len(cells))]
-            xs = [v for vs in per_cell for v in vs]
-            for image in board.symmetries()[1:]:
-                order = cell_images(board, cells, image)
-                bm.lex_leq(xs, [v for i in order for v in per_cell[i]])
-        return bm
+                exact_cover.build_cover(m, board, found)
+            else:
+                m.bool_model.name = f"{self.name}-precedence"  # with the bound the search proved
+                used = _assignment(m, board, cells, precedence=True)
+                m.add(total(used.values()) >= board.n + 1)
+        else:
+            _assignment(m, board, cells, precedence=model == "precedence")
+
+    def break_symmetry(self, m: ModelBuilder, board: Board, model: str) -> None:
+        """The board's symmetries on the vector read cell by cell, colours last to first."""
+        bm = m.bool_model
+        cells = list(board.open_cells())
+        colours = len(bm.answer) // max(len(cells), 1)
+        per_cell = [bm.answer[i * colours : (i + 1) * colours][::-1] for i in range(len(cells))]
+        xs = [v for vs in per_cell for v in vs]
+        for image in board.symmetries()[1:]:
+            order = cell_images(board, cells, image)
+            bm.lex_leq(xs, [v for i in order for v in per_cell[i]])
 
     def decode(self, board: Board, model: BoolModel, values: Sequence[bool]) -> ColourClasses:
         cells = list(board.open_cells())

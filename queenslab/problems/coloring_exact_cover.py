@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from queenslab.boards import Board, Cell
 from queenslab.core.errors import UsageError
+from queenslab.core.expressions import Lit, ModelBuilder, exactly_one, total
 from queenslab.core.model import BoolModel
 from queenslab.core.problem import Problem
 from queenslab.exact import backtracking
@@ -52,16 +53,16 @@ def cover_exists(board: Board, found: list[tuple[int, ...]]) -> bool:
     return next(exact_covers(rows, n * n), None) is not None
 
 
-def build_cover(bm: BoolModel, board: Board, found: list[tuple[int, ...]]) -> None:
+def build_cover(m: ModelBuilder, board: Board, found: list[tuple[int, ...]]) -> None:
     """One variable per solution, named by its columns; each cell covered exactly once."""
-    chosen = [bm.var(f"{PREFIX}_{'_'.join(map(str, cols))}", answer=True) for cols in found]
-    covering: dict[Cell, list[int]] = {cell: [] for cell in board.open_cells()}
-    for var, cols in zip(chosen, found, strict=True):
+    chosen = m.family(PREFIX, found, answer=True)
+    covering: dict[Cell, list[Lit]] = {cell: [] for cell in board.open_cells()}
+    for cols, var in chosen.items():
         for cell in cells(cols):
             covering[cell].append(var)
     for variables in covering.values():
-        bm.exactly_one(variables)
-    bm.minimise((1, var) for var in chosen)
+        m.add(exactly_one(variables))
+    m.minimise(total(chosen.values()))
 
 
 def classes(model: BoolModel, values: list[bool]) -> dict[Cell, int]:

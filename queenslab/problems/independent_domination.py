@@ -19,7 +19,7 @@ from collections.abc import Mapping
 from typing import ClassVar
 
 from queenslab.boards import Board, Cell
-from queenslab.core.model import BoolModel, Var
+from queenslab.core.expressions import Family, ModelBuilder, at_most_one
 from queenslab.problems.domination import Domination
 
 
@@ -33,9 +33,9 @@ class IndependentDomination(Domination):
     value_sequences: ClassVar[Mapping[str, str]] = {"standard": "A075324"}
     count_sequences: ClassVar[Mapping[str, str]] = {}
 
-    def restrict(self, model: BoolModel, board: Board, queen: Mapping[Cell, Var]) -> None:
+    def restrict(self, m: ModelBuilder, board: Board, queen: Family[Cell]) -> None:
         for group in board.groups():
-            model.at_most_one([queen[cell] for cell in group.cells])
+            m.add(at_most_one(queen[cell] for cell in group.cells))
 
     def check(self, board: Board, answer: frozenset[Cell]) -> str | None:
         queens = sorted(answer)

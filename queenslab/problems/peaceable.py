@@ -31,8 +31,9 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from queenslab.boards import Board, Cell, Line
-from queenslab.core.kind import ProblemKind, cell_images, grid
-from queenslab.core.model import BoolModel, Sense, Var
+from queenslab.core.expressions import Family, Lit, ModelBuilder, any_of, at_most_one, total
+from queenslab.core.kind import StatedKind, cell_images, grid
+from queenslab.core.model import BoolModel
 
 
 @dataclass(frozen=True)
@@ -49,8 +50,8 @@ def attacking_groups(board: Board) -> list[Line]:
 
 
 def line_flags(
-    bm: BoolModel, groups: Sequence[Line], cell_var: Mapping[Cell, Var], tag: str
-) -> dict[str, Var]:
+    m: ModelBuilder, groups: Sequence[Line], cell_var: Family[Cell], tag: str
+) -> Family[str]:
     """Per group, a variable that is true exactly when one of its cells' variables is.
 
     Defined both ways (not only "a queen implies the flag"), so a flag is determined by
@@ -58,19 +59,17 @@ def line_flags(
     """
     flags = {}
     for group in groups:
-        flag = bm.var(f"{tag}_{group.name}")
+        flag = flags[group.name] = m.var(f"{tag}_{group.name}")
         members = [cell_var[cell] for cell in group.cells]
-        for v in members:
-            bm.clause(-(v + 1), flag + 1)
-        bm.clause(-(flag + 1), *(v + 1 for v in members))
-        flags[group.name] = flag
-    return flags
+        m.add(*(v >> flag for v in members))
+        m.add(flag >> any_of(members))
+    return Family(tag, flags)
 
 
-Build = Callable[[BoolModel, Board, dict[Cell, Var], dict[Cell, Var]], None]
+Build = Callable[[ModelBuilder, Board, Family[Cell], Family[Cell]], None]
 
 
-def _basic(bm: BoolModel, board: Board, white: dict[Cell, Var], black: dict[Cell, Var]) -> None:
+def _basic(m: ModelBuilder, board: Board, white: Family[Cell], black: Family[Cell]) -> None:
     pairs = {
         (a, b)
         for group in attacking_groups(board)
@@ -78,46 +77,41 @@ def _basic(bm: BoolModel, board: Board, white: dict[Cell, Var], black: dict[Cell
         for b in group.cells[i + 1 :]
     }
     for cell in white:
-        bm.clause(-(white[cell] + 1), -(black[cell] + 1))
+        m.add(~white[cell] | ~black[cell])
     for a, b in sorted(pairs):
-        bm.clause(-(white[a] + 1), -(black[b] + 1))
-        bm.clause(-(white[b] + 1), -(black[a] + 1))
+        m.add(~white[a] | ~black[b], ~white[b] | ~black[a])
 
 
-def _lines(bm: BoolModel, board: Board, white: dict[Cell, Var], black: dict[Cell, Var]) -> None:
+def _lines(m: ModelBuilder, board: Board, white: Family[Cell], black: Family[Cell]) -> None:
     groups = attacking_groups(board)
-    has_white = line_flags(bm, groups, white, "white")
-    has_black = line_flags(bm, groups, black, "black")
+    has_white = line_flags(m, groups, white, "white")
+    has_black = line_flags(m, groups, black, "black")
     for cell in white:  # a cell alone on all its lines has no flag to keep its colours apart
-        bm.clause(-(white[cell] + 1), -(black[cell] + 1))
+        m.add(~white[cell] | ~black[cell])
     for name, flag in has_white.items():
-        bm.clause(-(flag + 1), -(has_black[name] + 1))
+        m.add(~flag | ~has_black[name])
 
 
-def _white_only(
-    bm: BoolModel, board: Board, white: dict[Cell, Var], black: dict[Cell, Var]
-) -> None:
+def _white_only(m: ModelBuilder, board: Board, white: Family[Cell], black: Family[Cell]) -> None:
     groups = attacking_groups(board)
-    has_white = line_flags(bm, groups, white, "white")
-    through: dict[Cell, list[Var]] = {cell: [white[cell]] for cell in white}
+    has_white = line_flags(m, groups, white, "white")
+    through: dict[Cell, list[Lit]] = {cell: [white[cell]] for cell in white}
     for group in groups:
         for cell in group.cells:
             through[cell].append(has_white[group.name])
     for cell, reaching in through.items():  # black <-> no white flag through the cell
-        b = black[cell] + 1
-        for v in reaching:
-            bm.clause(-b, -(v + 1))
-        bm.clause(b, *(v + 1 for v in reaching))
+        m.add(*(black[cell] >> ~v for v in reaching))
+        m.add(black[cell] | any_of(reaching))
 
 
-def _bosch(bm: BoolModel, board: Board, white: dict[Cell, Var], black: dict[Cell, Var]) -> None:
+def _bosch(m: ModelBuilder, board: Board, white: Family[Cell], black: Family[Cell]) -> None:
     for cell in white:
-        bm.at_most_one([white[cell], black[cell]])
+        m.add(at_most_one([white[cell], black[cell]]))
     for group in attacking_groups(board):
         for cell in group.cells:
             others = [white[other] for other in group.cells if other != cell]
             big_m = len(others)  # sum(white on the line but here) <= M * (1 - black here)
-            bm.add_linear([*((1, v) for v in others), (big_m, black[cell])], upper=big_m)
+            m.add(total(others) + big_m * black[cell] <= big_m)
 
 
 @dataclass(frozen=True)
@@ -141,10 +135,10 @@ FORMULATIONS: dict[str, Formulation] = {
 }
 
 
-class Peaceable(ProblemKind):
+class Peaceable(StatedKind):
     name = "peaceable"
     question = "largest m: m white and m black queens, no queen attacking the other colour"
-    sense = Sense.MAX
+    sense = "max"
     models: ClassVar[Mapping[str, str]] = {
         name: formulation.summary for name, formulation in FORMULATIONS.items()
     }
@@ -155,22 +149,36 @@ class Peaceable(ProblemKind):
     #: the basic model's two clauses per attacking pair: about 12 n³ literals
     largest_model_n: ClassVar[int] = 120
 
-    def build(self, board: Board, model: str, symmetry: str = "none") -> BoolModel:
+    def state(self, m: ModelBuilder, board: Board, model: str) -> None:
         formulation = FORMULATIONS[model]
-        bm = BoolModel(f"{self.name}-{model}")
-        cells = list(board.open_cells())
-        white = {cell: bm.var(f"w_{cell[0]}_{cell[1]}", answer=True) for cell in cells}
-        black = {cell: bm.var(f"b_{cell[0]}_{cell[1]}", answer=True) for cell in cells}
-        formulation.build(bm, board, white, black)
-        difference = [*((1, v) for v in white.values()), *((-1, v) for v in black.values())]
+        white, black = m.cells("w", board), m.cells("b", board)
+        formulation.build(m, board, white, black)
+        difference = total(white.values()) - total(black.values())
         if formulation.black_forced:
-            bm.add_linear(difference, upper=0)  # at least as many black cells as white queens
+            m.add(difference <= 0)  # at least as many black cells as white queens
         else:
-            bm.add_linear(difference, lower=0, upper=0)
-        bm.maximise((1, v) for v in white.values())
-        if symmetry == "lex-leader":
-            _break_symmetry(bm, board, cells, white, black, swap=not formulation.black_forced)
-        return bm
+            m.add(difference == 0)
+        m.maximise(sum(white.values()))
+
+    def break_symmetry(self, m: ModelBuilder, board: Board, model: str) -> None:
+        """Lex-leader over the board's symmetries, each also composed with the colour swap.
+
+        The vector is the white army then the black one; an image permutes the cells of
+        both (and, with the swap, exchanges the halves). Every member of the group gets
+        its constraint, so the orbit's lex-least solution survives.
+        """
+        white, black = m.cell_families
+        cells = list(white)
+        ws, bs = list(white.values()), list(black.values())
+        xs = ws + bs
+        swap = not FORMULATIONS[model].black_forced
+        for index, image in enumerate(board.symmetries()):
+            order = cell_images(board, cells, image)
+            moved_w, moved_b = [ws[i] for i in order], [bs[i] for i in order]
+            if index:  # the identity alone gives nothing
+                m.lex_leq(xs, moved_w + moved_b)
+            if swap:
+                m.lex_leq(xs, moved_b + moved_w)
 
     def decode(self, board: Board, model: BoolModel, values: Sequence[bool]) -> Armies:
         cells = list(board.open_cells())
@@ -216,28 +224,3 @@ class Peaceable(ProblemKind):
         marks = {(r, c): "W" for r, c in data["white"]}
         marks.update({(r, c): "B" for r, c in data["black"]})
         return grid(board, marks)
-
-
-def _break_symmetry(
-    bm: BoolModel,
-    board: Board,
-    cells: list[Cell],
-    white: dict[Cell, Var],
-    black: dict[Cell, Var],
-    swap: bool,
-) -> None:
-    """Lex-leader over the board's symmetries, each also composed with the colour swap.
-
-    The vector is the white army then the black one; an image permutes the cells of both
-    (and, with the swap, exchanges the halves). Every member of the group gets its
-    constraint, so the orbit's lex-least solution survives.
-    """
-    ws, bs = [white[cell] for cell in cells], [black[cell] for cell in cells]
-    xs = ws + bs
-    for index, image in enumerate(board.symmetries()):
-        order = cell_images(board, cells, image)
-        moved_w, moved_b = [ws[i] for i in order], [bs[i] for i in order]
-        if index:  # the identity alone gives nothing
-            bm.lex_leq(xs, moved_w + moved_b)
-        if swap:
-            bm.lex_leq(xs, moved_b + moved_w)
