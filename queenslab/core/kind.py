@@ -24,7 +24,14 @@ SYMMETRY_CHOICES = ("none", "lex-leader")
 
 
 class ProblemKind:
-    """Base class: subclasses set the class attributes and implement the methods.
+    """Base class of a question about a board, the built-in ones and a user's alike.
+
+    A subclass sets the class attributes and writes ``state`` (each of its ``models``,
+    with the expression API of ``core.expressions``) and ``check`` (its own, sharing no
+    code with the models). The rest defaults to the common answer, a set of cells: the
+    cells whose ``m.cells(...)`` variables are true, valued by their number, written as
+    sorted [row, col] lists, with lex-leader symmetry breaking over those variables; a
+    kind with another answer overrides ``decode``, ``value``, ``to_json`` and ``text``.
 
     An instance is the whole question: ``weights`` (an n x n integer matrix, already
     checked by the caller) only for a kind that ``takes_weights``, ``givens`` (cells every
@@ -36,7 +43,7 @@ class ProblemKind:
     question: ClassVar[str]
     sense: ClassVar[Sense]
     #: Formulations, the default first: name -> one line on where it comes from.
-    models: ClassVar[Mapping[str, str]]
+    models: ClassVar[Mapping[str, str]] = {"default": "the model its state method writes"}
     #: Formulations whose solutions at the optimum are not the kind's answers one for one
     #: (labelled colours, armies compared by count): name -> what they would count. Counting
     #: and enumerating refuse them; every other model counts the same answers.
@@ -54,6 +61,11 @@ class ProblemKind:
     takes_weights: ClassVar[bool] = False
     #: Whether answers may be required to hold given cells (queens placed in advance).
     takes_givens: ClassVar[bool] = False
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "sense" in cls.__dict__:
+            cls.sense = Sense(cls.sense)  # "min" and "max" read as the backends test them
 
     def __init__(self, weights: Any = None, givens: Sequence[Cell] = ()) -> None:
         if weights is not None and not self.takes_weights:
@@ -84,48 +96,6 @@ class ProblemKind:
                 f"its answers; count and enumerate with: {counting}"
             )
         return name
-
-    def build(self, board: Board, model: str, symmetry: str = "none") -> BoolModel:
-        """The 0-1 model of this question on ``board``, with symmetry breaking when asked."""
-        raise NotImplementedError
-
-    def decode(self, board: Board, model: BoolModel, values: Sequence[bool]) -> Any:
-        """The answer a solution's values describe (cells, armies, colours...)."""
-        raise NotImplementedError
-
-    def check(self, board: Board, answer: Any) -> str | None:
-        """None when ``answer`` answers the question on ``board``, else what is wrong."""
-        raise NotImplementedError
-
-    def value(self, answer: Any) -> int:
-        """The objective's value of a checked answer (queens, army size, colours)."""
-        raise NotImplementedError
-
-    def to_json(self, answer: Any) -> Any:
-        """The answer as JSON data (lists of [row, col] cells, colour grids)."""
-        raise NotImplementedError
-
-    def text(self, board: Board, data: Any) -> str:
-        """An answer's JSON data drawn as text; here a list of [row, col] queens: Q a
-        queen, x a blocked cell, . any other."""
-        return grid(board, {(r, c): "Q" for r, c in data})
-
-
-class StatedKind(ProblemKind):
-    """A kind whose models are stated with the expression API (``core.expressions``).
-
-    A subclass writes ``state`` (the model, for each name in ``models``) and ``check``.
-    The rest defaults to the common answer, a set of cells: the cells whose variables of
-    ``m.cells(...)`` are true, valued by their number, as sorted [row, col] lists, and
-    lex-leader symmetry breaking over those variables. ``sense`` may be "min" or "max".
-    """
-
-    models: ClassVar[Mapping[str, str]] = {"default": "the model its state method writes"}
-
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        if "sense" in cls.__dict__:
-            cls.sense = Sense(cls.sense)
 
     def state(self, m: ModelBuilder, board: Board, model: str) -> None:
         """State the model called ``model`` of this question on ``board`` with ``m``."""
@@ -167,6 +137,15 @@ class StatedKind(ProblemKind):
 
     def to_json(self, answer: Any) -> Any:
         return [list(cell) for cell in sorted(answer)]
+
+    def check(self, board: Board, answer: Any) -> str | None:
+        """None when ``answer`` answers the question on ``board``, else what is wrong."""
+        raise NotImplementedError
+
+    def text(self, board: Board, data: Any) -> str:
+        """An answer's JSON data drawn as text; here a list of [row, col] queens: Q a
+        queen, x a blocked cell, . any other."""
+        return grid(board, {(r, c): "Q" for r, c in data})
 
 
 def grid(board: Board, marks: dict[Cell, str]) -> str:

@@ -43,7 +43,7 @@ from queenslab.boards import Board, Cell
 from queenslab.boards.graph import neighbours
 from queenslab.core.errors import UsageError
 from queenslab.core.expressions import Family, Lit, ModelBuilder, any_of, exactly_one, total
-from queenslab.core.kind import StatedKind, cell_images, grid
+from queenslab.core.kind import ProblemKind, cell_images, grid
 from queenslab.core.model import BoolModel
 from queenslab.problems import coloring_exact_cover as exact_cover
 
@@ -165,7 +165,7 @@ NO_LEX_LEADER = {
 }
 
 
-class Coloring(StatedKind):
+class Coloring(ProblemKind):
     name = "coloring"
     question = "fewest colours so that no two queens of one colour attack each other"
     sense = "min"

@@ -24,14 +24,14 @@ from typing import ClassVar
 from queenslab.boards import Board, Cell
 from queenslab.boards.graph import cells, leap_reach, lines_through, open_lines, reach
 from queenslab.core.expressions import Family, ModelBuilder, any_of
-from queenslab.core.kind import StatedKind
+from queenslab.core.kind import ProblemKind
 
 
 def _unreached(cell: Cell) -> str:
     return f"no open cell reaches cell {cell[0]}:{cell[1]}, so no queens dominate the board"
 
 
-class Domination(StatedKind):
+class Domination(ProblemKind):
     name = "domination"
     question = "fewest queens that occupy or attack every cell"
     sense = "min"

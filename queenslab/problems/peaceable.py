@@ -32,7 +32,7 @@ from typing import ClassVar
 
 from queenslab.boards import Board, Cell, Line
 from queenslab.core.expressions import Family, Lit, ModelBuilder, any_of, at_most_one, total
-from queenslab.core.kind import StatedKind, cell_images, grid
+from queenslab.core.kind import ProblemKind, cell_images, grid
 from queenslab.core.model import BoolModel
 
 
@@ -135,7 +135,7 @@ FORMULATIONS: dict[str, Formulation] = {
 }
 
 
-class Peaceable(StatedKind):
+class Peaceable(ProblemKind):
     name = "peaceable"
     question = "largest m: m white and m black queens, no queen attacking the other colour"
     sense = "max"

@@ -19,6 +19,7 @@ from collections.abc import Mapping, Sequence
 from typing import ClassVar
 
 from queenslab.boards import Board, Cell
+from queenslab.core.expressions import ModelBuilder, at_most_one, exactly_one, total
 from queenslab.core.kind import ProblemKind, grid, lex_leader
 from queenslab.core.model import BoolModel, Sense
 from queenslab.core.placement import Placement
@@ -42,29 +43,26 @@ class NQueens(ProblemKind):
     #: n² variables and about 6 n² terms: the ceiling of the placement CNF models.
     largest_model_n: ClassVar[int] = 2000
 
-    def build(self, board: Board, model: str, symmetry: str = "none") -> BoolModel:
-        bm = BoolModel(f"{self.name}-{model}")
-        open_cells = list(board.open_cells())
-        queen = {cell: bm.var(f"q_{cell[0]}_{cell[1]}", answer=True) for cell in open_cells}
+    def state(self, m: ModelBuilder, board: Board, model: str) -> None:
+        queen = m.cells("q", board)
         for group in board.groups():
-            cells = [queen[cell] for cell in group.cells]
-            (bm.exactly_one if group.exactly_one else bm.at_most_one)(cells)
-        for cell in self.givens:
-            bm.clause(queen[cell] + 1)
-        bm.maximise((self._weight(cell), v) for cell, v in queen.items() if self._weight(cell))
-        if symmetry == "lex-leader":
-            # Only the symmetries that keep every weight and the givens: the others change
-            # the question.
-            givens = set(self.givens)
-            kept = [
-                image
-                for image in board.symmetries()
-                if all(self._weight(image.cell(board.n, *cell)) == self._weight(cell)
-                       for cell in open_cells)
-                and {image.cell(board.n, *cell) for cell in givens} == givens
-            ]  # fmt: skip
-            lex_leader(bm, board, open_cells, [queen[cell] for cell in open_cells], kept)
-        return bm
+            lines = [queen[cell] for cell in group.cells]
+            m.add(exactly_one(lines) if group.exactly_one else at_most_one(lines))
+        m.add(*(queen[cell] for cell in self.givens))
+        m.maximise(total(self._weight(cell) * queen[cell] for cell in queen))
+
+    def break_symmetry(self, m: ModelBuilder, board: Board, model: str) -> None:
+        """Only the symmetries that keep every weight and the givens: the others would
+        change the question."""
+        queen = m.cell_families[0]
+        givens = set(self.givens)
+        kept = [
+            image
+            for image in board.symmetries()
+            if all(self._weight(image.cell(board.n, *cell)) == self._weight(cell) for cell in queen)
+            and {image.cell(board.n, *cell) for cell in givens} == givens
+        ]
+        lex_leader(m.bool_model, board, list(queen), [lit.var for lit in queen.values()], kept)
 
     def _weight(self, cell: Cell) -> int:
         return 0 if self.weights is None else int(self.weights[cell])

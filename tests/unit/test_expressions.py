@@ -1,4 +1,4 @@
-"""The modelling API (core/expressions.py, StatedKind): each construct writes the BoolModel
+"""The modelling API (core/expressions.py, ProblemKind): each construct writes the BoolModel
 rows a hand-written model would, mistakes are refused in one line, and a kind written here,
 outside the package, is solved by every 0-1 translator and checked against brute force."""
 
@@ -11,7 +11,7 @@ import pytest
 from queenslab.boards import Board, Cell, board
 from queenslab.core.errors import UsageError
 from queenslab.core.expressions import ModelBuilder, any_of, at_most_one, exactly_one, total
-from queenslab.core.kind import StatedKind
+from queenslab.core.kind import ProblemKind
 from queenslab.core.model import BoolModel, Linear, Sense
 from queenslab.core.result import Status
 from queenslab.core.run import Run
@@ -161,7 +161,7 @@ def attacks(a: Cell, b: Cell) -> bool:
     return a != b and (a[0] == b[0] or a[1] == b[1] or abs(a[0] - b[0]) == abs(a[1] - b[1]))
 
 
-class TotalDomination(StatedKind):
+class TotalDomination(ProblemKind):
     """Fewest queens such that every cell, occupied or not, is attacked by a queen."""
 
     name = "total-domination"
