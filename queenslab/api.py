@@ -17,10 +17,11 @@ covers the whole call, start-up and model building included.
 
 from __future__ import annotations
 
+import io
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
-from typing import Any, TypeVar
+from typing import Any, TextIO, TypeVar
 
 from queenslab import registry
 from queenslab.boards import DEFAULT_VARIANT, Cell
@@ -619,6 +620,56 @@ def _decide_split(
         translator, engine.settings, problem, run, question, value, depth, scheduler, checkpoint,
         proof,
     )  # fmt: skip
+
+
+@_documented
+def export(
+    n: int | Problem,
+    format: str,
+    out: TextIO | None = None,
+    *,
+    problem: KindArgument = None,
+    givens: Iterable[Cell] = (),
+    variant: str = DEFAULT_VARIANT,
+    blocked: Iterable[Cell] = (),
+    weights: Any = None,
+    model: str | None = None,
+    symmetry: str = "none",
+    encoding: str = "pairwise",
+) -> str | None:
+    """The question in a solver's input format (``queens export``): placement asked no
+    model in its own board formulations, any other question as its kind's 0-1 model.
+
+    Args:
+        {shared}
+        format: ``dimacs``, ``wcnf``, ``opb``, ``lp``, ``mps``, ``cpsat``, ``mzn``,
+            ``col`` (``queenslab.exports.FORMATS``).
+        out: a text stream to write to; None: the text is returned.
+        weights: the placement problem's weights (an objective to maximise).
+        encoding: the cardinality encoding of the CNF formats.
+
+    Returns:
+        The text when ``out`` is None, else None.
+
+    Raises:
+        {raises}
+
+    Example:
+        >>> ql.export(4, "dimacs", problem="domination").splitlines()[-1]
+        '1 4 6 8 11 12 13 14 15 16 0'
+    """
+    from queenslab import exports
+
+    instance = make_problem(n, givens, variant, blocked, problem)
+    question = _question(instance, problem, model, symmetry, weights)
+    target = io.StringIO() if out is None else out
+    if question.native and instance.kind == "placement":  # the board's own formulations
+        exports.write(exports.Instance(instance, question.kind.weights, encoding), format, target)
+    else:
+        write = exports.model_writer(format)
+        built = question.build(instance.board)
+        write(exports.ModelInstance(instance, built, symmetry, encoding), target)
+    return target.getvalue() if out is None else None
 
 
 def problem_model(

@@ -6,7 +6,6 @@ import argparse
 
 from queenslab.cli import arguments as a
 from queenslab.core.errors import ExitCode
-from queenslab.problems import DEFAULT_KIND
 
 HELP = "write the model as DIMACS, WCNF, OPB, LP, MPS, CP-SAT proto or MiniZinc"
 EXAMPLES = """examples:
@@ -53,40 +52,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def write_model(args: argparse.Namespace, name: str, weights_file: str | None = None) -> int:
-    """Write the board of ``args`` in export format ``name``, to stdout or --output."""
-    from queenslab import exports
+    """Write the question of ``args`` in export format ``name``, to stdout or --output: the
+    board's own formulation of placement, or a problem's 0-1 model (``--problem``)."""
+    from queenslab import api
     from queenslab.io.output import atomic_output
     from queenslab.io.weights import load_weights
 
     problem = a.problem(args)
     weights = load_weights(weights_file, problem.n) if weights_file else None
-    instance = exports.Instance(problem, weights, args.encoding)
+    kind = {"problem": None, "model": None, "symmetry": "none"}
+    if "problem" in args:
+        kind = a.kind_arguments(args)
     with atomic_output(args.output) as out:
-        exports.write(instance, name, out)
+        api.export(problem, name, out, weights=weights, encoding=args.encoding, **kind)
     return ExitCode.OK
 
 
 def run(args: argparse.Namespace) -> int:
     from queenslab import exports
 
-    name = exports.choose(args.format, args.output).name
-    if args.problem == DEFAULT_KIND:
-        a.refuse_kind_model(args)
-        return write_model(args, name, args.weights)
-    return _write_kind_model(args, name)
-
-
-def _write_kind_model(args: argparse.Namespace, name: str) -> int:
-    """Write the 0-1 model of the problem kind of ``args`` in format ``name``."""
-    from queenslab import api, exports
-    from queenslab.io.output import atomic_output
-    from queenslab.io.weights import load_weights
-
-    problem = api.make_problem(a.problem(args), problem=args.problem)
-    weights = load_weights(args.weights, problem.n) if args.weights else None
-    model = api.problem_model(problem, None, args.model, args.symmetry, weights=weights)
-    instance = exports.ModelInstance(problem, model, args.symmetry, args.encoding)
-    write = exports.model_writer(name)
-    with atomic_output(args.output) as out:
-        write(instance, out)
-    return ExitCode.OK
+    return write_model(args, exports.choose(args.format, args.output).name, args.weights)
