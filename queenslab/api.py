@@ -133,6 +133,15 @@ def _question(
     return asked
 
 
+def _weighted(question: Question) -> None:
+    """A kind valued by weights (placement) has no value to optimise or decide without them."""
+    if question.kind.takes_weights and question.kind.weights is None:
+        raise UsageError(
+            f"the {question.kind.name} problem is valued by weights: optimise it with "
+            "--weights, or choose a --problem"
+        )
+
+
 def _resolve(
     task: Task,
     instance: Problem,
@@ -511,8 +520,7 @@ def optimize(
     """
     instance = make_problem(n, givens, variant, blocked, problem)
     question = _question(instance, problem, model, symmetry, weights)
-    if question.kind.takes_weights and question.kind.weights is None:
-        raise UsageError(f"the {instance.kind} problem needs weights (or choose a --problem)")
+    _weighted(question)
     engine = _resolve(Task.OPTIMIZE, instance, question, backend, options)
     run = Run(seed, time_limit, cpu_limit=cpu_limit, on_news=on_news)
     try:
@@ -586,6 +594,7 @@ def decide(
         raise UsageError("--scheduler and --checkpoint serve --split D: add it")
     asked = integer(value, "value", 0, 10**9)
     question = _question(instance, problem, model, symmetry)
+    _weighted(question)
     engine = _resolve(Task.DECIDE, instance, question, backend, options)
     run = Run(None, time_limit, progress)
     result = _timed(

@@ -37,7 +37,7 @@ def test_a_maximum_is_decided_at_least_the_value(queens):
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["decide", "6", "--value", "3"], "choose a --problem other than placement"),
+        (["decide", "6", "--value", "3"], "valued by weights"),
         (["decide", "6", "--problem", "domination"], "needs the value"),
         (["decide", "6", "--problem", "domination", "--value", "-1"], "--value must be"),
         (["decide", "6", "--problem", "domination", "--value", "3", "-b", "cpsat",

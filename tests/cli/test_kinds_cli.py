@@ -34,6 +34,15 @@ def test_count_prints_the_number_of_optima(queens):
     assert (record["total"], record["optimum"]) == (12, 2)
 
 
+def test_placement_counts_on_its_0_1_model_when_a_model_is_asked_for(queens):
+    """Placement is a kind: its model (``cells``) counts the boards, with lex-leader the
+    classes, on the model backends, as its own counters do."""
+    assert queens("count", "8", "--model", "cells").stdout == "92\n"
+    assert queens("count", "8", "--symmetry", "lex-leader").stdout == "12\n"
+    run = queens("count", "8", "--symmetry", "lex-leader", "-b", "bitmask")
+    assert run.returncode == 2 and "builds no model" in run.stderr
+
+
 @pytest.mark.slow
 def test_count_8_prints_4860(queens):
     run = queens("count", "8", "--problem", "domination")
@@ -104,8 +113,7 @@ def test_graph_search_keeps_its_best_answer_at_a_time_limit(queens):
         (["count", "8", "--problem", "domination", "-b", "milp"], "cannot count"),
         (["optimize", "8", "--problem", "domination", "--model", "rows"], "unknown model"),
         (["optimize", "8", "--problem", "domination", "--given", "0:0"], "no given queens"),
-        (["optimize", "8"], "needs weights"),
-        (["count", "8", "--symmetry", "lex-leader"], "--symmetry choose"),
+        (["optimize", "8"], "valued by weights"),
         (["enumerate", "4", "--problem", "domination", "--format", "leetcode"], "jsonl only"),
         (["export", "4", "--problem", "domination", "--format", "mzn"], "cannot express"),
         (["count", "4", "--problem", "domination", "--solver-cmd", "cadical"], "only for solving"),

@@ -363,7 +363,7 @@ def test_the_api_counts_and_streams_the_optima():
         (lambda: ql.optimize(8, problem="domination", model="rows"), "unknown model 'rows'"),
         (lambda: ql.optimize(8, problem="domination", givens=[(0, 0)]), "takes no given queens"),
         (lambda: ql.optimize(8, problem="domination", symmetry="all"), "unknown symmetry"),
-        (lambda: ql.optimize(8), "the placement problem needs weights"),
+        (lambda: ql.optimize(8), "the placement problem is valued by weights"),
         (lambda: ql.count(8, "backtrack", symmetry="lex-leader"), "builds no model"),
         (lambda: ql.count(8, problem="domination", unique=True), "--symmetry lex-leader"),
         (lambda: ql.solve(ql.Problem(8, kind="domination")), "no backend can solve the domination"),
