@@ -9,8 +9,6 @@ not counted: the local searches refuse that variant.
 
 from __future__ import annotations
 
-import numpy as np
-
 from queenslab.core.problem import Problem
 
 
@@ -23,6 +21,8 @@ class Collisions:
     """
 
     def __init__(self, problem: Problem, cols: list[int]) -> None:
+        import numpy as np  # here: the command line's parser imports this module
+
         board = problem.board
         n = problem.n
         # every cell's lines at once: a loop of line_ids took most of a short search
