@@ -16,21 +16,34 @@ class Collisions:
     """A placement with queens-per-line counters and its number of attacking pairs.
 
     A row whose column is -1 has no queen yet (a greedy start fills the rows one by one).
-    A blocked cell is a line of its own holding one phantom queen, so a queen there makes
-    one more pair, and no move pays for a test of the blocked cells.
+    Lines are looked up in one flat table per family of lines, the line of cell (r, c) at
+    ``r * n + c``: n^2 small tuples took longer to build than a short search ran. With
+    blocked cells, every cell is also a line of its own, holding one phantom queen when
+    the cell is blocked: a queen there makes one more pair, and no move tests for it.
     """
 
     def __init__(self, problem: Problem, cols: list[int]) -> None:
         import numpy as np  # here: the command line's parser imports this module
 
+        n = self.n = problem.n
         board = problem.board
-        n = problem.n
-        # every cell's lines at once: a loop of line_ids took most of a short search
-        self.ids = np.stack(board.line_ids(*np.indices((n, n))), axis=-1).tolist()
+        lines = board.line_ids(*np.indices((n, n)))
+        self.tables = [k.ravel().tolist() for k in lines]
+        # A swap leaves each column's count as it was: it skips the lines of one column.
+        self.slanted = [
+            table
+            for table, k in zip(self.tables, lines, strict=True)
+            if n < 2 or (k != k[:1]).any()
+        ]
         self.empty = [0] * board.line_id_count()
-        for r, c in problem.blocked:
-            self.ids[r][c].append(len(self.empty))
-            self.empty.append(1)
+        if problem.blocked:
+            first = len(self.empty)
+            own = list(range(first, first + n * n))
+            self.tables.append(own)
+            self.slanted.append(own)
+            self.empty += [0] * (n * n)
+            for r, c in problem.blocked:
+                self.empty[own[r * n + c]] = 1
         self.reset(cols)
 
     def reset(self, cols: list[int]) -> None:
@@ -43,27 +56,32 @@ class Collisions:
                 self._add(r, c)
 
     def _add(self, r: int, c: int) -> None:
-        count, pairs = self.count, self.pairs
-        for i in self.ids[r][c]:
+        count, pairs, cell = self.count, self.pairs, r * self.n + c
+        for table in self.tables:
+            i = table[cell]
             pairs += count[i]
             count[i] += 1
         self.pairs = pairs
 
     def _remove(self, r: int, c: int) -> None:
-        count, pairs = self.count, self.pairs
-        for i in self.ids[r][c]:
+        count, pairs, cell = self.count, self.pairs, r * self.n + c
+        for table in self.tables:
+            i = table[cell]
             count[i] -= 1
             pairs -= count[i]
         self.pairs = pairs
 
     def attacked(self, r: int) -> bool:
         """Row r's queen shares a line with another queen or stands on a blocked cell."""
-        return any(self.count[i] > 1 for i in self.ids[r][self.cols[r]])
+        cell = r * self.n + self.cols[r]
+        return any(self.count[table[cell]] > 1 for table in self.tables)
 
     def conflicts_at(self, r: int, c: int) -> int:
         """The attacking pairs row r's queen would be part of on column c."""
-        own = self.ids[r][self.cols[r]] if self.cols[r] >= 0 else ()
-        return sum(self.count[i] - (i in own) for i in self.ids[r][c])
+        cell, own = r * self.n + c, r * self.n + self.cols[r]
+        if self.cols[r] < 0:
+            return sum(self.count[table[cell]] for table in self.tables)
+        return sum(self.count[t[cell]] - (t[cell] == t[own]) for t in self.tables)
 
     def move(self, r: int, c: int) -> None:
         """Row r's queen to column c (placed there if the row had none)."""
@@ -75,22 +93,23 @@ class Collisions:
     def swap(self, a: int, b: int) -> None:
         """Exchange the columns of rows a and b (a permutation stays one).
 
-        Written out, not as two moves: the hill climber's every step is one or two swaps.
+        Written out, not as two moves, and over the slanted lines only: the hill climber's
+        every step is one or two swaps.
         """
-        cols, count, ids = self.cols, self.count, self.ids
+        cols, count = self.cols, self.count
         ca, cb = cols[a], cols[b]
+        a_from, b_from = a * self.n + ca, b * self.n + cb
+        a_to, b_to = a_from + cb - ca, b_from + ca - cb
         pairs = self.pairs
-        for i in ids[a][ca]:
+        for table in self.slanted:
+            i, j, k, m = table[a_from], table[b_from], table[a_to], table[b_to]
             count[i] -= 1
             pairs -= count[i]
-        for i in ids[b][cb]:
-            count[i] -= 1
-            pairs -= count[i]
-        for i in ids[a][cb]:
-            pairs += count[i]
-            count[i] += 1
-        for i in ids[b][ca]:
-            pairs += count[i]
-            count[i] += 1
+            count[j] -= 1
+            pairs -= count[j]
+            pairs += count[k]
+            count[k] += 1
+            pairs += count[m]
+            count[m] += 1
         self.pairs = pairs
         cols[a], cols[b] = cb, ca
