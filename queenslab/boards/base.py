@@ -230,8 +230,9 @@ class Board:
             if 0 <= r - dr < self.n and 0 <= c - dc < self.n
         ]
 
-    def line_ids(self, r: int, c: int) -> tuple[int, ...]:
-        """Ids of the column and diagonals through (r, c), numbered across families.
+    def line_ids(self, r: Any, c: Any) -> tuple[Any, ...]:
+        """Ids of the column and diagonals through (r, c), numbered across families; on
+        ints or on NumPy arrays of cells alike (``LineFamily.key``).
 
         A row-by-row search marks these in one lookup array (its own row is implied).
         """

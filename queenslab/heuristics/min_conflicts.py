@@ -16,7 +16,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Mapping
 from types import MappingProxyType
-from typing import ClassVar, NamedTuple
+from typing import TYPE_CHECKING, ClassVar, NamedTuple
 
 from queenslab.core.backend import Backend, Family, Feature, Option, Task, positive_int
 from queenslab.core.kind import Question
@@ -24,6 +24,12 @@ from queenslab.core.placement import Placement
 from queenslab.core.problem import Problem
 from queenslab.core.result import SolveResult, Status
 from queenslab.core.run import Run
+
+if TYPE_CHECKING:
+    from queenslab.heuristics.qs4 import Watch  # imported at the first solve: it loads Numba
+
+#: Runs from a new random start before giving up (the backend's ``restarts`` option).
+RESTARTS = 1000
 
 
 class Search(NamedTuple):
@@ -65,7 +71,7 @@ class MinConflictsBackend(Backend):
     summary = "min-conflicts in Numba: QS4 (10^7 queens in about a second); torus by breakout"
     requires: ClassVar[Mapping[str, str]] = {"numba": "numba"}
     options = (
-        Option("restarts", "runs from a new random start before giving up", 1000,
+        Option("restarts", "runs from a new random start before giving up", RESTARTS,
                convert=positive_int),
     )  # fmt: skip
     uses_seed = True
@@ -73,30 +79,32 @@ class MinConflictsBackend(Backend):
     def load(self) -> None:
         """Solve the small boards of every search: Numba loads (or compiles) a kernel at
         its first call, which no time limit can interrupt, so it happens before the search."""
-        for search in SEARCHES.values():
-            for board in (search.plain, search.constrained):
-                self._place(board, Run(0, None))
+        for chosen in SEARCHES.values():
+            for board in (chosen.plain, chosen.constrained):
+                search(board, Run(0, None), self.settings["restarts"])
 
     def load_for(self, task: Task, problem: Problem, question: Question) -> None:
         """Load only the kernels this board's search runs (plain or constrained)."""
-        self._place(SEARCHES[problem.variant].warm_up(problem), Run(0, None))
+        search(SEARCHES[problem.variant].warm_up(problem), Run(0, None), self.settings["restarts"])
 
     def solve(self, problem: Problem, run: Run, question: Question) -> SolveResult:
-        return self._place(problem, run)
+        return search(problem, run, self.settings["restarts"])
 
-    def _place(self, problem: Problem, run: Run) -> SolveResult:
-        chosen = SEARCHES[problem.variant]
-        module = importlib.import_module(f"queenslab.heuristics.{chosen.module}")
-        search = getattr(module, chosen.function)
-        outcome = search(
-            problem.n,
-            run.seed,
-            problem.givens,
-            blocked=problem.blocked,
-            should_stop=run.should_stop,
-            restarts=self.settings["restarts"],
-        )
-        run.stats.add(outcome.stats)
-        if outcome.cols is not None:
-            return SolveResult(Status.SOLVED, Placement(outcome.cols))
-        return SolveResult(Status.LIMIT if outcome.stopped else Status.UNKNOWN)
+
+def search(problem: Problem, run: Run, restarts: int, watch: Watch | None = None) -> SolveResult:
+    """The variant's search on ``problem``; ``watch`` hears it (the trace replays it)."""
+    chosen = SEARCHES[problem.variant]
+    module = importlib.import_module(f"queenslab.heuristics.{chosen.module}")
+    outcome = getattr(module, chosen.function)(
+        problem.n,
+        run.seed,
+        problem.givens,
+        blocked=problem.blocked,
+        should_stop=run.should_stop,
+        restarts=restarts,
+        watch=watch,
+    )
+    run.stats.add(outcome.stats)
+    if outcome.cols is not None:
+        return SolveResult(Status.SOLVED, Placement(outcome.cols))
+    return SolveResult(Status.LIMIT if outcome.stopped else Status.UNKNOWN)

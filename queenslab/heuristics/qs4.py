@@ -10,6 +10,7 @@ every test O(1); memory is the int32 columns plus two one-byte counters per diag
 ``solve_min_conflicts`` takes the board as plain arguments (blocked cells, given
 queens), so any caller can use it without the backend machinery. A run that
 does not finish within its work budget restarts; after ``restarts`` runs it gives up.
+A ``Watch`` hears the search (the trace replays it): each run's start, then its swaps.
 """
 
 from __future__ import annotations
@@ -29,6 +30,13 @@ CHUNK = 1 << 22
 RING = 1 << 16
 #: Greedy tests per row before the rest is left to repair; a standard board uses about 10.
 GREEDY_TESTS_PER_ROW = 32
+
+
+#: Hears a search, for a trace: ("start", the columns a run repairs) and ("swaps", one
+#: (i, j) per swap of rows i and j, in order). The arrays are the search's: copy them.
+Watch = Callable[[str, np.ndarray], None]
+#: The repair kernel's log when no one watches: it records nothing.
+NO_LOG = np.empty((0, 2), dtype=np.int32)
 
 
 class Outcome(NamedTuple):
@@ -60,6 +68,7 @@ def solve_min_conflicts(
     blocked: Sequence[Cell] = (),
     should_stop: Callable[[], bool] | None = None,
     restarts: int = 1000,
+    watch: Watch | None = None,
 ) -> Outcome:
     """One placement of n queens keeping ``givens`` and avoiding ``blocked`` cells.
 
@@ -79,7 +88,7 @@ def solve_min_conflicts(
     try:
         for attempt in range(max(1, restarts)):
             stats["restarts"] = attempt
-            cols = _run(kernels, n, givens, rows, keys, stream, stats, check)
+            cols = _run(kernels, n, givens, rows, keys, stream, stats, check, watch)
             if cols is not None:
                 return Outcome(cols, False, stats)
     except _Stopped:
@@ -156,6 +165,7 @@ def _run(
     stream: np.ndarray,
     stats: dict[str, int],
     check: Callable[[], None],
+    watch: Watch | None,
 ) -> np.ndarray | None:
     """One run from a fresh shuffle: the board, or None when the repair budget ran out."""
     queen = _start(n, givens)
@@ -183,11 +193,17 @@ def _run(
 
     head = scan = 0
     budget = repair_budget(n)
+    log = NO_LOG
+    if watch:
+        watch("start", queen)
+        log = np.empty((min(budget, CHUNK), 2), dtype=np.int32)
     while collisions > 0 and budget > 0:
         collisions, head, queued, scan, work, attempts, moves = kernels.repair(
             queen, up, down, rows, keys, todo, head, queued, scan, collisions,
-            min(budget, CHUNK), _cap(up), stream,
+            min(budget, CHUNK), _cap(up), stream, log,
         )  # fmt: skip
+        if watch:
+            watch("swaps", log[:moves])
         budget -= work
         stats["swap_attempts"] += attempts
         stats["moves"] += moves

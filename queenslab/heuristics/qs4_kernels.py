@@ -122,6 +122,15 @@ def requeue(todo, head, size, r, queen, up, down, rows, blocked, constrained):
     return size
 
 
+@njit(inline="always")
+def logged(log, moves, i, j):
+    """Count a swap of rows i and j, writing it to ``log`` when it has rows (a trace)."""
+    if log.shape[0]:
+        log[moves, 0] = i
+        log[moves, 1] = j
+    return moves + 1
+
+
 class Kernels(NamedTuple):
     """The compiled kernels of one kind of board (see ``kernels_for``)."""
 
@@ -239,7 +248,7 @@ def kernels_for(constrained: bool) -> Kernels:
 
     @njit(cache=True, nogil=True)
     def repair(queen, up, down, rows, blocked, todo, head, size, scan, collisions, quota,
-               cap, stream):  # fmt: skip
+               cap, stream, log):  # fmt: skip
         """Swap attacked queens with random free rows while that lowers the collisions.
 
         ``todo`` is a ring of rows to look at (``head``, ``size``); a swap queues both
@@ -248,6 +257,8 @@ def kernels_for(constrained: bool) -> Kernels:
         from row ``scan`` refills it, resumed across calls. A move onto a diagonal whose
         count is near ``cap`` is never made. Work (swap attempts and rows scanned) stops
         at ``quota``. Returns (collisions, head, size, scan, work, attempts, moves).
+        A ``log`` with rows (``quota`` of them) gets the rows of each swap, in order, for
+        a trace; an empty one costs a test per swap.
         """
         n = queen.size
         ring = todo.size
@@ -288,7 +299,7 @@ def kernels_for(constrained: bool) -> Kernels:
                 if delta < 0:
                     queen[i], queen[j] = cj, ci
                     collisions += delta
-                    moves += 1
+                    moves = logged(log, moves, i, j)
                     swapped = True
                 else:
                     exchange(up, down, rows, blocked, n, i, j, cj, ci, constrained)  # undo
@@ -310,7 +321,7 @@ def kernels_for(constrained: bool) -> Kernels:
                 delta = exchange(up, down, rows, blocked, n, i, j, ci, cj, constrained)
                 collisions += delta
                 queen[i], queen[j] = cj, ci
-                moves += 1
+                moves = logged(log, moves, i, j)
                 swapped = True
             # Still attacked (or out of work): look at the row again later.
             size = requeue(todo, head, size, i, queen, up, down, rows, blocked, constrained)

@@ -33,7 +33,8 @@ import numpy as np
 
 from queenslab.boards.toroidal import Toroidal
 from queenslab.compiled.jit import njit
-from queenslab.heuristics.qs4 import Outcome
+from queenslab.heuristics.qs4 import NO_LOG, Outcome, Watch
+from queenslab.heuristics.qs4_kernels import logged
 
 Cell = tuple[int, int]
 #: Repair steps between two looks at the clock; one step costs O(n).
@@ -69,18 +70,22 @@ def solve_torus(
     blocked: Sequence[Cell] = (),
     should_stop: Callable[[], bool] | None = None,
     restarts: int = 1000,
+    watch: Watch | None = None,
 ) -> Outcome:
     """One toroidal placement keeping ``givens`` and avoiding ``blocked`` cells.
 
     Same contract as ``qs4.solve_min_conflicts``: ``should_stop`` is asked between
-    chunks of repair, the same seed gives the same board.
+    chunks of repair, the same seed gives the same board, ``watch`` hears the search.
     """
     stats = {"restarts": 0, "moves": 0}
     if math.gcd(n, 6) != 1 and n > 1:
         return Outcome(None, False, stats)
     rng = np.random.default_rng(seed or 0)
     if not givens and not blocked:  # every start is a solution: no repair state of size n
-        return Outcome(_start(n, givens, blocked, rng), False, stats)
+        queen = _start(n, givens, blocked, rng)
+        if watch:
+            watch("start", queen)
+        return Outcome(queen, False, stats)
     blocked_keys = np.array(sorted(r * n + c for r, c in blocked), dtype=np.int64)
     fixed = np.zeros(n, dtype=np.bool_)
     for r, _ in givens:
@@ -90,13 +95,19 @@ def solve_torus(
         queen = _start(n, givens, blocked, rng)
         weights = np.ones((3, n), dtype=np.int64)  # per up line, per down line, per row
         budget = 64 * n + 4096
+        log = NO_LOG
+        if watch:
+            watch("start", queen)
+            log = np.empty((STEPS_PER_CHUNK, 2), dtype=np.int32)
         while budget > 0:
             if should_stop is not None and should_stop():
                 return Outcome(None, True, stats)
             steps = min(budget, STEPS_PER_CHUNK)
             collisions, moves = _repair(
-                queen, fixed, blocked_keys, weights, steps, rng.integers(1 << 62)
+                queen, fixed, blocked_keys, weights, steps, rng.integers(1 << 62), log
             )
+            if watch:
+                watch("swaps", log[:moves])
             stats["moves"] += moves
             if collisions == 0:
                 return Outcome(queen, False, stats)
@@ -180,8 +191,9 @@ def _on_blocked(blocked, n, r, c):
 
 
 @njit(cache=True, nogil=True)
-def _repair(queen, fixed, blocked, weights, steps, seed):
-    """Breakout min-conflicts for ``steps`` steps: (collisions left, moves made).
+def _repair(queen, fixed, blocked, weights, steps, seed, log):
+    """Breakout min-conflicts for ``steps`` steps: (collisions left, moves made); each
+    swap's rows go to ``log`` when it has rows (``qs4_kernels.logged``).
 
     Collisions: queens beyond the first on a line, plus queens on blocked cells.
     ``weights`` (per up line, per down line, per row: a row's weight prices its queen
@@ -229,7 +241,7 @@ def _repair(queen, fixed, blocked, weights, steps, seed):
             if best > 0 or partner < 0:
                 continue
         collisions += _swap(queen, blocked, up, down, i, partner)
-        moves += 1
+        moves = logged(log, moves, i, partner)
     return collisions, moves
 
 

@@ -307,7 +307,10 @@ def _check_backend(name: str) -> None:
     compiled kernels) once: every worker inherits them instead of loading its own.
     """
     cls = backend_class(name)
-    if not cls.does(Task.SOLVE, "placement") or not {Feature.BLOCKED, Feature.GIVENS} <= cls.features:
+    if (
+        not cls.does(Task.SOLVE, "placement")
+        or not {Feature.BLOCKED, Feature.GIVENS} <= cls.features
+    ):
         raise UsageError(f"backend {name!r} cannot solve boards with blocked cells and givens")
     missing = info(name).missing
     if missing:

@@ -10,11 +10,10 @@ have free cells, and RC2's cores find the bound quickly (random weights 0..10^6:
 in hundredths of a second, where one soft clause per cell of weight w ran for minutes).
 An occupied cell of reduced cost k > 0 falsifies the soft clause (¬x) of weight k.
 
-RC2 runs with core exhaustion and minimisation (Ignatiev, Morgado and Marques-Silva, "RC2:
-an Efficient MaxSAT Solver", JSAT 2019); its stratified variant was no faster here and
-fails on boards without a solution (pysat 1.9). The
-objective is recomputed from the board; the cost only guides the search. RC2's oracle
-(Glucose 3) supports interrupts, which enforce the time limit and Ctrl-C.
+RC2 (``models.rc2``, the wrapper the kinds use too) runs with at-most-one detection and
+core exhaustion besides core minimisation; its stratified variant was no faster here and
+fails on boards without a solution (pysat 1.9). The objective is recomputed from the
+board; the cost only guides the search.
 """
 
 from __future__ import annotations
@@ -30,10 +29,9 @@ from queenslab.core.placement import Placement
 from queenslab.core.problem import Problem
 from queenslab.core.result import OptimizeResult, Status
 from queenslab.core.run import Run
-from queenslab.models import cnf, sat
+from queenslab.models import cnf, rc2
 from queenslab.models.zero_one.backend import KindModels
 from queenslab.runtime import forked
-from queenslab.runtime.stop import run_stoppably
 
 if TYPE_CHECKING:
     import numpy as np
@@ -83,7 +81,6 @@ class MaxSatBackend(KindModels):
         return forked.in_child(lambda: self._optimize(problem, run, weights), run, stopped)
 
     def _optimize(self, problem: Problem, run: Run, weights: np.ndarray) -> OptimizeResult:
-        from pysat.examples.rc2 import RC2
         from pysat.formula import WCNF
 
         n = problem.n
@@ -95,15 +92,9 @@ class MaxSatBackend(KindModels):
                 if cost:
                     wcnf.append([-cnf.cell(n, r, c)], weight=cost)
         run.stats.add(variables=top, constraints=len(hard), soft_clauses=len(wcnf.soft))
-        with RC2(wcnf, adapt=True, exhaust=True, minz=True) as rc2:
-            finished, model = run_stoppably(
-                lambda: rc2.compute(expect_interrupt=True), rc2.interrupt, run.should_stop
-            )
-            run.stats.add(sat.solver_stats(rc2.oracle))  # the SAT oracle's search effort
-        if not finished:
-            return OptimizeResult(Status.LIMIT)
-        if model is None:
-            return OptimizeResult(Status.INFEASIBLE)
-        cols = cnf.decode(n, model)
+        minimum = rc2.minimise(wcnf, run, adapt=True, exhaust=True)
+        if minimum.model is None:
+            return OptimizeResult(minimum.status)
+        cols = cnf.decode(n, minimum.model)
         objective = sum(int(weights[r, c]) for r, c in enumerate(cols))
         return OptimizeResult(Status.OPTIMAL, objective, Placement(cols))

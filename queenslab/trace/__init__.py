@@ -2,9 +2,10 @@
 
 ``trace(problem, method)`` runs a search with a ``Tracer`` and returns it;
 ``queenslab.trace.html`` and ``queenslab.trace.svg`` play the log back. The CSP searches
-(``backtrack``, ``forward-checking``, ``mac``) and Minton's min-conflicts are the ``csp``
-and ``minton`` backends' own searches, so a trace's counts are their statistics; the
-others are small Python reference versions of fast backends. A method may carry orders,
+(``backtrack``, ``forward-checking``, ``mac``) and the local searches (``minton``,
+``min-conflicts``, ``hill-climbing``) are the backends' own searches, heard through their
+hooks, so a trace's counts are their statistics; the other row searches are small Python
+reference versions of fast backends. A method may carry orders,
 ``forward-checking+mrv+lcv``. Traces are bounded: boards up to ``TRACED[name].max_n`` and
 at most ``tracer.MAX_STEPS`` steps (a longer search is cut, and its log says so).
 """

@@ -1,79 +1,53 @@
-"""Local searches for tracing: QS4-style min-conflicts and random-restart hill climbing.
+"""Local searches for tracing: the ``min-conflicts``, ``hill-climbing`` and ``minton``
+backends' own searches, heard through their hooks, so a trace shows what the backend does.
 
-Small Python reference versions of the ``min-conflicts`` and ``hill-climbing`` backends
-(the fast ones stay untouched). Both move on permutations (one queen per row and column)
-by swapping the columns of two rows, and count attacking pairs with ``Collisions`` (the
-board layer's lines). The min-conflicts trace starts from a random permutation rather
-than QS4's greedy start, so that the repair is there to watch. Minton's min-conflicts,
-which moves one queen within its row, is traced from the ``minton`` backend's own search.
+Hill climbing and Minton's min-conflicts are plain Python and emit their steps
+themselves. The min-conflicts backend (QS4, or breakout on a torus) runs compiled
+kernels that log their swaps for a watcher; the trace replays each start and swap on
+``Collisions`` (the board layer's lines), which counts the attacking pairs it shows.
 """
 
 from __future__ import annotations
 
-import random
+from typing import TYPE_CHECKING
 
 from queenslab.core.problem import Problem
+from queenslab.core.result import Status
 from queenslab.core.run import Run
 from queenslab.heuristics.collisions import Collisions
+from queenslab.heuristics.hill_climbing import climb
+from queenslab.heuristics.min_conflicts import RESTARTS, search
 from queenslab.heuristics.minton import MinConflicts
 from queenslab.trace.tracer import Tracer
 
-
-def _fresh(problem: Problem, rng: random.Random, tracer: Tracer) -> Collisions:
-    cols = list(range(problem.n))
-    rng.shuffle(cols)
-    board = Collisions(problem, cols)
-    tracer.emit("restart", cols=list(cols), conflicts=board.pairs)
-    return board
+if TYPE_CHECKING:
+    import numpy as np
 
 
-def _moved(board: Collisions, a: int, b: int, tracer: Tracer) -> None:
-    tracer.emit("swap", rows=[a, b], cols=[board.cols[a], board.cols[b]], conflicts=board.pairs)
+def min_conflicts(problem: Problem, tracer: Tracer, run: Run, **_: object) -> str:
+    """QS4 (or the torus's breakout): every start and every swap the kernels made."""
+    board = Collisions(problem, [])
 
-
-def min_conflicts(
-    problem: Problem, tracer: Tracer, run: Run, *, restarts: int = 100, **_: object
-) -> str:
-    """Swap an attacked queen's row with a random row whenever that lowers the collisions."""
-    n = problem.n
-    rng = random.Random(run.seed)
-    for _restart in range(restarts):
-        board = _fresh(problem, rng, tracer)
-        for _attempt in range(64 * n + 1024):
-            if board.pairs == 0:
-                tracer.emit("solution", cols=list(board.cols))
-                return "solved"
-            attacked = [r for r in range(n) if board.attacked(r)]
-            a, b = rng.choice(attacked), rng.randrange(n)
-            before = board.pairs
+    def watch(event: str, data: np.ndarray) -> None:
+        if event == "start":
+            board.reset(data.tolist())
+            tracer.emit("restart", cols=list(board.cols), conflicts=board.pairs)
+            return
+        for a, b in data.tolist():
             board.swap(a, b)
-            if board.pairs < before:
-                _moved(board, a, b, tracer)
-            else:
-                board.swap(a, b)
-    return "gave up"
+            cols = [board.cols[a], board.cols[b]]
+            tracer.emit("swap", rows=[a, b], cols=cols, conflicts=board.pairs)
+
+    result = search(problem, run, RESTARTS, watch)
+    if result.status is not Status.SOLVED:
+        return "gave up"
+    tracer.emit("solution", cols=list(board.cols))
+    return "solved"
 
 
-def hill_climbing(
-    problem: Problem, tracer: Tracer, run: Run, *, restarts: int = 100, **_: object
-) -> str:
-    """Swap two random rows unless that adds attacking pairs; restart after n*n steps."""
-    n = problem.n
-    rng = random.Random(run.seed)
-    for _restart in range(restarts):
-        board = _fresh(problem, rng, tracer)
-        for _step in range(n * n):
-            if board.pairs == 0:
-                tracer.emit("solution", cols=list(board.cols))
-                return "solved"
-            a, b = rng.sample(range(n), 2)
-            before = board.pairs
-            board.swap(a, b)
-            if board.pairs > before:
-                board.swap(a, b)
-            else:
-                _moved(board, a, b, tracer)
-    return "gave up"
+def hill_climbing(problem: Problem, tracer: Tracer, run: Run, **_: object) -> str:
+    """Two random rows swap unless that adds attacking pairs; restarts after n*n steps."""
+    return "gave up" if climb(problem, run, tracer.emit) is None else "solved"
 
 
 def minton(problem: Problem, tracer: Tracer, run: Run, *, restarts: int = 100, **_: object) -> str:
