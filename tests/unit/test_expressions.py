@@ -11,11 +11,11 @@ import pytest
 from queenslab.boards import Board, Cell, board
 from queenslab.core.errors import UsageError
 from queenslab.core.expressions import ModelBuilder, any_of, at_most_one, exactly_one, total
-from queenslab.core.kind import ProblemKind
 from queenslab.core.model import BoolModel, Linear, Sense
 from queenslab.core.result import Status
 from queenslab.core.run import Run
 from tests.translators import ENUMERATORS, TRANSLATORS, load_solvers
+from tests.user_kinds import TotalDomination
 
 
 def three() -> tuple[ModelBuilder, tuple]:
@@ -153,33 +153,12 @@ def test_adding_a_plain_bool_says_why():
         m.minimise(x + 1)
 
 
-# -- a kind written by a user ---------------------------------------------------------------
+# -- a kind written by a user (tests/user_kinds.py) ------------------------------------------
 
 
 def attacks(a: Cell, b: Cell) -> bool:
     """The test's own geometry of the standard board: a shared row, column or diagonal."""
     return a != b and (a[0] == b[0] or a[1] == b[1] or abs(a[0] - b[0]) == abs(a[1] - b[1]))
-
-
-class TotalDomination(ProblemKind):
-    """Fewest queens such that every cell, occupied or not, is attacked by a queen."""
-
-    name = "total-domination"
-    question = "fewest queens attacking every cell, the occupied ones included"
-    sense = "min"
-
-    def state(self, m: ModelBuilder, board: Board, model: str) -> None:
-        q = m.cells("q", board)
-        for cell in product(range(board.n), repeat=2):
-            attackers = (q[o] for o in q if o != cell and board.attacks(o, cell))
-            m.add(any_of(attackers), why=f"no queen can attack {cell}")
-        m.minimise(sum(q.values()))
-
-    def check(self, board: Board, answer: frozenset[Cell]) -> str | None:
-        for cell in product(range(board.n), repeat=2):
-            if not any(attacks(queen, cell) for queen in answer):
-                return f"cell {cell} is not attacked"
-        return None
 
 
 def brute_force(n: int) -> tuple[int, int] | None:
