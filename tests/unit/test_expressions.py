@@ -8,7 +8,10 @@ from itertools import combinations, product
 
 import pytest
 
+import queenslab as ql
+from queenslab import problems
 from queenslab.boards import Board, Cell, board
+from queenslab.core.backend import Task
 from queenslab.core.errors import UsageError
 from queenslab.core.expressions import ModelBuilder, any_of, at_most_one, exactly_one, total
 from queenslab.core.model import BoolModel, Linear, Sense
@@ -224,3 +227,22 @@ def test_the_defaults_refuse_what_they_cannot_read():
     built = Pairs().build(board(2), "default")
     with pytest.raises(NotImplementedError, match="override decode"):
         Pairs().decode(board(2), built, [False] * built.size)
+
+
+def test_a_kind_registered_after_the_backends_were_listed_is_accepted(monkeypatch):
+    """No backend freezes the kinds it takes at import: a kind registered once the backends
+    were loaded and listed is optimised by every backend that takes any kind's model."""
+    listed = ql.backends()
+    monkeypatch.setattr(problems, "_registered", dict(problems._registered))
+
+    class LateTotalDomination(TotalDomination):
+        name = "late-total-domination"
+
+    ql.register_kind(LateTotalDomination)
+    assert LateTotalDomination.name in ql.kinds()
+    takers = [b for b in listed if Task.OPTIMIZE in b.tasks_on(LateTotalDomination.name)]
+    assert {"cpsat", "milp", "maxsat", "sat"} <= {b.name for b in takers}
+    best, _ = brute_force(3)
+    for backend in takers:
+        result = ql.optimize(3, problem=LateTotalDomination.name, backend=backend.name)
+        assert (result.status, result.objective, len(result.answer)) == (Status.OPTIMAL, best, best)
