@@ -18,6 +18,9 @@ from tests.oracle import attack
 Cell = tuple[int, int]
 #: Sizes small enough for every brute force below.
 MAX_N = 5
+#: The kinds written out below (the built-in ones but placement, which tests/oracle.py
+#: checks); the harness tests any other kind by its own brute force (kind_brute_force.py).
+KINDS = ("domination", "independent-domination", "peaceable", "coloring")
 
 
 def _cells(n: int) -> list[Cell]:

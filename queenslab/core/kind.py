@@ -9,8 +9,9 @@ that shares no code with the models, so a wrong model can never vouch for itself
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from itertools import chain, combinations
 from typing import Any, ClassVar
 
 from queenslab.boards import Board, Cell
@@ -146,6 +147,15 @@ class ProblemKind:
         """An answer's JSON data drawn as text; here a list of [row, col] queens: Q a
         queen, x a blocked cell, . any other."""
         return grid(board, {(r, c): "Q" for r, c in data})
+
+    def candidates(self, board: Board) -> Iterable[Any]:
+        """Every answer that might be one, for a brute force on boards of a few cells: the
+        tests' harness keeps those ``check`` accepts and takes the best ``value``, so a kind
+        is tested against its own brute force. Here every set of open cells (2^cells of
+        them); a kind with another answer overrides it."""
+        cells = list(board.open_cells())
+        sizes = range(len(cells) + 1)
+        return map(frozenset, chain.from_iterable(combinations(cells, k) for k in sizes))
 
 
 def grid(board: Board, marks: dict[Cell, str]) -> str:

@@ -1,25 +1,41 @@
 """The harness for the problem kinds: every backend, on every kind, task and variant it
-declares, against brute force (tests/kind_oracle.py, which shares no code with queenslab).
+declares, against brute force: tests/kind_oracle.py (which shares no code with queenslab)
+for the built-in kinds, the kind's own ``candidates`` and ``check`` for any other
+(tests/kind_brute_force.py).
 
-Parametrized from the registry and ``problems.BUILTIN``: a new backend or kind is tested here
-without touching this file. Complete backends must prove the brute-force optimum and count
-its answers; a heuristic's answer must pass the oracle's checker and never beat it.
+Parametrized from the backend registry and the kinds registered when the tests are
+collected (``problems.kind_names()``: plug-ins, and tests/harness/conftest.py's): a new
+backend or kind is tested here without touching this file. Complete backends must prove
+the brute-force optimum and count its answers; a heuristic's answer must pass the oracle's
+checker and never beat it.
 """
 
 from __future__ import annotations
 
+from types import ModuleType
+
 import pytest
 
 import queenslab as ql
+from queenslab.boards import board
 from queenslab.core.backend import Family, Task
-from queenslab.problems import BUILTIN, DEFAULT_KIND
+from queenslab.problems import DEFAULT_KIND, kind_class, kind_names
 from queenslab.registry import backend_class, info, names
-from tests import kind_oracle
+from tests import kind_brute_force, kind_oracle
 
-OTHER_KINDS = [k for k in BUILTIN if k != DEFAULT_KIND]
-SIZES = range(1, kind_oracle.MAX_N + 1)
+OTHER_KINDS = [k for k in kind_names() if k != DEFAULT_KIND]
 #: A board with blocked cells off its centre, so that symmetries of it are few.
 BLOCKED = ((2, 2), (0, 1))
+
+
+def _oracle(problem: str) -> ModuleType:
+    """kind_oracle for the kinds it knows; any other kind's own brute force."""
+    return kind_oracle if problem in kind_oracle.KINDS else kind_brute_force
+
+
+def _sizes(problem: str) -> range:
+    """n = 1 up to the largest board its oracle takes (the blocked board's size too)."""
+    return range(1, _oracle(problem).MAX_N + 1)
 
 
 def _cases(task: Task, variants: bool = True) -> list:
@@ -44,21 +60,22 @@ def _model_cases(task: Task, variants: bool = True) -> list:
     return [
         pytest.param(*case.values, model, marks=case.marks, id=f"{case.id}-{model}")
         for case in _cases(task, variants)
-        for model in BUILTIN[case.values[1]].models
+        for model in kind_class(case.values[1]).models
     ]
 
 
-def _boards(problem: str, variant: str) -> list[tuple[int, tuple]]:
-    """Small boards to count on: n = 4, and on the standard board 5 with ``BLOCKED``."""
-    blocked = variant == "standard" and BUILTIN[problem].takes_blocked
-    return [(4, ()), *([(5, BLOCKED)] if blocked else [])]
+def _boards(problem: str, variant: str = "standard") -> list[tuple[int, tuple]]:
+    """Small boards: n = 4, and on the standard board the largest the oracle takes with
+    ``BLOCKED``."""
+    blocked = variant == "standard" and kind_class(problem).takes_blocked
+    return [(4, ()), *([(_sizes(problem)[-1], BLOCKED)] if blocked else [])]
 
 
 def _refused(refusal: ql.UsageError, problem: str, model: str) -> None:
     """A model that cannot count the kind's answers (or that the backend cannot take)
     says so in one line; a model that counts them names no other."""
     assert "\n" not in str(refusal)
-    if model in BUILTIN[problem].uncounted:
+    if model in kind_class(problem).uncounted:
         assert "count and enumerate with" in str(refusal)
 
 
@@ -117,22 +134,30 @@ BUDGETS = {
 
 def _sense(problem: str) -> int:
     """+1 when the kind minimises, -1 when it maximises (then a larger value is better)."""
-    return 1 if BUILTIN[problem].sense.value == "min" else -1
+    return 1 if kind_class(problem).sense.value == "min" else -1
 
 
 def _checked(result, problem: str, n: int, variant: str, blocked=()) -> int:
     """The result's value, after the oracle has checked its answer."""
     assert result.answer is not None, result
-    assert kind_oracle.fault(problem, n, variant, blocked, result.answer) is None
-    value = kind_oracle.value(problem, result.answer)
+    oracle = _oracle(problem)
+    assert oracle.fault(problem, n, variant, blocked, result.answer) is None
+    value = oracle.value(problem, result.answer)
     assert value == result.objective
     return value
 
 
 def _agrees(name: str, result, problem: str, n: int, variant: str, blocked=()) -> None:
-    best, _ = kind_oracle.optimum(problem, n, variant, blocked)
+    """The result is the brute force's optimum (a heuristic's: no better than it); where
+    there is no answer, a complete backend proves it and a heuristic returns none."""
+    best, _ = _oracle(problem).optimum(problem, n, variant, blocked)
+    heuristic = backend_class(name).family is Family.HEURISTIC
+    if best is None:
+        assert result.answer is None, result
+        assert (result.status is ql.Status.INFEASIBLE) is not heuristic, result
+        return
     value = _checked(result, problem, n, variant, blocked)
-    if backend_class(name).family is Family.HEURISTIC:
+    if heuristic:
         assert _sense(problem) * (value - best) >= 0, f"{name} beat the optimum {best}"
         assert result.status is (ql.Status.OPTIMAL if value == result.bound else ql.Status.FEASIBLE)
         assert isinstance(result.stats["moves"], int)  # its effort, in the shared vocabulary
@@ -151,7 +176,7 @@ def test_every_kind_backend_is_covered():
 
 @pytest.mark.parametrize(("name", "problem", "variant"), _cases(Task.OPTIMIZE))
 def test_optimize_gives_the_brute_force_optimum(name, problem, variant):
-    for n in SIZES:
+    for n in _sizes(problem):
         result = ql.optimize(n, problem=problem, backend=name, variant=variant, seed=n,
                              time_limit=60)  # fmt: skip
         _agrees(name, result, problem, n, variant)
@@ -159,40 +184,39 @@ def test_optimize_gives_the_brute_force_optimum(name, problem, variant):
 
 @pytest.mark.parametrize(("name", "problem", "variant"), _cases(Task.OPTIMIZE, variants=False))
 def test_optimize_on_a_blocked_board(name, problem, variant):
-    if not BUILTIN[problem].takes_blocked:
+    if not kind_class(problem).takes_blocked:
         pytest.skip(f"{problem} takes no blocked cells")
-    result = ql.optimize(5, problem=problem, backend=name, blocked=BLOCKED, seed=1, time_limit=60)
-    _agrees(name, result, problem, 5, variant, BLOCKED)
+    n = _sizes(problem)[-1]
+    result = ql.optimize(n, problem=problem, backend=name, blocked=BLOCKED, seed=1, time_limit=60)
+    _agrees(name, result, problem, n, variant, BLOCKED)
 
 
 @pytest.mark.parametrize(("name", "problem", "variant"), _cases(Task.OPTIMIZE, variants=False))
 def test_optimize_on_a_board_without_open_cells(name, problem, variant):
     """The empty answer is optimal (no colour, no army); domination, which must still
-    reach every cell, is infeasible, and a complete backend says which cell no queen
-    reaches."""
-    if not BUILTIN[problem].takes_blocked:
+    reach every cell, is infeasible, and a complete backend says why in the words of the
+    kind's model (domination: which cell no queen reaches)."""
+    if not kind_class(problem).takes_blocked:
         pytest.skip(f"{problem} takes no blocked cells")
     closed = ((0, 0), (0, 1), (1, 0), (1, 1))
     result = ql.optimize(2, problem=problem, backend=name, blocked=closed, seed=1, time_limit=60)
-    best, _ = kind_oracle.optimum(problem, 2, variant, closed)
-    if best is not None:
-        _agrees(name, result, problem, 2, variant, closed)
-    elif backend_class(name).family is Family.HEURISTIC:
-        assert result.status is not ql.Status.INFEASIBLE and result.answer is None
-    else:
-        assert result.status is ql.Status.INFEASIBLE
-        assert "no open cell reaches cell 0:0" in result.message
+    _agrees(name, result, problem, 2, variant, closed)
+    if result.status is ql.Status.INFEASIBLE:
+        kind = kind_class(problem)()
+        why = kind.build(board(2, blocked=closed), kind.model_name(None)).impossible
+        assert why and why in result.message
 
 
 @pytest.mark.parametrize(("name", "problem", "variant"), _cases(Task.OPTIMIZE, variants=False))
 def test_every_model_and_symmetry_keeps_the_optimum(name, problem, variant):
-    """Each formulation, with and without lex-leader constraints, at n = 4 and 5. A model
-    a backend refuses must say so in one line (a UsageError), never answer wrongly."""
+    """Each formulation, with and without lex-leader constraints, at n = 4 and the largest
+    board its oracle takes. A model a backend refuses must say so in one line (a
+    UsageError), never answer wrongly."""
     if backend_class(name).family is Family.HEURISTIC:
         pytest.skip("a heuristic reads no model")
-    for model in BUILTIN[problem].models:
+    for model in kind_class(problem).models:
         for symmetry in ("none", "lex-leader"):
-            for n in (4, 5):
+            for n in sorted({4, _sizes(problem)[-1]}):
                 try:
                     result = ql.optimize(n, problem=problem, backend=name, model=model,
                                          symmetry=symmetry, time_limit=60)  # fmt: skip
@@ -208,8 +232,8 @@ def test_a_limit_leaves_a_valid_bound(name, problem, variant, monkeypatch):
     brute-force optimum (at least it when maximising, at most when minimising) or is absent;
     any answer passes the oracle, and only the optimum is called optimal. A complete
     backend stopped before its proof must show it (the smallest budget does)."""
-    n = 5
-    best, _ = kind_oracle.optimum(problem, n, variant)
+    n = _sizes(problem)[-1]
+    best, _ = _oracle(problem).optimum(problem, n, variant)
     statuses = set()
     for k in (0, 1, 4, 16):
         with monkeypatch.context() as patch:
@@ -236,9 +260,9 @@ def test_every_optimizing_backend_has_a_budget():
 
 @pytest.mark.parametrize(("name", "problem", "variant"), _cases(Task.COUNT))
 def test_count_gives_the_brute_force_number_of_optima(name, problem, variant):
-    for n in SIZES:
+    for n in _sizes(problem):
         result = ql.count(n, problem=problem, backend=name, variant=variant, time_limit=60)
-        assert (result.optimum, result.total) == kind_oracle.optimum(problem, n, variant)
+        assert (result.optimum, result.total) == _oracle(problem).optimum(problem, n, variant)
 
 
 @pytest.mark.parametrize(("name", "problem", "variant", "model"), _model_cases(Task.COUNT))
@@ -253,41 +277,40 @@ def test_every_model_counts_the_kinds_answers(name, problem, variant, model):
         except ql.UsageError as refusal:
             _refused(refusal, problem, model)
             continue
-        assert model not in BUILTIN[problem].uncounted, f"{model} counted {result.total}"
-        assert (result.optimum, result.total) == kind_oracle.optimum(problem, n, variant, blocked)
+        assert model not in kind_class(problem).uncounted, f"{model} counted {result.total}"
+        expected = _oracle(problem).optimum(problem, n, variant, blocked)
+        assert (result.optimum, result.total) == expected
 
 
 @pytest.mark.parametrize(
     ("name", "problem", "variant", "model"), _model_cases(Task.ENUMERATE, variants=False)
 )
 def test_enumerate_streams_each_optimum_once(name, problem, variant, model):
-    for n, blocked in ((4, ()), (5, BLOCKED)):
-        if blocked and not BUILTIN[problem].takes_blocked:
-            continue
-        best, number = kind_oracle.optimum(problem, n, variant, blocked)
+    oracle = _oracle(problem)
+    for n, blocked in _boards(problem):
+        best, number = oracle.optimum(problem, n, variant, blocked)
         seen = []
         try:
             with ql.enumerate_solutions(n, name, problem=problem, blocked=blocked,
                                         model=model) as answers:  # fmt: skip
                 for answer in answers:
-                    assert kind_oracle.fault(problem, n, variant, blocked, answer) is None
-                    assert kind_oracle.value(problem, answer) == best
+                    assert oracle.fault(problem, n, variant, blocked, answer) is None
+                    assert oracle.value(problem, answer) == best
                     seen.append(repr(answer))
         except ql.UsageError as refusal:
             _refused(refusal, problem, model)
             continue
-        assert model not in BUILTIN[problem].uncounted, f"{model} streamed {len(seen)}"
+        assert model not in kind_class(problem).uncounted, f"{model} streamed {len(seen)}"
         assert len(seen) == len(set(seen)) == number
 
 
 @pytest.mark.parametrize(("name", "problem", "variant"), _cases(Task.DECIDE, variants=False))
 def test_decide_agrees_with_the_brute_force_optimum(name, problem, variant):
     """At the optimum and one step looser: yes, with an answer the oracle accepts, of the
-    value asked or better; one step past the optimum: no. Boards of 4 and 5 cells a side,
-    one of them with blocked cells."""
+    value asked or better; one step past the optimum: no. On ``_boards``."""
     sense = _sense(problem)
-    for n, blocked in ((4, ()), (5, BLOCKED)):
-        best, _ = kind_oracle.optimum(problem, n, variant, blocked)
+    for n, blocked in _boards(problem):
+        best, _ = _oracle(problem).optimum(problem, n, variant, blocked)
         for value in (best, best + sense):
             result = ql.decide(n, problem, value, name, blocked=blocked, time_limit=60)
             assert result.status is ql.Status.YES, (n, value, result)

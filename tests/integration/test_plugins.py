@@ -1,6 +1,7 @@
 """Backends from other packages: installed through the entry point, or registered at run
 time; both appear in ``queens backends``, the CLI, the cross-check and the harness
-without any edit to queenslab. And every backend option is listed with its help."""
+without any edit to queenslab. A problem kind installed through its entry point is found
+by the CLI too. And every backend option is listed with its help."""
 
 from __future__ import annotations
 
@@ -58,6 +59,20 @@ def test_an_installed_backend_is_listed_and_runs(site):
                   "--backend", "permutations"], site)  # fmt: skip
     assert check.returncode == 0, check.stdout + check.stderr
     assert "permutations" in check.stdout.splitlines()[1] and "all agree" in check.stdout
+
+
+def test_an_installed_kind_is_found_by_the_command_line(site):
+    """The test package declares tests/user_kinds.py's kind in the ``queenslab.kinds``
+    entry-point group: ``--problem`` finds it with no registration in the process (cpsat
+    optimises it, sat counts its optima), and without the package it is unknown."""
+    problem = ["4", "--problem", "total-domination"]
+    found = _run([*queens_command(), "optimize", *problem, "-b", "cpsat", "--format", "json"], site)
+    assert found.returncode == 0, found.stderr
+    record = json.loads(found.stdout)
+    assert (record["status"], record["objective"], len(record["answer"])) == ("optimal", 2, 2)
+    assert _run([*queens_command(), "count", *problem, "-b", "sat"], site).stdout == "12\n"
+    unknown = _run([*queens_command(), "optimize", *problem])
+    assert unknown.returncode == 2 and "unknown problem 'total-domination'" in unknown.stderr
 
 
 def _harness(selection: str, *paths, plugin: list[str] = ()) -> str:

@@ -8,14 +8,17 @@ from itertools import combinations, product
 
 import pytest
 
+import queenslab as ql
+from queenslab import problems
 from queenslab.boards import Board, Cell, board
+from queenslab.core.backend import Task
 from queenslab.core.errors import UsageError
 from queenslab.core.expressions import ModelBuilder, any_of, at_most_one, exactly_one, total
-from queenslab.core.kind import ProblemKind
 from queenslab.core.model import BoolModel, Linear, Sense
 from queenslab.core.result import Status
 from queenslab.core.run import Run
 from tests.translators import ENUMERATORS, TRANSLATORS, load_solvers
+from tests.user_kinds import TotalDomination
 
 
 def three() -> tuple[ModelBuilder, tuple]:
@@ -153,33 +156,12 @@ def test_adding_a_plain_bool_says_why():
         m.minimise(x + 1)
 
 
-# -- a kind written by a user ---------------------------------------------------------------
+# -- a kind written by a user (tests/user_kinds.py) ------------------------------------------
 
 
 def attacks(a: Cell, b: Cell) -> bool:
     """The test's own geometry of the standard board: a shared row, column or diagonal."""
     return a != b and (a[0] == b[0] or a[1] == b[1] or abs(a[0] - b[0]) == abs(a[1] - b[1]))
-
-
-class TotalDomination(ProblemKind):
-    """Fewest queens such that every cell, occupied or not, is attacked by a queen."""
-
-    name = "total-domination"
-    question = "fewest queens attacking every cell, the occupied ones included"
-    sense = "min"
-
-    def state(self, m: ModelBuilder, board: Board, model: str) -> None:
-        q = m.cells("q", board)
-        for cell in product(range(board.n), repeat=2):
-            attackers = (q[o] for o in q if o != cell and board.attacks(o, cell))
-            m.add(any_of(attackers), why=f"no queen can attack {cell}")
-        m.minimise(sum(q.values()))
-
-    def check(self, board: Board, answer: frozenset[Cell]) -> str | None:
-        for cell in product(range(board.n), repeat=2):
-            if not any(attacks(queen, cell) for queen in answer):
-                return f"cell {cell} is not attacked"
-        return None
 
 
 def brute_force(n: int) -> tuple[int, int] | None:
@@ -245,3 +227,22 @@ def test_the_defaults_refuse_what_they_cannot_read():
     built = Pairs().build(board(2), "default")
     with pytest.raises(NotImplementedError, match="override decode"):
         Pairs().decode(board(2), built, [False] * built.size)
+
+
+def test_a_kind_registered_after_the_backends_were_listed_is_accepted(monkeypatch):
+    """No backend freezes the kinds it takes at import: a kind registered once the backends
+    were loaded and listed is optimised by every backend that takes any kind's model."""
+    listed = ql.backends()
+    monkeypatch.setattr(problems, "_registered", dict(problems._registered))
+
+    class LateTotalDomination(TotalDomination):
+        name = "late-total-domination"
+
+    ql.register_kind(LateTotalDomination)
+    assert LateTotalDomination.name in ql.kinds()
+    takers = [b for b in listed if Task.OPTIMIZE in b.tasks_on(LateTotalDomination.name)]
+    assert {"cpsat", "milp", "maxsat", "sat"} <= {b.name for b in takers}
+    best, _ = brute_force(3)
+    for backend in takers:
+        result = ql.optimize(3, problem=LateTotalDomination.name, backend=backend.name)
+        assert (result.status, result.objective, len(result.answer)) == (Status.OPTIMAL, best, best)

@@ -18,7 +18,7 @@ from queenslab.lab import reference
 from queenslab.models.zero_one import sat
 from queenslab.models.zero_one.outcome import Outcome
 from queenslab.problems import BUILTIN, kind
-from tests import oracle
+from tests import kind_brute_force, kind_oracle, oracle
 from tests.translators import ENUMERATORS, TRANSLATORS, Budget, load_solvers
 
 
@@ -457,3 +457,15 @@ def test_the_bounded_model_keeps_the_answers_of_the_value_or_better(sense):
             total = model.value(values)
             better = total <= value if sense == "min" else total >= value
             assert bounded.satisfied_by(values) == (model.satisfied_by(values) and better)
+
+
+@pytest.mark.parametrize("problem", ["domination", "independent-domination"])
+def test_a_kinds_own_brute_force_is_the_oracles(problem):
+    """``ProblemKind.candidates`` filtered by the kind's checker (what the harness tests a
+    registered kind against) finds kind_oracle's optima and their numbers."""
+    for n, variant, blocked in [
+        *((n, v, ()) for n in (1, 2, 3) for v in oracle.VARIANTS),
+        (4, "standard", ((2, 2), (0, 1))),
+    ]:
+        expected = kind_oracle.optimum(problem, n, variant, blocked)
+        assert kind_brute_force.optimum(problem, n, variant, blocked) == expected
