@@ -30,6 +30,7 @@ from tests.conftest import ROOT, queens_command
 
 SOURCE = ROOT / "docs" / "examples" / "modelling_kinds.py"
 GUIDE = ROOT / "docs" / "modelling.md"
+NOTEBOOK = ROOT / "docs" / "notebooks" / "modelling.ipynb"
 MODEL_BACKENDS = ("cpsat", "milp", "maxsat", "sat")
 COUNTERS = ("cpsat", "sat")  # the model backends that count and enumerate a kind's optima
 #: One configuration per backend in a sweep: HiGHS for milp, CaDiCaL and pairwise for sat.
@@ -179,17 +180,23 @@ def registered(monkeypatch):
         ql.register_kind(kind)
 
 
-def test_the_guide_shows_the_module_verbatim():
-    """Every function and class of the module, and its imports, as Python blocks of the
-    guide: what the reader copies is what the tests run."""
-    blocks = "\n".join(re.findall(r"```python\n(.+?)```", GUIDE.read_text(), re.S))
+@pytest.mark.parametrize("shown_in", [GUIDE, NOTEBOOK], ids=lambda p: p.name)
+def test_the_guide_and_the_notebook_show_the_module_verbatim(shown_in):
+    """Every function and class of the module, and its imports, in Python blocks of the
+    guide and code cells of the notebook: what the reader copies is what the tests run."""
+    if shown_in.suffix == ".ipynb":
+        cells = json.loads(shown_in.read_text())["cells"]
+        code = "\n".join("".join(c["source"]) for c in cells if c["cell_type"] == "code")
+    else:
+        code = "\n".join(re.findall(r"```python\n(.+?)```", shown_in.read_text(), re.S))
     source = SOURCE.read_text()
-    shown = [
+    parts = [
         ast.get_source_segment(source, node)
         for node in ast.parse(source).body
         if isinstance(node, ast.FunctionDef | ast.ClassDef | ast.Import | ast.ImportFrom)
+        and not (isinstance(node, ast.ImportFrom) and node.module == "__future__")
     ]
-    assert len(shown) > 10 and [part for part in shown if part not in blocks] == []
+    assert len(parts) > 10 and [part for part in parts if part not in code] == []
 
 
 def test_the_brute_force_agrees_with_the_published_values():
