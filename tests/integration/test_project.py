@@ -98,15 +98,17 @@ def _python_blocks(document) -> list[str]:
     "document", [d for d in DOCUMENTS if _python_blocks(d)], ids=lambda p: p.name
 )
 def test_python_examples(document, monkeypatch):
-    """The examples run in this process: backends and value orders they register stay in
-    the example."""
+    """The examples run in this process: backends, kinds and value orders they register
+    stay in the example; the modelling guide imports its kinds from docs/examples."""
     import doctest
 
-    from queenslab import registry
+    from queenslab import problems, registry
     from queenslab.exact import csp
 
     monkeypatch.setattr(registry, "_registered", dict(registry._registered))
+    monkeypatch.setattr(problems, "_registered", dict(problems._registered))
     monkeypatch.setattr(csp, "VALUE_ORDERS", dict(csp.VALUE_ORDERS))
+    monkeypatch.syspath_prepend(str(ROOT / "docs" / "examples"))
     blocks = _python_blocks(document)
     test = doctest.DocTestParser().get_doctest("\n".join(blocks), {}, document.name, None, 0)
     runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE)
