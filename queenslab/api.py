@@ -13,6 +13,32 @@ exists; a backend that breaks this raises ``BackendBug`` instead of reaching the
 Timing: ``startup_seconds`` (imports, compiled kernels) is measured apart; ``seconds`` is
 the backend's work, split into ``build_seconds`` and ``solve_seconds``. The time limit
 covers the whole call, start-up and model building included.
+
+The arguments every entry point shares, written once here (each function's docstring
+documents only its own):
+
+    n: the board size, or a ready ``Problem`` (its givens, variant, blocked cells
+        and kind then come with it: passing them again is refused).
+    backend: a registered backend name (``ql.backends()``); None picks the fastest
+        sensible one for this task and board.
+    problem: the question: a kind's name (``ql.kinds()``: ``"placement"``, n queens,
+        the default; ``"domination"``...) or a ``ProblemKind`` instance, a user's own.
+    givens: queens placed in advance, as (row, column) cells, 0-based (placement).
+    variant: the board's rules: ``"standard"``, ``"toroidal"`` or ``"superqueens"``.
+    blocked: cells that may not hold a queen.
+    model: the kind's 0-1 formulation (``ProblemKind.models``). None: a specialist's
+        own search for placement, the kind's first model otherwise.
+    symmetry: ``"lex-leader"`` keeps one answer per class of the board's symmetries.
+    time_limit: seconds for the whole call, model building included.
+    **options: backend options (``workers``, ``encoding``, ``formulation``...).
+
+The errors every entry point may raise:
+
+    UsageError: a bad argument (n, cell, variant, option value, time limit).
+    CapabilityError: the backend cannot do this task, or not on this board.
+    BackendUnavailable: the backend's solver package is not installed.
+    BackendBug: the backend returned an answer the kind's checker refuses, or a
+        false claim.
 """
 
 from __future__ import annotations
@@ -38,36 +64,6 @@ from queenslab.problems import kind
 R = TypeVar("R", SolveResult, CountResult, OptimizeResult, DecideResult)
 #: What ``problem=`` takes: a kind's name (``ql.kinds()``) or a kind itself.
 KindArgument = str | ProblemKind | None
-
-#: The arguments every entry point shares, documented once (``_documented``).
-_SHARED_ARGS = """
-        n: the board size, or a ready ``Problem`` (its givens, variant, blocked cells
-            and kind then come with it: passing them again is refused).
-        backend: a registered backend name (``ql.backends()``); None picks the fastest
-            sensible one for this task and board.
-        problem: the question: a kind's name (``ql.kinds()``: ``"placement"``, n queens,
-            the default; ``"domination"``...) or a ``ProblemKind`` instance, a user's own.
-        givens: queens placed in advance, as (row, column) cells, 0-based (placement).
-        variant: the board's rules: ``"standard"``, ``"toroidal"`` or ``"superqueens"``.
-        blocked: cells that may not hold a queen.
-        model: the kind's 0-1 formulation (``ProblemKind.models``). None: a specialist's
-            own search for placement, the kind's first model otherwise.
-        symmetry: ``"lex-leader"`` keeps one answer per class of the board's symmetries.
-        time_limit: seconds for the whole call, model building included.
-        **options: backend options (``workers``, ``encoding``, ``formulation``...).""".strip()
-_SHARED_RAISES = """
-        UsageError: a bad argument (n, cell, variant, option value, time limit).
-        CapabilityError: the backend cannot do this task, or not on this board.
-        BackendUnavailable: the backend's solver package is not installed.
-        BackendBug: the backend returned an answer the kind's checker refuses, or a
-            false claim.""".strip()
-
-
-def _documented(function: Callable[..., Any]) -> Callable[..., Any]:
-    """Fill the docstring's ``{shared}`` and ``{raises}`` with the text all entry points
-    share, so that it is written (and corrected) once."""
-    function.__doc__ = (function.__doc__ or "").format(shared=_SHARED_ARGS, raises=_SHARED_RAISES)
-    return function
 
 
 class BackendBug(AssertionError):
@@ -271,7 +267,6 @@ def _identify(result: R, problem: Problem, backend: str) -> None:
     result.problem = problem
 
 
-@_documented
 def solve(
     n: int | Problem,
     backend: str | None = None,
@@ -288,17 +283,15 @@ def solve(
 ) -> SolveResult:
     """Find one answer: for placement (the default), n peaceful queens keeping ``givens``.
 
+    The arguments and errors all entry points share are in ``queenslab.api``'s docstring.
+
     Args:
-        {shared}
         seed: makes randomised backends reproducible (the same seed, the same board).
 
     Returns:
         A ``SolveResult``: ``status`` (solved, infeasible, limit, unknown), the checked
         ``answer`` when solved (for placement the ``Placement``, also as ``placement``),
         ``seconds`` and ``stats``.
-
-    Raises:
-        {raises}
 
     Example:
         >>> ql.solve(8, "cpsat", givens=[(0, 3)]).placement.cols[0]
@@ -370,7 +363,6 @@ class Solutions(Iterator[Any]):
             close()
 
 
-@_documented
 def enumerate_solutions(
     n: int | Problem,
     backend: str | None = None,
@@ -389,16 +381,13 @@ def enumerate_solutions(
     first).
 
     Bad arguments raise here, at the call; the search starts at the first ``next()``.
-
-    Args:
-        {shared}
+    The arguments and errors all entry points share are in ``queenslab.api``'s docstring.
 
     Returns:
         A ``Solutions`` iterator of answers as JSON data (``Placement``s for placement);
         close it (or leave a ``with`` block) to stop early.
 
     Raises:
-        {raises}
         LimitReached: (while iterating) the time limit passed first.
         Undecided: (while iterating) the solver failed, in its own words (milp).
 
@@ -412,7 +401,6 @@ def enumerate_solutions(
     return Solutions(engine, instance, Run(None, time_limit), question)
 
 
-@_documented
 def count(
     n: int | Problem,
     backend: str | None = None,
@@ -433,8 +421,9 @@ def count(
     is proven first, and given in ``CountResult.optimum``), or their classes with
     ``symmetry="lex-leader"``.
 
+    The arguments and errors all entry points share are in ``queenslab.api``'s docstring.
+
     Args:
-        {shared}
         unique: placement's own counters: also count the classes under the board's
             symmetry group.
         profile: record ``stats["profile"][d]``, the nodes of the search tree with d
@@ -444,9 +433,6 @@ def count(
     Returns:
         A ``CountResult``: ``total`` (and ``unique``), or status ``limit`` with ``total``
         None when the time limit came first.
-
-    Raises:
-        {raises}
 
     Example:
         >>> ql.count(13, variant="toroidal").total
@@ -469,7 +455,6 @@ def count(
     return _checked_count(result, instance)
 
 
-@_documented
 def optimize(
     n: int | Problem,
     weights: Any = None,
@@ -490,8 +475,9 @@ def optimize(
     """The optimum of a problem kind, a certificate answer and the best bound proven; for
     placement, n queens of greatest total weight.
 
+    The arguments and errors all entry points share are in ``queenslab.api``'s docstring.
+
     Args:
-        {shared}
         weights: an n x n matrix of integers within +-10^12: required by the placement
             problem, refused by a kind that takes none.
         seed: makes randomised backends (``graph-search``) reproducible.
@@ -506,7 +492,6 @@ def optimize(
         ``Placement``, also as ``placement``), ``bound`` and ``gap``.
 
     Raises:
-        {raises}
         StoppedWithAnswer: Ctrl-C or SIGTERM came; its ``result`` is the best answer and
             bound found, checked.
 
@@ -538,7 +523,6 @@ def optimize(
     return result
 
 
-@_documented
 def decide(
     n: int | Problem,
     problem: KindArgument = None,
@@ -560,8 +544,9 @@ def decide(
     """Is there an answer of value ``value`` or better (at most ``value`` for a minimum,
     at least for a maximum)? One feasibility search.
 
+    The arguments and errors all entry points share are in ``queenslab.api``'s docstring.
+
     Args:
-        {shared}
         value: the value asked about, a whole number.
         proof: a folder (created if missing) where the ``sat`` backend writes the CNF and
             the solver's proof of a ``no``, checked by the project's own checker
@@ -579,9 +564,6 @@ def decide(
     Returns:
         A ``DecideResult``: status ``yes`` with ``answer`` (checked by the kind's own
         checker) and its ``objective``; ``no`` (proven), ``limit`` or ``unknown``.
-
-    Raises:
-        {raises}
 
     Example:
         >>> ql.decide(5, "domination", 3, "cpsat").status, ql.decide(5, "domination", 2).status
@@ -631,7 +613,6 @@ def _decide_split(
     )  # fmt: skip
 
 
-@_documented
 def export(
     n: int | Problem,
     format: str,
@@ -649,8 +630,9 @@ def export(
     """The question in a solver's input format (``queens export``): placement asked no
     model in its own board formulations, any other question as its kind's 0-1 model.
 
+    The arguments and errors all entry points share are in ``queenslab.api``'s docstring.
+
     Args:
-        {shared}
         format: ``dimacs``, ``wcnf``, ``opb``, ``lp``, ``mps``, ``cpsat``, ``mzn``,
             ``col`` (``queenslab.exports.FORMATS``).
         out: a text stream to write to; None: the text is returned.
@@ -659,9 +641,6 @@ def export(
 
     Returns:
         The text when ``out`` is None, else None.
-
-    Raises:
-        {raises}
 
     Example:
         >>> ql.export(4, "dimacs", problem="domination").splitlines()[-1]

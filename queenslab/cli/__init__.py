@@ -46,6 +46,7 @@ COMMANDS: dict[str, str] = {
     "trace": "queenslab.cli.trace",
     "estimate": "queenslab.cli.estimate",
     "backends": "queenslab.cli.backends",
+    "problems": "queenslab.cli.problems",
 }
 
 #: Flags accepted before or after the command.

@@ -64,9 +64,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def add_instance_arguments(parser: argparse.ArgumentParser) -> None:
     """--kind, --min-open and --variant: how instances are drawn (also for hardness-study)."""
     from queenslab import boards
-    from queenslab.lab.generators import DEFAULT_MIN_OPEN, KINDS
+    from queenslab.lab.generators import DEFAULT_MIN_OPEN, GENERATORS
 
-    parser.add_argument("--kind", choices=list(KINDS), required=True, help="instance generator")
+    parser.add_argument(
+        "--kind", choices=list(GENERATORS), required=True, help="instance generator"
+    )
     parser.add_argument(
         "--min-open",
         type=lambda t: a.whole_number(t, "--min-open"),

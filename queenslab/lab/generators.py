@@ -151,7 +151,7 @@ def completion(n: int, density: float, rng: random.Random, min_open: int, varian
 
 Generator = Callable[[int, float, random.Random, int, str], dict]
 #: Kind -> generator; the density each one takes is documented in KIND_DENSITY.
-KINDS: dict[str, Generator] = {
+GENERATORS: dict[str, Generator] = {
     "completion": completion,
     "blocked": blocked,
     "excluded-diagonals": excluded_diagonals,
@@ -173,14 +173,14 @@ def generate(
     variant: str = DEFAULT_VARIANT,
 ) -> Instance:
     """One instance of ``kind``; the same arguments always give the same instance."""
-    if kind not in KINDS:
-        raise UsageError(f"unknown kind {kind!r}; choose from: {', '.join(KINDS)}")
+    if kind not in GENERATORS:
+        raise UsageError(f"unknown kind {kind!r}; choose from: {', '.join(GENERATORS)}")
     if not density >= 0:
         raise UsageError(f"density must be at least 0, got {density}")
     if n > MAX_N:
         raise UsageError(f"the generators draw boards up to n = {MAX_N}, got {n}")
     Problem(n, variant=variant)  # a UsageError for a bad n or variant, before drawing
-    drawn = KINDS[kind](n, density, random.Random(seed), min_open, variant)
+    drawn = GENERATORS[kind](n, density, random.Random(seed), min_open, variant)
     provenance: dict[str, Any] = {
         "generator": kind,
         "density": density,

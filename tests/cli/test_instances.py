@@ -10,7 +10,7 @@ from queenslab import cli
 from queenslab.core.errors import UsageError
 from queenslab.core.problem import Problem
 from queenslab.io.instance import Instance, read, write
-from queenslab.lab.generators import KINDS, generate
+from queenslab.lab.generators import GENERATORS, generate
 from tests import oracle
 
 
@@ -54,7 +54,7 @@ def test_a_bad_instance_file_is_one_usage_error(tmp_path, text, message):
         read(str(path))
 
 
-@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("kind", GENERATORS)
 def test_the_same_seed_draws_the_same_instance(kind):
     density = 0.4 if kind != "excluded-diagonals" else 1.0
     for seed in range(10):
@@ -124,7 +124,7 @@ COMPLETE = ("cpsat", "sat", "milp", "backtrack", "bitmask")
 DENSITY = {"completion": 0.375, "blocked": 0.35, "excluded-diagonals": 0.75}
 
 
-@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("kind", GENERATORS)
 def test_solve_instance_agrees_across_complete_backends_over_many_seeds(kind, tmp_path, capsys):
     """``queens solve --instance FILE`` (in-process: the real CLI, without start-up per call)."""
     verdicts = set()
