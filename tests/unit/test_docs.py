@@ -27,6 +27,7 @@ COMMANDS = [
     "export",
     "lv-study",
     "backends",
+    "problems",
     "sweep",
     "generate",
     "hardness-study",
