@@ -79,6 +79,8 @@ def run(args: argparse.Namespace) -> int:
         return _optimize_kind(args, problem, weights)
     if args.log is not None:
         raise UsageError("--log records a problem's anytime search (--problem)")
+    if args.from_heuristic:
+        raise UsageError("--from-heuristic runs graph-search, which optimises a --problem")
     fmt = formats.choose(args.format, args.output, formats.answer_formats(), "text")
     formats.check_size(fmt, problem.n)
     start = _start(args, problem, weights)
