@@ -65,8 +65,9 @@ def optimize(
 ) -> Outcome:
     """The optimum, proven, or what the limit left (HiGHS's limit is what remains of the
     run after building). ``tell`` is not called: HiGHS, through Pyomo, shows no answer
-    before its solve ends. A ``start`` is an objective cutoff (``Start.cutoff``): Pyomo's
-    HiGHS interfaces take no MIP start (``warm_start_capable()`` is False in both)."""
+    before its solve ends. A ``start`` is an objective cutoff row (``Start.cutoff``), for
+    any solver: the interface ``highs`` resolves to first, ``pyomo.contrib.solver``, takes
+    no MIP start (its ``warm_start_capable()`` is False)."""
     del tell
     if start is not None:
         model = start.cutoff(model)
