@@ -51,6 +51,7 @@ from typing import Any, TextIO, TypeVar
 
 from queenslab import registry
 from queenslab.boards import DEFAULT_VARIANT, Cell
+from queenslab.core import warm_start
 from queenslab.core.backend import Backend, Family, Task
 from queenslab.core.errors import StoppedWithAnswer, UsageError
 from queenslab.core.integers import integer
@@ -470,6 +471,8 @@ def optimize(
     seed: int | None = None,
     cpu_limit: float | None = None,
     on_news: NewsCallback | None = None,
+    start: Any = None,
+    bound: int | None = None,
     **options: Any,
 ) -> OptimizeResult:
     """The optimum of a problem kind, a certificate answer and the best bound proven; for
@@ -484,6 +487,12 @@ def optimize(
         cpu_limit: CPU seconds for the whole call, its worker processes included.
         on_news: called as an anytime search finds a better answer or bound
             (``core.run.NewsCallback``), and a few times a second while it waits.
+        start: an answer to begin from, in the kind's JSON form (a previous result's
+            ``answer``); checked by the kind first, it is the first news and the result is
+            never worse (``core.warm_start``).
+        bound: a bound on the optimum proven elsewhere (a lower bound when minimising, an
+            upper one when maximising, e.g. a previous result's ``bound``): stated in the
+            model and kept in the result. It must be proven: it is not checked.
 
     Returns:
         An ``OptimizeResult``: status ``optimal`` (proven), ``feasible`` (an answer found
@@ -506,20 +515,22 @@ def optimize(
     instance = make_problem(n, givens, variant, blocked, problem)
     question = _question(instance, problem, model, symmetry, weights)
     _weighted(question)
+    question = warm_start.warmed(question, instance.board, start, bound)
     engine = _resolve(Task.OPTIMIZE, instance, question, backend, options)
     run = Run(seed, time_limit, cpu_limit=cpu_limit, on_news=on_news)
+    warm_start.announce(question, run)
     try:
         result = _timed(
             engine, Task.OPTIMIZE, instance, run, question,
             lambda: engine.optimize(instance, run, question),
         )  # fmt: skip
     except KeyboardInterrupt as stop:
-        best = OptimizeResult.of_news(run.news, instance.kind)
+        best = warm_start.kept(question, OptimizeResult.of_news(run.news, instance.kind))
         best.seconds = run.elapsed()
         _identify(best, instance, engine.name)
         _checked_optimum(question, instance, best)
         raise StoppedWithAnswer(best, stop) from stop
-    _checked_optimum(question, instance, result)
+    _checked_optimum(question, instance, warm_start.kept(question, result))
     return result
 
 

@@ -17,6 +17,7 @@ from queenslab.core.problem import Problem
 from queenslab.core.result import OptimizeResult
 from queenslab.core.run import News
 from queenslab.io import formats
+from queenslab.io.answers import read_answer
 from queenslab.io.output import atomic_output
 from queenslab.problems import DEFAULT_KIND
 from queenslab.runtime.progress import live_line
@@ -30,7 +31,9 @@ EXAMPLES = """examples:
   queens optimize 10 --problem independent-domination --symmetry lex-leader --format json
   queens optimize 20 --problem domination --backend sat --time-limit 10
   queens optimize 9 --problem peaceable --cpu-limit 60 --log peaceable9.jsonl
-  queens optimize 30 --problem peaceable --backend graph-search --seed 1"""
+  queens optimize 30 --problem peaceable --backend graph-search --seed 1
+  queens optimize 12 --problem domination -b sat --from-heuristic --time-limit 60
+  queens optimize 12 --problem domination -b cpsat --start best12.json --bound 6"""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -48,6 +51,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--log", metavar="FILE",
         help="a problem's run: write each better answer and bound as a JSON line",
     )  # fmt: skip
+    start = parser.add_mutually_exclusive_group()
+    start.add_argument(
+        "--start", metavar="FILE",
+        help="begin from the answer in FILE (a result --format json wrote), checked first",
+    )  # fmt: skip
+    start.add_argument(
+        "--from-heuristic", action="store_true",
+        help="run graph-search first, within the same limits, and begin from its answer",
+    )  # fmt: skip
+    parser.add_argument(
+        "--bound", type=lambda t: a.whole_number(t, "--bound", -(10**30)), metavar="K",
+        help="a bound on the optimum proven by another run (its JSON bound): lower when "
+        "minimising, upper when maximising; it must be proven, it is not checked",
+    )  # fmt: skip
     parser.add_argument("--format", choices=formats.answer_formats(), help="default: text")
     parser.add_argument("--output", "-o", metavar="FILE", help="write here instead of stdout")
     a.add_backend_options(parser, Task.OPTIMIZE)
@@ -62,10 +79,14 @@ def run(args: argparse.Namespace) -> int:
         return _optimize_kind(args, problem, weights)
     if args.log is not None:
         raise UsageError("--log records a problem's anytime search (--problem)")
+    if args.from_heuristic:
+        raise UsageError("--from-heuristic runs graph-search, which optimises a --problem")
     fmt = formats.choose(args.format, args.output, formats.answer_formats(), "text")
     formats.check_size(fmt, problem.n)
+    start = _start(args, problem, weights)
     result = write_answer(
         args, fmt, lambda: api.optimize(problem, weights, args.backend, seed=args.seed,
+                                        start=start, bound=args.bound,
                                         **a.whole_run_limits(args), **a.kind_arguments(args),
                                         **a.backend_options(args))
     )  # fmt: skip
@@ -87,8 +108,10 @@ def _optimize_kind(args: argparse.Namespace, problem: Problem, weights: object) 
         with live_line() as line:  # gone before the answer is written
             watch = Watch(line, log)
             try:
+                start = _start(args, problem, weights)
                 result = api.optimize(problem, weights, args.backend, seed=args.seed,
-                                      on_news=watch.news, **a.whole_run_limits(args),
+                                      on_news=watch.news, start=start, bound=args.bound,
+                                      **a.whole_run_limits(args),
                                       **a.kind_arguments(args),
                                       **a.backend_options(args))  # fmt: skip
             except StoppedWithAnswer as stopped:
@@ -107,6 +130,23 @@ def _optimize_kind(args: argparse.Namespace, problem: Problem, weights: object) 
     elif result.answer is None:
         print(f"no answer: {result.status} ({result.backend})", file=sys.stderr)
     return result.status.exit_code
+
+
+def _start(args: argparse.Namespace, problem: Problem, weights: object) -> object:
+    """The answer to begin from: the one in ``--start FILE``, or graph-search's best (run
+    here, so the limits left for the optimisation are what it did not spend); None."""
+    if args.start is not None:
+        return read_answer(args.start, args.problem, problem.n, problem.variant)
+    if not args.from_heuristic:
+        return None
+    found = api.optimize(problem, weights, "graph-search", seed=args.seed,
+                         problem=args.problem, **a.whole_run_limits(args))  # fmt: skip
+    if found.answer is None:
+        print(f"queens: graph-search found no answer to start from ({found.status})",
+              file=sys.stderr)  # fmt: skip
+        return None
+    placement = found.placement
+    return found.answer if placement is None else [int(c) for c in placement]
 
 
 def _write_text(result: OptimizeResult, out: TextIO) -> None:

@@ -9,7 +9,7 @@ that shares no code with the models, so a wrong model can never vouch for itself
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import chain, combinations
 from typing import Any, ClassVar
@@ -32,7 +32,8 @@ class ProblemKind:
     code with the models). The rest defaults to the common answer, a set of cells: the
     cells whose ``m.cells(...)`` variables are true, valued by their number, written as
     sorted [row, col] lists, with lex-leader symmetry breaking over those variables; a
-    kind with another answer overrides ``decode``, ``value``, ``to_json`` and ``text``.
+    kind with another answer overrides ``decode``, ``encode``, ``value``, ``to_json``,
+    ``from_json`` and ``text``.
 
     An instance is the whole question: ``weights`` (an n x n integer matrix, already
     checked by the caller) only for a kind that ``takes_weights``, ``givens`` (cells every
@@ -133,11 +134,22 @@ class ProblemKind:
             cell for cell, v in zip(open_cells, model.answer, strict=True) if values[v]
         )
 
+    def encode(self, board: Board, model: BoolModel, answer: Any) -> dict[Var, bool]:
+        """The answer variables' values that ``decode`` reads back as ``answer``: how a
+        start is given to a model (a hint, a cutoff). Only what the answer fixes is set;
+        the auxiliary variables are left to the solver."""
+        return encode_cells(board, model, answer)
+
     def value(self, answer: Any) -> int:
         return len(answer)
 
     def to_json(self, answer: Any) -> Any:
         return [list(cell) for cell in sorted(answer)]
+
+    def from_json(self, data: Any) -> Any:
+        """The answer ``to_json`` wrote as ``data`` (a start read from a file); a one-line
+        UsageError when it has the wrong shape. The kind's ``check`` judges the rest."""
+        return frozenset(cells_from_json(data, f"a {self.name} answer"))
 
     def check(self, board: Board, answer: Any) -> str | None:
         """None when ``answer`` answers the question on ``board``, else what is wrong."""
@@ -158,6 +170,30 @@ class ProblemKind:
         return map(frozenset, chain.from_iterable(combinations(cells, k) for k in sizes))
 
 
+def encode_cells(board: Board, model: BoolModel, cells: Collection[Cell]) -> dict[Var, bool]:
+    """One answer variable per open cell (``m.cells``, in order): true on ``cells``."""
+    open_cells = list(board.open_cells())
+    if len(open_cells) != len(model.answer):
+        raise NotImplementedError(
+            f"{model.name} has {len(model.answer)} answer variables for {len(open_cells)} "
+            "open cells: the default encode takes one a cell; override encode"
+        )
+    return {v: cell in cells for cell, v in zip(open_cells, model.answer, strict=True)}
+
+
+def cells_from_json(data: Any, what: str) -> list[Cell]:
+    """``data`` as a list of cells, each a [row, col] pair of integers; UsageError naming
+    ``what`` otherwise."""
+    if not isinstance(data, list) or not all(
+        isinstance(cell, list | tuple)
+        and len(cell) == 2
+        and all(isinstance(i, int) and not isinstance(i, bool) for i in cell)
+        for cell in data
+    ):
+        raise UsageError(f"{what} is a list of [row, col] cells, got {str(data)[:60]}")
+    return [(r, c) for r, c in data]
+
+
 def grid(board: Board, marks: dict[Cell, str]) -> str:
     """The board in rows of one character a cell: its mark, else x (blocked) or . (open)."""
     return "\n".join(
@@ -171,12 +207,19 @@ class Question:
     """What a backend is asked: a kind (with its weights and givens), the model to build
     of it (None: a search of the backend's own, or the kind's first), the symmetry breaking,
     and for a count whether to count symmetry classes too (``unique``, the placement
-    counters' ``--unique``)."""
+    counters' ``--unique``).
+
+    An optimisation may bring what other runs found: ``start``, an answer already checked
+    (the kind's form), to begin from (``core.warm_start``), and ``bound``, a bound on the
+    optimum proven elsewhere (lower when minimising, upper when maximising), stated in the
+    model as a constraint on the objective."""
 
     kind: ProblemKind
     model: str | None = None
     symmetry: str = "none"
     unique: bool = False
+    start: Any = None
+    bound: int | None = None
 
     @property
     def native(self) -> bool:
@@ -191,7 +234,11 @@ class Question:
         largest = self.kind.largest_model_n
         if board.n > largest:
             raise UsageError(f"the {self.kind.name} models take n <= {largest}, got {board.n}")
-        return self.kind.build(board, self.kind.model_name(self.model), self.symmetry)
+        model = self.kind.build(board, self.kind.model_name(self.model), self.symmetry)
+        if self.bound is not None:  # the optimum is no better than the bound
+            low = model.sense is Sense.MIN
+            model.add_linear(model.objective, *((self.bound, None) if low else (None, self.bound)))
+        return model
 
 
 def check_symmetry(symmetry: str) -> str:

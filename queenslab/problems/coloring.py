@@ -37,14 +37,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from queenslab.boards import Board, Cell
 from queenslab.boards.graph import neighbours
 from queenslab.core.errors import UsageError
 from queenslab.core.expressions import Family, Lit, ModelBuilder, any_of, exactly_one, total
-from queenslab.core.kind import ProblemKind, cell_images, grid
-from queenslab.core.model import BoolModel
+from queenslab.core.kind import ProblemKind, cell_images, cells_from_json, grid
+from queenslab.core.model import BoolModel, Var
 from queenslab.problems import coloring_exact_cover as exact_cover
 
 
@@ -229,6 +229,26 @@ class Coloring(ProblemKind):
             }
         )
 
+    def encode(self, board: Board, model: BoolModel, answer: ColourClasses) -> dict[Var, bool]:
+        """The answer variables of each formulation; none for a colouring with more colours
+        than the model offers (its DSatur count), which a cutoff still uses."""
+        cells = list(board.open_cells())
+        if model.name.endswith("-exact-cover"):
+            return exact_cover.encode(model, answer.classes)
+        if model.name.endswith("-representatives"):
+            leader = {cell: min(group) for group in answer.classes for cell in group}
+            pairs = representative_pairs(board, cells)
+            return {var: leader[v] == u for (u, v), var in zip(pairs, model.answer, strict=True)}
+        colours = len(model.answer) // max(len(cells), 1)
+        if len(answer.classes) > colours:
+            return {}
+        colour = answer.colours()
+        return {
+            model.answer[i * colours + k]: colour[cell] == k
+            for i, cell in enumerate(cells)
+            for k in range(colours)
+        }
+
     def check(self, board: Board, answer: ColourClasses) -> str | None:
         coloured = [cell for group in answer.classes for cell in group]
         if len(coloured) != len(set(coloured)):
@@ -262,6 +282,13 @@ class Coloring(ProblemKind):
 
     def to_json(self, answer: ColourClasses) -> list[list[list[int]]]:
         return [[list(cell) for cell in sorted(group)] for group in answer.classes]
+
+    def from_json(self, data: Any) -> ColourClasses:
+        if not isinstance(data, list):
+            raise UsageError("a coloring answer is a list of colour classes, each a list of cells")
+        return ColourClasses(
+            tuple(frozenset(cells_from_json(group, "a colour class")) for group in data)
+        )
 
     def text(self, board: Board, data: list[list[list[int]]]) -> str:
         """Each open cell's colour as one character (0-9, then a-z, A-Z), x a blocked cell."""

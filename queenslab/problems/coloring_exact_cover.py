@@ -21,10 +21,12 @@ backend's status words stay exact:
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from queenslab.boards import Board, Cell
 from queenslab.core.errors import UsageError
 from queenslab.core.expressions import Lit, ModelBuilder, exactly_one, total
-from queenslab.core.model import BoolModel
+from queenslab.core.model import BoolModel, Var
 from queenslab.core.problem import Problem
 from queenslab.exact import backtracking
 from queenslab.exact.dancing_links import exact_covers
@@ -70,6 +72,16 @@ def classes(model: BoolModel, values: list[bool]) -> dict[Cell, int]:
     colour: dict[Cell, int] = {}
     chosen = [model.names[v] for v in model.answer if values[v]]
     for k, name in enumerate(chosen):
-        cols = tuple(int(c) for c in name.split("_")[1:])
-        colour.update({cell: k for cell in cells(cols)})
+        colour.update({cell: k for cell in cells(_columns(name))})
     return colour
+
+
+def encode(model: BoolModel, classes: Collection[frozenset[Cell]]) -> dict[Var, bool]:
+    """A cover model's variables for a colouring: a solution is chosen when it is a class."""
+    wanted = set(classes)
+    return {v: frozenset(cells(_columns(model.names[v]))) in wanted for v in model.answer}
+
+
+def _columns(name: str) -> tuple[int, ...]:
+    """The columns a solution's variable is named by (``build_cover``)."""
+    return tuple(int(c) for c in name.split("_")[1:])

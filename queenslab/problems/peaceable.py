@@ -28,12 +28,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from queenslab.boards import Board, Cell, Line
+from queenslab.core.errors import UsageError
 from queenslab.core.expressions import Family, Lit, ModelBuilder, any_of, at_most_one, total
-from queenslab.core.kind import ProblemKind, cell_images, grid
-from queenslab.core.model import BoolModel
+from queenslab.core.kind import ProblemKind, cell_images, cells_from_json, grid
+from queenslab.core.model import BoolModel, Var
 
 
 @dataclass(frozen=True)
@@ -187,6 +188,16 @@ class Peaceable(ProblemKind):
         black = [cell for cell, v in zip(cells, blacks, strict=True) if values[v]]
         return Armies(frozenset(white), frozenset(black[: len(white)]))
 
+    def encode(self, board: Board, model: BoolModel, answer: Armies) -> dict[Var, bool]:
+        """Both armies cell by cell; the white army alone in ``white-only``, whose black
+        cells follow from it (the answer keeps only some of them)."""
+        cells = list(board.open_cells())
+        whites, blacks = model.answer[: len(cells)], model.answer[len(cells) :]
+        values = {v: cell in answer.white for cell, v in zip(cells, whites, strict=True)}
+        if not FORMULATIONS[model.name.removeprefix(f"{self.name}-")].black_forced:
+            values.update({v: cell in answer.black for cell, v in zip(cells, blacks, strict=True)})
+        return values
+
     def check(self, board: Board, answer: Armies) -> str | None:
         if len(answer.white) != len(answer.black):
             return f"{len(answer.white)} white queens against {len(answer.black)} black"
@@ -218,6 +229,14 @@ class Peaceable(ProblemKind):
             "white": [list(cell) for cell in sorted(answer.white)],
             "black": [list(cell) for cell in sorted(answer.black)],
         }
+
+    def from_json(self, data: Any) -> Armies:
+        if not isinstance(data, dict) or set(data) != {"white", "black"}:
+            raise UsageError('a peaceable answer is {"white": [cells], "black": [cells]}')
+        return Armies(
+            frozenset(cells_from_json(data["white"], "the white army")),
+            frozenset(cells_from_json(data["black"], "the black army")),
+        )
 
     def text(self, board: Board, data: dict[str, list[list[int]]]) -> str:
         """W a white queen, B a black one, x a blocked cell, . any other."""

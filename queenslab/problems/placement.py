@@ -16,12 +16,13 @@ and every placement is optimal with value 0. Answers are ``core.placement.Placem
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from queenslab.boards import Board, Cell
+from queenslab.core.errors import UsageError
 from queenslab.core.expressions import ModelBuilder, at_most_one, exactly_one, total
-from queenslab.core.kind import ProblemKind, grid, lex_leader
-from queenslab.core.model import BoolModel, Sense
+from queenslab.core.kind import ProblemKind, encode_cells, grid, lex_leader
+from queenslab.core.model import BoolModel, Sense, Var
 from queenslab.core.placement import Placement
 
 
@@ -74,6 +75,9 @@ class NQueens(ProblemKind):
                 cols[r] = c
         return Placement(cols)
 
+    def encode(self, board: Board, model: BoolModel, answer: Placement) -> dict[Var, bool]:
+        return encode_cells(board, model, set(enumerate(answer)))
+
     def check(self, board: Board, answer: Placement) -> str | None:
         """The board's rules on the columns (O(n), for millions of queens), then the givens."""
         if answer.n != board.n:
@@ -93,6 +97,14 @@ class NQueens(ProblemKind):
     def to_json(self, answer: Placement) -> Placement:
         """The placement itself: the writers record its ``cols``."""
         return answer
+
+    def from_json(self, data: Any) -> Placement:
+        """A placement's columns, row by row (the ``cols`` its JSON record holds)."""
+        if not isinstance(data, list) or not all(
+            isinstance(c, int) and not isinstance(c, bool) for c in data
+        ):
+            raise UsageError("a placement is a list of columns, one per row")
+        return Placement(data)
 
     def text(self, board: Board, data: Placement) -> str:
         return grid(board, {cell: "Q" for cell in enumerate(data)})

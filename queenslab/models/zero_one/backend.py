@@ -18,6 +18,7 @@ from collections.abc import Iterator, Sequence
 from types import ModuleType
 from typing import Any, ClassVar
 
+from queenslab.core import warm_start
 from queenslab.core.backend import Backend, Task
 from queenslab.core.errors import LimitReached, UsageError
 from queenslab.core.kind import Question
@@ -25,7 +26,7 @@ from queenslab.core.model import BoolModel
 from queenslab.core.problem import Problem
 from queenslab.core.result import CountResult, DecideResult, OptimizeResult, SolveResult, Status
 from queenslab.core.run import News, Run
-from queenslab.models.zero_one.outcome import Outcome
+from queenslab.models.zero_one.outcome import Outcome, Start
 from queenslab.runtime import forked
 
 
@@ -82,20 +83,33 @@ class KindModels(Backend):
         return OptimizeResult.of_news(run.news, problem.kind) if result is None else result
 
     def _optimize_here(self, problem: Problem, run: Run, question: Question) -> OptimizeResult:
+        """The translator's outcome; with a start (``core.warm_start``), only answers better
+        than it are news, and "infeasible" (nothing better) proves the start optimal."""
+        kind = question.kind
         with run.phase("build"):
             model = question.build(problem.board)
+            start = None
+            if question.start is not None:
+                values = kind.encode(problem.board, model, question.start)
+                start = Start(values, kind.value(question.start))
 
         def tell(values: Sequence[bool] | None, bound: int | None) -> None:
-            if values is None:
-                run.learn("bound", News(bound=bound))
-            else:
-                answer = question.kind.decode(problem.board, model, values)
+            bound = warm_start.tighter(question, bound)
+            if values is not None and warm_start.improves(question, model.value(values)):
+                answer = kind.decode(problem.board, model, values)
                 run.learn("solution", News(model.value(values), answer, bound))
+            else:
+                run.learn("bound", News(bound=bound))
 
-        outcome = self._kind_translator().optimize(model, run, self.settings, tell)
+        outcome = self._kind_translator().optimize(model, run, self.settings, tell, start)
+        if start is not None and outcome.status is Status.INFEASIBLE:
+            return OptimizeResult(
+                Status.OPTIMAL, start.value, kind=problem.kind, answer=question.start,
+                bound=start.value,
+            )  # fmt: skip
         answer = None
         if outcome.values is not None:
-            answer = question.kind.decode(problem.board, model, outcome.values)
+            answer = kind.decode(problem.board, model, outcome.values)
         message = outcome.message
         if outcome.status is Status.INFEASIBLE and not message:
             message = model.impossible  # what the kind knows makes it so, if anything

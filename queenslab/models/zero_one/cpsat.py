@@ -20,7 +20,14 @@ from queenslab.core.result import Status
 from queenslab.core.run import Run, never
 from queenslab.core.stats import Stats
 from queenslab.models import cpsat as cp
-from queenslab.models.zero_one.outcome import Outcome, Tell, found, integral_bound, tell_nothing
+from queenslab.models.zero_one.outcome import (
+    Outcome,
+    Start,
+    Tell,
+    found,
+    integral_bound,
+    tell_nothing,
+)
 
 #: Constraints posted between two looks at ``should_stop``.
 _CHECK_EVERY = 1024
@@ -56,14 +63,20 @@ def translate(model: BoolModel, should_stop: Callable[[], bool] = never) -> Any:
 
 
 def optimize(
-    model: BoolModel, run: Run, settings: Mapping[str, Any], tell: Tell = tell_nothing
+    model: BoolModel,
+    run: Run,
+    settings: Mapping[str, Any],
+    tell: Tell = tell_nothing,
+    start: Start | None = None,
 ) -> Outcome:
     """The optimum, proven, or what the limit left; ``tell`` hears each better answer and
-    bound as CP-SAT finds them."""
+    bound as CP-SAT finds them. A ``start`` is CP-SAT's solution hint."""
     from ortools.sat.python import cp_model
 
     with run.phase("build"):
         cpm = translate(model)
+        for v, value in ({} if start is None else start.values).items():
+            cpm.add_hint(cpm.get_bool_var_from_proto_index(v), value)
     run.stats.add(cp.model_stats(cpm))
     solver = cp.parallel_solver(settings["workers"], run)
 

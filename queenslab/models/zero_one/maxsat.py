@@ -14,21 +14,30 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from queenslab.core.model import BoolModel
+from queenslab.core.model import BoolModel, Linear
 from queenslab.core.result import Status
 from queenslab.core.run import Run
 from queenslab.models import rc2
 from queenslab.models.zero_one import cnf
-from queenslab.models.zero_one.outcome import Outcome, Tell, found, tell_nothing
+from queenslab.models.zero_one.outcome import Outcome, Start, Tell, found, tell_nothing
 
 
 def optimize(
-    model: BoolModel, run: Run, settings: Mapping[str, Any], tell: Tell = tell_nothing
+    model: BoolModel,
+    run: Run,
+    settings: Mapping[str, Any],
+    tell: Tell = tell_nothing,
+    start: Start | None = None,
 ) -> Outcome:
     """The optimum, proven; at a limit, RC2's lower bound (the cost of its cores).
-    ``tell`` is not called: RC2's first answer is an optimal one."""
+    ``tell`` is not called: RC2's first answer is an optimal one. A ``start`` is a hard
+    upper bound (``Start.cutoff``) when the objective counts literals (a weighted one has
+    no cardinality encoding: the start is then only the incumbent)."""
     del tell
     from pysat.formula import WCNF
+
+    if start is not None and Linear(model.objective).is_cardinality:
+        model = start.cutoff(model)
 
     with run.phase("build"):
         hard = cnf.encode(model, settings["encoding"])

@@ -18,7 +18,14 @@ from queenslab.core.result import Status
 from queenslab.core.run import Run
 from queenslab.models.pyomo_solvers import Outcome as Solved
 from queenslab.models.pyomo_solvers import open_solver
-from queenslab.models.zero_one.outcome import Outcome, Tell, found, integral_bound, tell_nothing
+from queenslab.models.zero_one.outcome import (
+    Outcome,
+    Start,
+    Tell,
+    found,
+    integral_bound,
+    tell_nothing,
+)
 from queenslab.runtime.stop import run_stoppably
 
 
@@ -50,12 +57,20 @@ def translate(model: BoolModel) -> Any | None:
 
 
 def optimize(
-    model: BoolModel, run: Run, settings: Mapping[str, Any], tell: Tell = tell_nothing
+    model: BoolModel,
+    run: Run,
+    settings: Mapping[str, Any],
+    tell: Tell = tell_nothing,
+    start: Start | None = None,
 ) -> Outcome:
     """The optimum, proven, or what the limit left (HiGHS's limit is what remains of the
     run after building). ``tell`` is not called: HiGHS, through Pyomo, shows no answer
-    before its solve ends."""
+    before its solve ends. A ``start`` is an objective cutoff row (``Start.cutoff``), for
+    any solver: the interface ``highs`` resolves to first, ``pyomo.contrib.solver``, takes
+    no MIP start (its ``warm_start_capable()`` is False)."""
     del tell
+    if start is not None:
+        model = start.cutoff(model)
     with run.phase("build"):
         solver = open_solver(settings["solver"])
         pm = translate(model)

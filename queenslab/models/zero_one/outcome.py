@@ -11,10 +11,10 @@ vocabulary of ``core.stats``).
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 
-from queenslab.core.model import BoolModel, Sense
+from queenslab.core.model import BoolModel, Linear, Sense, Var
 from queenslab.core.result import Status
 
 #: How a translator tells what it finds while it searches (an anytime search): the values
@@ -37,6 +37,27 @@ class Outcome:
     #: bound when maximising; equal to ``objective`` when optimal.
     bound: int | None = None
     message: str = ""
+
+
+@dataclass(frozen=True)
+class Start:
+    """A checked answer a search begins from (``core.warm_start``): the values of the
+    model's answer variables that give it (``ProblemKind.encode``) and its value.
+
+    A translator takes it as a hint (CP-SAT: it finds the start or better) or as a cutoff
+    (``cutoff``: it searches only below the start's value, so "infeasible" proves the start
+    optimal); either way the start is the incumbent until something better comes."""
+
+    values: Mapping[Var, bool]
+    value: int
+
+    def cutoff(self, model: BoolModel) -> BoolModel:
+        """``model`` whose answers are strictly better than the start."""
+        if model.sense is Sense.MIN:
+            beyond = Linear(model.objective, upper=self.value - 1)
+        else:
+            beyond = Linear(model.objective, lower=self.value + 1)
+        return replace(model, linear=[*model.linear, beyond])
 
 
 def found(

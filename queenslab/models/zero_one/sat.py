@@ -23,16 +23,24 @@ from queenslab.core.result import Status
 from queenslab.core.run import Run
 from queenslab.models import sat
 from queenslab.models.zero_one import cnf
-from queenslab.models.zero_one.outcome import Outcome, Tell, found, tell_nothing
+from queenslab.models.zero_one.outcome import Outcome, Start, Tell, found, tell_nothing
 
 
 def optimize(
-    model: BoolModel, run: Run, settings: Mapping[str, Any], tell: Tell = tell_nothing
+    model: BoolModel,
+    run: Run,
+    settings: Mapping[str, Any],
+    tell: Tell = tell_nothing,
+    start: Start | None = None,
 ) -> Outcome:
     """The optimum, proven, or the best answer the limit left (conflict slices look at the
-    run between them); ``tell`` hears each better answer."""
+    run between them); ``tell`` hears each better answer. A ``start`` is the first upper
+    bound: the descent begins below its value (``Start.cutoff``)."""
     from pysat.card import ITotalizer
     from pysat.solvers import Solver
+
+    if start is not None:
+        model = start.cutoff(model)
 
     with run.phase("build"):
         goal = cnf.unit_penalties(model)
