@@ -1,9 +1,9 @@
 """A portfolio: several model backends race on one question; the first proof ends the race.
 
 No paradigm proves every kind fastest, and which one wins at a given size is not known in
-advance (issue 33: HiGHS finds domination's bound, CP-SAT peaceable armies' answers), so
-the portfolio runs its members at once and answers at the pace of the fastest, for the
-CPU of all of them.
+advance (HiGHS proves domination numbers first, CaDiCaL peaceable armies:
+benchmarks/portfolio.py), so the portfolio runs its members at once and answers with the
+first of them to prove it, for the CPU of all of them.
 
 Each member answers through its own public method on a run of its own (the same deadline,
 an equal share of the CPU left, a stop of its own), from a thread here whose forked child
@@ -12,8 +12,9 @@ is merged into the portfolio's: the best answer of any member and the best bound
 (every member solves the same model, so a bound one proves holds for all). The race ends
 at the first proof, a member's optimum, infeasibility, yes or no, or the best answer
 meeting the best bound when they come from different members (a proof by the portfolio as
-a whole), and the other members are then stopped. ``stats`` names who proved it
-(``proved_by``) and what became of each member.
+a whole), and the other members are then stopped (after the half-second grace
+``forked.in_child`` gives a stopped child). ``stats`` names who proved it (``proved_by``)
+and what became of each member.
 """
 
 from __future__ import annotations
@@ -43,8 +44,11 @@ from queenslab.runtime.stop import POLL_SECONDS
 MEMBERS: Mapping[str, type[KindModels]] = MappingProxyType(
     {cls.name: cls for cls in (MilpBackend, CpSatBackend, SatBackend, MaxSatBackend)}
 )
-#: The members raced unless the user names others (benchmarks/portfolio.py).
-DEFAULT_MEMBERS = "milp,cpsat,sat"
+#: The members raced unless the user names others. Measured (benchmarks/portfolio.py, 2
+#: cores): HiGHS proved domination n = 10-12 first, CaDiCaL peaceable armies n = 7-8;
+#: CP-SAT proved none of them first and its two workers took half the portfolio's CPU,
+#: slowing the winner, so it races only when named.
+DEFAULT_MEMBERS = "milp,sat"
 
 #: A member's result once it has run: an answer, or the exception it raised.
 Finish = OptimizeResult | DecideResult | Exception
@@ -150,17 +154,17 @@ class PortfolioBackend(Backend):
     tasks = MappingProxyType({EVERY_KIND: frozenset({Task.OPTIMIZE, Task.DECIDE})})
     features = frozenset.intersection(*(cls.features for cls in MEMBERS.values()))
     variants = frozenset.intersection(*(cls.variants for cls in MEMBERS.values()))
-    summary = "races model backends (milp, cpsat, sat...) on one question; first proof wins"
+    summary = "races model backends (milp, sat, cpsat...) on one question; first proof wins"
     requires: ClassVar[Mapping[str, str]] = {
         module: package for cls in MEMBERS.values() for module, package in cls.requires.items()
     }
     options = (
         Option("members", f"backends raced, comma-separated ({', '.join(MEMBERS)})",
                DEFAULT_MEMBERS, convert=member_names, metavar="B,B"),
-        Option("workers", "members racing at once (others start when one fails) "
+        Option("workers", "members racing at once (the others start as one ends unproven) "
                "[default: all]", convert=positive_int, metavar="K"),
     )  # fmt: skip
-    uses_seed = True  # cpsat's
+    uses_seed = True  # cpsat's, when it races
 
     def __init__(self, **settings: Any) -> None:
         super().__init__(**settings)
@@ -227,6 +231,8 @@ class PortfolioBackend(Backend):
         stops them all, then goes on up); each member's end is recorded in ``race``."""
         names = list(self.members)
         at_once = min(self.settings["workers"] or len(names), len(names))
+        # Each member's child stops itself at its share of the CPU left: the parent's clock
+        # sees a child's CPU only once it has ended.
         cpu = run.cpu_left()
         share = None if cpu is None else _at_least(cpu / len(names))
         finished: queue.Queue[tuple[str, Finish]] = queue.Queue()
@@ -288,7 +294,9 @@ class PortfolioBackend(Backend):
         return halted or str(status)
 
 
-def _start(name: str, member: KindModels, own: Run, work: Work, finished: queue.Queue) -> Any:
+def _start(
+    name: str, member: KindModels, own: Run, work: Work, finished: queue.Queue[tuple[str, Finish]]
+) -> threading.Thread:
     """A thread running ``work`` for one member; its end (or exception) goes to ``finished``."""
 
     def race() -> None:
