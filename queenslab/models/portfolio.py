@@ -133,19 +133,25 @@ class _Race:
             self.proved_by = self.proved_by or member
 
     def stats(self, members: Mapping[str, KindModels]) -> dict[str, Any]:
-        """``proved_by``, who gave the best answer and bound, and how each member ended,
-        with its own statistics."""
+        """``proved_by`` (None: nobody), who gave the best answer and bound, if anyone, and
+        how each member ended, with its own statistics."""
         ended = {
-            name: {"status": self.ended[name], **self.runs[name].stats} if name in self.ended
-            else {"status": "not started"}
+            name: {"status": self.ended[name], **_rounded(self.runs[name].stats)}
+            if name in self.ended else {"status": "not started"}
             for name in members
         }  # fmt: skip
+        given = {"answer_by": self.answer.member, "bound_by": self.bound.member}
         return {
             "proved_by": self.proved_by,
-            "answer_by": self.answer.member,
-            "bound_by": self.bound.member,
+            **{key: member for key, member in given.items() if member is not None},
             "members": ended,
         }
+
+
+def _rounded(stats: Mapping[str, Any]) -> dict[str, Any]:
+    """A member's statistics as the result's own are written: seconds to the microsecond."""
+    return {key: round(value, 6) if isinstance(value, float) else value
+            for key, value in stats.items()}  # fmt: skip
 
 
 class PortfolioBackend(Backend):
