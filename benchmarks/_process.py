@@ -16,13 +16,14 @@ def queens_command() -> list[str]:
     return [sys.executable, "-m", "queenslab"]
 
 
-def measure(argv: list[str], cwd: Path | None = None) -> tuple[float, float]:
-    """(wall seconds, peak RSS in MB) of one run of ``argv``; raises if it fails.
+def measure(argv: list[str], cwd: Path | None = None, root: Path = ROOT) -> tuple[float, float]:
+    """(wall seconds, peak RSS in MB) of one run of ``argv`` with the queenslab of
+    ``root`` (this checkout by default); raises if it fails.
 
     The command may write Python bytecode caches, as an installed package has them
     (PYTHONDONTWRITEBYTECODE would make every run compile queenslab's sources again).
     """
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    env = {**os.environ, "PYTHONPATH": str(root)}
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     start = time.perf_counter()
     process = subprocess.Popen(

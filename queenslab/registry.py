@@ -36,6 +36,7 @@ BUILTIN: tuple[str, ...] = (
     "queenslab.models.cpsat:CpSatBackend",
     "queenslab.models.sat:SatBackend",
     "queenslab.models.maxsat:MaxSatBackend",
+    "queenslab.models.portfolio:PortfolioBackend",
     "queenslab.models.sharpsat:SharpSatBackend",
     "queenslab.heuristics.min_conflicts:MinConflictsBackend",
     "queenslab.heuristics.hill_climbing:HillClimbingBackend",

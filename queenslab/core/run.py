@@ -135,6 +135,11 @@ class Run:
         """Seconds left (never negative), or None when unlimited."""
         return None if self._end is None else max(0.0, self._end - time.perf_counter())
 
+    def cpu_left(self) -> float | None:
+        """CPU seconds left (never negative), or None when unlimited: what work run at the
+        same time in several processes shares out."""
+        return None if self._cpu_end is None else max(0.0, self._cpu_end - cpu_seconds())
+
     def wall_clock_end(self) -> float | None:
         """The deadline as a ``time.time()`` value, comparable in other processes."""
         left = self.remaining()

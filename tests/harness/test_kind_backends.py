@@ -120,6 +120,15 @@ def _oracle_call_budget(patch: pytest.MonkeyPatch, k: int) -> dict:
     return {}
 
 
+def _portfolio_budget(patch: pytest.MonkeyPatch, k: int) -> dict:
+    """Each default member's budget at once (the patches reach the forked members)."""
+    from queenslab.models.portfolio import DEFAULT_MEMBERS
+
+    for member in DEFAULT_MEMBERS.split(","):
+        BUDGETS[member](patch, k)
+    return {}
+
+
 #: A deterministic budget per backend, in the solver's own units of work (never the clock):
 #: each sets it for one run (a test-only hook where the solver is made) or passes it as an
 #: option, and returns the options to call with.
@@ -128,6 +137,7 @@ BUDGETS = {
     "milp": _milp_budget,
     "sat": _oracle_call_budget,
     "maxsat": _oracle_call_budget,
+    "portfolio": _portfolio_budget,
     "graph-search": lambda patch, k: {"patience": k + 1},
 }
 

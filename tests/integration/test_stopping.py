@@ -49,7 +49,7 @@ def _needs(backend: str) -> pytest.MarkDecorator:
             pytest.param(
                 ["optimize", "80", "-b", name, "--problem", "domination"], marks=_needs(name)
             )
-            for name in ("cpsat", "milp", "maxsat", "sat")
+            for name in ("cpsat", "milp", "maxsat", "sat", "portfolio")
         ),
         pytest.param(["count", "80", "-b", "sat", "--problem", "domination"], marks=_needs("sat")),
     ],
@@ -89,7 +89,7 @@ LONG_RUNS = {
     "sat solve": (["solve", "150", "-b", "sat"], None),
     **{
         f"{name} domination": (["optimize", "14", "-b", name, "--problem", "domination"], None)
-        for name in ("cpsat", "milp", "maxsat", "sat")
+        for name in ("cpsat", "milp", "maxsat", "sat", "portfolio")
     },
     "sat count domination": (["count", "13", "-b", "sat", "--problem", "domination"], None),
 }

@@ -1,0 +1,75 @@
+"""This checkout against an earlier commit, paired: the commands a refactoring must not slow.
+
+Why: a change to the layers every call goes through (the api, the registry, the backends'
+interface) can cost every command a little; a fair comparison runs both versions on the
+same machine in the same session, alternately, and quotes the median of the per-pair
+ratios, so a drift of the machine's speed cancels out. The earlier commit is checked out
+into a temporary git worktree (removed afterwards); both run as whole processes with their
+own sources on PYTHONPATH, after one warm-up each (bytecode and Numba caches written).
+
+    PYTHONPATH=. python benchmarks/revisions.py --base HEAD~1 --repeat 7
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import tempfile
+from pathlib import Path
+
+from _process import ROOT, machine, measure, queens_command
+
+#: The commands issue 34 names: the main counts, a first board, the SAT enumeration and
+#: the CP-SAT count, each through the CLI as a user runs it.
+COMMANDS = [
+    ["count", "16"],
+    ["solve", "8"],
+    ["enumerate", "12", "-b", "sat"],
+    ["count", "11", "-b", "cpsat"],
+]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--base", default="HEAD~1", help="the earlier commit (default HEAD~1)")
+    parser.add_argument("--repeat", type=int, default=7)
+    args = parser.parse_args()
+    base = subprocess.run(
+        ["git", "-C", str(ROOT), "rev-parse", "--short", args.base],
+        check=True, capture_output=True, text=True,
+    ).stdout.strip()  # fmt: skip
+    print(machine())
+    print(f"this checkout against {base}, {args.repeat} pairs each, medians (seconds)\n")
+    print(f"{'command':<28} {'base':>8} {'now':>8} {'now/base':>9}  pair ratios min..max")
+    with tempfile.TemporaryDirectory() as folder:
+        tree = Path(folder) / "base"
+        subprocess.run(
+            ["git", "-C", str(ROOT), "worktree", "add", "--detach", str(tree), base],
+            check=True, capture_output=True,
+        )  # fmt: skip
+        try:
+            for command in COMMANDS:
+                argv = [*queens_command(), *command]
+                for root in (tree, ROOT):  # warm-up: caches written, kernels compiled
+                    measure(argv, root=root)
+                pairs = [
+                    (measure(argv, root=tree)[0], measure(argv, root=ROOT)[0])
+                    for _ in range(args.repeat)
+                ]
+                ratios = [now / then for then, now in pairs]
+                print(
+                    f"queens {' '.join(command):<21} "
+                    f"{statistics.median(p[0] for p in pairs):>8.3f} "
+                    f"{statistics.median(p[1] for p in pairs):>8.3f} "
+                    f"{statistics.median(ratios):>9.3f}  {min(ratios):.3f}..{max(ratios):.3f}"
+                )
+        finally:
+            subprocess.run(
+                ["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)],
+                check=True, capture_output=True,
+            )  # fmt: skip
+
+
+if __name__ == "__main__":
+    main()
