@@ -83,8 +83,6 @@ DEFAULTS: dict[str, dict[Task, list[tuple[str, int]]]] = {
 #: The complete method tried right after the small-board search on a constrained board.
 COMPLETE_FALLBACK = "cpsat"
 
-_registered: dict[str, type[Backend]] = {}
-
 
 @cache
 def _builtin() -> dict[str, type[Backend]]:
@@ -95,45 +93,19 @@ def _builtin() -> dict[str, type[Backend]]:
     return found
 
 
-@cache
-def _plugins() -> dict[str, str]:
-    """Backends declared by installed packages: name -> "module:Class" (not imported)."""
-    return plugins.declared(ENTRY_POINT_GROUP)
-
-
-def register_backend(cls: type[Backend]) -> type[Backend]:
-    """Make ``cls`` a backend of this process under ``cls.name`` (e.g. from a notebook).
-
-    Returns the class, so it also works as a class decorator.
-    """
-    if not (isinstance(cls, type) and issubclass(cls, Backend)):
-        raise UsageError(f"{cls!r} must be a subclass of queenslab.Backend")
-    name = getattr(cls, "name", None)
-    if not isinstance(name, str) or not name:
-        raise UsageError(f"{cls.__name__} must set its name (name = '...')")
-    if name in _builtin():
-        raise UsageError(f"backend name {name!r} is taken by a built-in backend")
-    _registered[name] = cls
-    return cls
+#: Every backend by name: ``BUILTIN``, the entry-point group, ``register_backend``.
+BACKENDS = plugins.Registry("backend", Backend, ENTRY_POINT_GROUP, _builtin)
+#: Make a backend class known to this process (e.g. from a notebook); a class decorator too.
+register_backend = BACKENDS.register
 
 
 def names() -> list[str]:
     """Every backend name: built-in, then installed plug-ins, then registered ones."""
-    return list(dict.fromkeys([*_builtin(), *_plugins(), *_registered]))
+    return BACKENDS.names()
 
 
 def backend_class(name: str) -> type[Backend]:
-    if name in _registered:
-        return _registered[name]
-    if name in _builtin():
-        return _builtin()[name]
-    target = _plugins().get(name) if name else None
-    if target is None:
-        raise UsageError(f"unknown backend {name!r}; choose from: {', '.join(names())}")
-    cls = plugins.load(f"backend {name}", target, Backend)
-    if cls.name != name:
-        raise BackendUnavailable(f"backend {name!r} ({target}) calls itself {cls.name!r}")
-    return cls
+    return BACKENDS.get(name)
 
 
 @dataclass(frozen=True)

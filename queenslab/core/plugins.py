@@ -1,7 +1,8 @@
-"""Classes other packages declare in an entry-point group: backends and problem kinds.
+"""Classes by name, for backends and problem kinds alike: the package's own, those other
+packages declare in an entry-point group, and those registered at run time.
 
 Why its own module: both registries (``registry`` for backends, ``problems`` for kinds)
-read entry points the same way, and cheaply: importing ``importlib.metadata`` costs every
+are one idea, and they read entry points cheaply: importing ``importlib.metadata`` costs every
 command about 50 ms (a quarter of ``queens solve 8``), while reading the
 ``entry_points.txt`` files of the distributions' metadata folders takes 1-2 ms, so
 importlib.metadata is asked only when one of them names the group.
@@ -12,9 +13,10 @@ from __future__ import annotations
 import importlib
 import os
 import sys
-from typing import TypeVar
+from collections.abc import Callable, Mapping
+from typing import Generic, TypeVar
 
-from queenslab.core.errors import BackendUnavailable
+from queenslab.core.errors import BackendUnavailable, UsageError
 
 T = TypeVar("T")
 
@@ -61,3 +63,53 @@ def load(name: str, target: str, base: type[T]) -> type[T]:
     if not (isinstance(cls, type) and issubclass(cls, base)):
         raise BackendUnavailable(f"{name!r} ({target}) is not a queenslab {base.__name__}")
     return cls
+
+
+class Registry(Generic[T]):
+    """The classes of one kind (``noun``: "backend", "problem") by name, from three
+    sources looked up when a name is asked for, never frozen at import: ``builtin`` (the
+    package's own), the entry-point ``group`` (installed packages, imported only when
+    asked for) and ``registered`` (``register`` at run time, e.g. from a notebook)."""
+
+    def __init__(
+        self, noun: str, base: type[T], group: str, builtin: Callable[[], Mapping[str, type[T]]]
+    ) -> None:
+        self.noun, self.base, self.group, self.builtin = noun, base, group, builtin
+        self.registered: dict[str, type[T]] = {}
+        self._declared: dict[str, str] | None = None
+
+    def declared(self) -> dict[str, str]:
+        """What installed packages declare: name -> "module:Class" (not imported)."""
+        if self._declared is None:
+            self._declared = declared(self.group)
+        return self._declared
+
+    def register(self, cls: type[T]) -> type[T]:
+        """Make ``cls`` known under ``cls.name``; returns it (a class decorator too)."""
+        if not (isinstance(cls, type) and issubclass(cls, self.base)):
+            raise UsageError(f"{cls!r} must be a subclass of queenslab.{self.base.__name__}")
+        name = getattr(cls, "name", None)
+        if not isinstance(name, str) or not name:
+            raise UsageError(f"{cls.__name__} must set its name (name = '...')")
+        if name in self.builtin():
+            raise UsageError(f"{self.noun} name {name!r} is taken by a built-in {self.noun}")
+        self.registered[name] = cls
+        return cls
+
+    def names(self) -> list[str]:
+        """Every name: built-in, then installed plug-ins, then registered ones."""
+        return list(dict.fromkeys([*self.builtin(), *self.declared(), *self.registered]))
+
+    def get(self, name: str) -> type[T]:
+        """The class called ``name``; a one-line UsageError naming the choices otherwise."""
+        found = self.registered.get(name) or self.builtin().get(name)
+        if found is not None:
+            return found
+        target = self.declared().get(name) if name else None
+        if target is None:
+            known = ", ".join(self.names())
+            raise UsageError(f"unknown {self.noun} {name!r}; choose from: {known}")
+        cls = load(f"{self.noun} {name}", target, self.base)
+        if getattr(cls, "name", None) != name:
+            raise BackendUnavailable(f"{self.noun} {name!r} ({target}) calls itself {cls.name!r}")
+        return cls

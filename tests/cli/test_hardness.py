@@ -86,7 +86,7 @@ class Pessimist(Backend):
 def test_a_proof_of_infeasibility_beside_a_found_board_stops_the_study(
     monkeypatch, capsys, tmp_path
 ):
-    monkeypatch.setattr(registry, "_registered", dict(registry._registered))
+    monkeypatch.setattr(registry.BACKENDS, "registered", dict(registry.BACKENDS.registered))
     registry.register_backend(Pessimist)
     output = tmp_path / "never.md"
     argv = ["hardness-study", "--kind", "blocked", "--n", "8", "--densities", "0.1"]

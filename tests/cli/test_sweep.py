@@ -100,7 +100,7 @@ class OffByOne(BacktrackingBackend):
 
 
 def test_a_wrong_count_is_reported_and_exits_1(monkeypatch, capsys, tmp_path):
-    monkeypatch.setattr(registry, "_registered", dict(registry._registered))
+    monkeypatch.setattr(registry.BACKENDS, "registered", dict(registry.BACKENDS.registered))
     registry.register_backend(OffByOne)
     output = tmp_path / "t.md"
     argv = ["sweep", "-b", "backtrack", "-b", "off-by-one", "--n", "4-6", "--task", "count"]

@@ -41,7 +41,7 @@ class DiagonalHeuristic(Backend):
 
 @pytest.fixture
 def broken(monkeypatch):
-    monkeypatch.setattr(registry, "_registered", dict(registry._registered))
+    monkeypatch.setattr(registry.BACKENDS, "registered", dict(registry.BACKENDS.registered))
     registry.register_backend(OffByOneCounter)
     registry.register_backend(DiagonalHeuristic)
 

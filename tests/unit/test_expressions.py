@@ -233,7 +233,9 @@ def test_a_kind_registered_after_the_backends_were_listed_is_accepted(monkeypatc
     """No backend freezes the kinds it takes at import: a kind registered once the backends
     were loaded and listed is optimised by every backend that takes any kind's model."""
     listed = ql.backends()
-    monkeypatch.setattr(problems, "_registered", dict(problems._registered))
+    monkeypatch.setattr(
+        problems.KIND_REGISTRY, "registered", dict(problems.KIND_REGISTRY.registered)
+    )
 
     class LateTotalDomination(TotalDomination):
         name = "late-total-domination"

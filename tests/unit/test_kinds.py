@@ -436,7 +436,7 @@ def test_the_api_catches_a_wrong_answer(monkeypatch, answer, objective, bound, m
         def __init__(self, **_):
             Liar.__init__(self, answer, objective, bound)
 
-    monkeypatch.setitem(api.registry._registered, "liar", Lying)
+    monkeypatch.setitem(api.registry.BACKENDS.registered, "liar", Lying)
     with pytest.raises(api.BackendBug, match=message):
         ql.optimize(4, problem="domination", backend="liar")
 

@@ -174,7 +174,9 @@ by_name = pytest.mark.parametrize("example", EXAMPLES, ids=lambda e: e.name)
 def registered(monkeypatch):
     """The guide's kinds registered for one test, after the backends were listed."""
     ql.backends()
-    monkeypatch.setattr(problems, "_registered", dict(problems._registered))
+    monkeypatch.setattr(
+        problems.KIND_REGISTRY, "registered", dict(problems.KIND_REGISTRY.registered)
+    )
     for kind in guide.KINDS:
         ql.register_kind(kind)
 
