@@ -185,7 +185,10 @@ class Table:
         table = [header, *body]
         widths = [max(len(line[i]) for line in table) for i in range(len(header))]
         parts = []
-        for columns in _blocks(widths, KEY_COLUMNS, TEXT_WIDTH):
+        blocks = _blocks(widths, KEY_COLUMNS, TEXT_WIDTH)
+        if len(blocks) > 1 and len(blocks[-1]) == KEY_COLUMNS + 1:  # the verdict alone:
+            blocks[-1].insert(KEY_COLUMNS, blocks[-2].pop())  # beside the last answers
+        for columns in blocks:
             lines = [
                 "  ".join(line[i].ljust(widths[i]) for i in columns).rstrip() for line in table
             ]
