@@ -17,14 +17,19 @@ Three reports, each a Markdown table on stdout (and every run as a JSON line wit
 Each run builds the kind's model and solves it with the backend's 0-1 translator
 (``queenslab.models.zero_one``) and the backend's default settings (cpsat: 2 workers),
 then checks the answer with the kind's checker; the seconds cover building, solving and
-the translator's forked child, not the command's start-up. A run that ends by its limit
-counts as not proven. Figures pair only on one machine under one load: the report prints
-the machine and its load average first.
+the translator's forked child, not the command's start-up; CPU seconds are this process's
+(every solver thread) and its waited-for children's, which compare better than wall
+seconds on a shared machine. A run that ends by its limit counts as not proven. Figures
+pair only on one machine under one load: the report prints the machine and its load
+average first. ``--bounds off`` leaves out the proven lower bounds the kinds state
+(``problems.domination.lower_bound``), to measure what they bring.
 
     python benchmarks/problems.py compare --problems peaceable coloring --n 6 8 \\
         --backends cpsat milp sat maxsat --symmetry none lex-leader --repeat 3
     python benchmarks/problems.py reach --problems peaceable --backends cpsat --budget 600
     python benchmarks/problems.py targets --backends cpsat sat --set encoding=totalizer
+    python benchmarks/problems.py compare --problems domination --n 10 11 --symmetry none \
+        --backends sat cpsat milp --bounds off
     python benchmarks/problems.py heuristic --problems domination peaceable coloring \
         --n 12 16 20 24 --repeat 3 --time-limit 60
 """
@@ -34,6 +39,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import json
+import resource
 import statistics
 import sys
 import time
@@ -49,7 +55,7 @@ from queenslab.boards import board
 from queenslab.core.errors import QueensError
 from queenslab.core.run import Run
 from queenslab.lab import reference
-from queenslab.problems import KINDS, kind
+from queenslab.problems import BUILTIN, domination, kind
 
 BACKENDS = ("cpsat", "milp", "maxsat", "sat")
 
@@ -65,6 +71,8 @@ class Measure:
     value: int | None
     seconds: float
     repeats: int
+    #: Median CPU seconds of the same runs (``heuristic``: not measured, 0).
+    cpu: float = 0.0
     #: ``heuristic`` only: the published optimum (the yardstick), None where unpublished.
     published: int | None = None
 
@@ -85,25 +93,32 @@ def settings_of(backend: str) -> dict[str, Any]:
     return cls(**{k: v for k, v in OVERRIDES.items() if k in declared}).settings
 
 
+def cpu_seconds() -> float:
+    """CPU seconds so far of this process (all its threads) and its waited-for children."""
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
+
+
 def run_once(
     problem: str, model: str, symmetry: str, backend: str, n: int, limit: float
-) -> tuple[str, int | None, float]:
-    """(status, value, seconds) of one solve; a refused combination reads 'refused: why'."""
+) -> tuple[str, int | None, float, float]:
+    """(status, value, seconds, CPU seconds) of one solve; a refused combination reads
+    'refused: why'."""
     translator = importlib.import_module(f"queenslab.models.zero_one.{backend}")
     settings = settings_of(backend)
     question, field = kind(problem), board(n)
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), cpu_seconds()
     try:
         built = question.build(field, model, symmetry)
         outcome = translator.optimize(built, Run(time_limit=limit), settings)
     except QueensError as exc:
-        return f"refused: {exc}", None, 0.0
-    seconds = time.perf_counter() - start
+        return f"refused: {exc}", None, 0.0, 0.0
+    seconds, cpu = time.perf_counter() - start, cpu_seconds() - cpu
     if outcome.values is not None:
         fault = question.check(field, question.decode(field, built, outcome.values))
         if fault is not None:
             raise AssertionError(f"{problem} {model} {backend} n={n}: {fault}")
-    return str(outcome.status), outcome.objective, seconds
+    return str(outcome.status), outcome.objective, seconds, cpu
 
 
 def measure(
@@ -114,14 +129,15 @@ def measure(
     runs = [run_once(problem, model, symmetry, backend, n, limit)]
     while len(runs) < repeat and runs[0][0] == "optimal":
         runs.append(run_once(problem, model, symmetry, backend, n, limit))
-    status, value, _ = runs[0]
-    seconds = statistics.median(seconds for _, _, seconds in runs)
-    return Measure(problem, model, symmetry, backend, n, status, value, seconds, len(runs))
+    status, value, _, _ = runs[0]
+    seconds = statistics.median(run[2] for run in runs)
+    cpu = statistics.median(run[3] for run in runs)
+    return Measure(problem, model, symmetry, backend, n, status, value, seconds, len(runs), cpu)
 
 
 def compare(args: argparse.Namespace) -> Iterator[Measure]:
     for problem in args.problems:
-        for model in args.model or list(KINDS[problem].models):
+        for model in args.model or list(BUILTIN[problem].models):
             for symmetry in args.symmetry:
                 for backend in args.backends:
                     for n in args.n or [6, 8]:
@@ -134,7 +150,7 @@ def reach(args: argparse.Namespace) -> Iterator[Measure]:
     """n = 1, 2, ... until a run is not proven within the budget; the last proven one is
     the figure (each run is given the whole budget)."""
     for problem in args.problems:
-        model = (args.model or [next(iter(KINDS[problem].models))])[0]
+        model = (args.model or [next(iter(BUILTIN[problem].models))])[0]
         for backend in args.backends:
             for n in range(args.start, args.stop + 1):
                 found = measure(problem, model, args.symmetry[0], backend, n, args.budget, 1)
@@ -150,7 +166,7 @@ TARGETS = {9: 60.0, 10: 900.0}
 def targets(args: argparse.Namespace) -> Iterator[Measure]:
     for n in args.n or list(TARGETS):
         limit = TARGETS[n]
-        for model in args.model or list(KINDS["peaceable"].models):
+        for model in args.model or list(BUILTIN["peaceable"].models):
             for backend in args.backends:
                 yield measure("peaceable", model, args.symmetry[0], backend, n, limit, 1)
 
@@ -158,7 +174,7 @@ def targets(args: argparse.Namespace) -> Iterator[Measure]:
 def heuristic(args: argparse.Namespace) -> Iterator[Measure]:
     """graph-search, seeds 1..repeat: the worst value and the median seconds."""
     for problem in args.problems:
-        worst = max if KINDS[problem].sense.value == "min" else min
+        worst = max if BUILTIN[problem].sense.value == "min" else min
         for n in args.n or [12, 16, 20]:
             runs = []
             for seed in range(1, args.repeat + 1):
@@ -169,18 +185,18 @@ def heuristic(args: argparse.Namespace) -> Iterator[Measure]:
             value = worst(v for _, v, _ in runs if v is not None)
             seconds = statistics.median(s for _, _, s in runs)
             yield Measure(problem, "-", "-", "graph-search", n, runs[0][0], value, seconds,
-                          len(runs), reference.optimum(problem, n))  # fmt: skip
+                          len(runs), published=reference.optimum(problem, n))  # fmt: skip
 
 
 def table(rows: list[Measure]) -> str:
-    head = "| problem | model | symmetry | backend | n | status | value | seconds | runs |"
-    lines = [head, "|---|---|---|---|---:|---|---:|---:|---:|"]
+    head = "| problem | model | symmetry | backend | n | status | value | seconds | CPU s | runs |"
+    lines = [head, "|---|---|---|---|---:|---|---:|---:|---:|---:|"]
     for m in rows:
         value = "" if m.value is None else str(m.value)
         status = m.status if len(m.status) < 40 else m.status[:37] + "..."
         lines.append(
             f"| {m.problem} | {m.model} | {m.symmetry} | {m.backend} | {m.n} | {status} "
-            f"| {value} | {m.seconds:.2f} | {m.repeats} |"
+            f"| {value} | {m.seconds:.2f} | {m.cpu:.2f} | {m.repeats} |"
         )
     return "\n".join(lines)
 
@@ -231,28 +247,38 @@ def main(argv: list[str] | None = None) -> None:
         metavar="OPTION=VALUE",
         help="backend options, e.g. encoding=totalizer (for the backends that declare them)",
     )
+    parser.add_argument(
+        "--bounds",
+        choices=("on", "off"),
+        default="on",
+        help="off: leave out the proven lower bounds the kinds state (to measure them)",
+    )
     parser.add_argument("--log", help="append every measure here as a JSON line")
     args = parser.parse_args(argv)
     OVERRIDES.update(item.split("=", 1) for item in args.set)
+    if args.bounds == "off":  # the kinds' models read the bound through this name
+        domination.lower_bound = lambda field: 0
 
-    print(f"machine: {machine()}; options: {' '.join(args.set) or 'defaults'}\n", flush=True)
+    options = " ".join([*args.set, f"bounds={args.bounds}"])
+    print(f"machine: {machine()}; options: {options}\n", flush=True)
     rows: list[Measure] = []
     reports = {"compare": compare, "reach": reach, "targets": targets, "heuristic": heuristic}
     for m in reports[args.report](args):
         rows.append(m)
         print(f"  {m.problem} {m.model} {m.symmetry} {m.backend} n={m.n}: {m.status} "
-              f"{m.value} in {m.seconds:.2f} s", file=sys.stderr, flush=True)  # fmt: skip
+              f"{m.value} in {m.seconds:.2f} s ({m.cpu:.2f} CPU s)", file=sys.stderr,
+              flush=True)  # fmt: skip
         if args.log:
             with open(args.log, "a") as log:
-                log.write(json.dumps(_record(m)) + "\n")
+                log.write(json.dumps(_record(m, args.bounds)) + "\n")
     print(yardstick(rows) if args.report == "heuristic" else table(rows))
     if args.report == "reach":
         print()
         print(summary(rows))
 
 
-def _record(m: Measure) -> dict[str, Any]:
-    return {**asdict(m), "options": OVERRIDES, "machine": machine()}
+def _record(m: Measure, bounds: str) -> dict[str, Any]:
+    return {**asdict(m), "options": OVERRIDES, "bounds": bounds, "machine": machine()}
 
 
 if __name__ == "__main__":

@@ -157,6 +157,23 @@ class BoolModel:
         """The objective of a full assignment."""
         return sum(a * int(values[v]) for a, v in self.objective)
 
+    def stated_bound(self) -> int | None:
+        """The best bound on the objective that a linear constraint over exactly its terms
+        states (a kind's proven bound, ``problems.domination.lower_bound``): below it for a
+        minimum, above it for a maximum, no answer exists. None when no constraint says."""
+        if not self.objective:
+            return None
+        terms = set(self.objective)
+        found = [
+            row.lower if self.sense is Sense.MIN else row.upper
+            for row in self.linear
+            if set(row.terms) == terms and len(row.terms) == len(terms)
+        ]
+        bounds = [bound for bound in found if bound is not None]
+        if not bounds:
+            return None
+        return max(bounds) if self.sense is Sense.MIN else min(bounds)
+
     def satisfied_by(self, values: Sequence[bool]) -> bool:
         """Every clause and linear constraint holds (for tests of the translators)."""
         return all(

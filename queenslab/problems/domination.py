@@ -7,13 +7,21 @@ Weakley (2001) and Bird (2017).
 Blocked cells: a blocked cell holds no queen but must still be dominated; a queen attacks
 it, and the cells behind it, along a line through it (``boards.graph``).
 
-Two models, both minimising the number of queens over a variable per open cell:
+Three models, all minimising the number of queens over a variable per open cell:
 
 - ``cells``: a clause per cell of the board saying that one of the cells reaching it
   (``boards.graph.reach``) holds a queen, about 4n literals long;
 - ``lines``: a variable per line saying that it holds a queen (defined both ways, so it
   is determined by the queens), and a clause per cell over its four lines and the cells a
-  leap away: short clauses, on which unit propagation does more.
+  leap away: short clauses, on which unit propagation does more;
+- ``hilbert``: ``cells``, with the queens counted in the order of a Hilbert curve over the
+  board (``boards.hilbert``), so that a SAT backend's totalizer counts neighbouring cells
+  together: the literal order of Rostami and Bright, "Queen Domination by SAT Solving"
+  (2025; their published encoder keeps the cells' variables row by row and orders only
+  the cardinality constraint's literals, as here).
+
+Every model states the proven lower bound on the number of queens where it is a theorem
+(``lower_bound``): a valid inequality, so the optima and their number stay the same.
 """
 
 from __future__ import annotations
@@ -23,12 +31,30 @@ from typing import ClassVar
 
 from queenslab.boards import Board, Cell
 from queenslab.boards.graph import cells, leap_reach, lines_through, open_lines, reach
-from queenslab.core.expressions import Family, ModelBuilder, any_of
+from queenslab.boards.hilbert import hilbert_order
+from queenslab.boards.standard import Standard
+from queenslab.core.expressions import Family, ModelBuilder, any_of, total
 from queenslab.core.kind import ProblemKind
 
 
 def _unreached(cell: Cell) -> str:
     return f"no open cell reaches cell {cell[0]}:{cell[1]}, so no queens dominate the board"
+
+
+def lower_bound(board: Board) -> int:
+    """The fewest queens that can dominate ``board`` by a theorem; 0 where none applies.
+
+    On the standard n x n board without blocked cells: at least (n - 1)/2 (Spencer's
+    bound, proved in E. J. Cockayne, "Chessboard domination problems", 1990, and W. D.
+    Weakley, "Domination in the queen's graph", 1995), and at least ceil(n/2) for every n
+    but 3 and 11 (D. Finozhenok and W. D. Weakley, "An improved lower bound for domination
+    numbers of the queen's graph", Australas. J. Combin. 37, 2007). Not a theorem on the
+    torus, with super-queens' leaps or on blocked boards, so none is stated there.
+    """
+    if board.variant is not Standard or board.blocked:
+        return 0
+    n = board.n
+    return n // 2 if n in (3, 11) else (n + 1) // 2
 
 
 class Domination(ProblemKind):
@@ -38,6 +64,7 @@ class Domination(ProblemKind):
     models: ClassVar[Mapping[str, str]] = {
         "cells": "one variable per open cell, one covering clause per cell",
         "lines": "cells, plus a variable per line saying it holds a queen: short covering clauses",
+        "hilbert": "cells, the queens counted along a Hilbert curve (Rostami and Bright's order)",
     }
     value_sequences: ClassVar[Mapping[str, str]] = {"standard": "A075458", "toroidal": "A279402"}
     count_sequences: ClassVar[Mapping[str, str]] = {"standard": "A002564"}
@@ -50,7 +77,11 @@ class Domination(ProblemKind):
             for cell, near in reach(board).items():
                 m.add(any_of(queen[other] for other in sorted(near)), why=_unreached(cell))
         self.restrict(m, board, queen)
-        m.minimise(sum(queen.values()))
+        counted = hilbert_order(queen) if model == "hilbert" else list(queen)
+        queens = total(queen[cell] for cell in counted)
+        if lowest := lower_bound(board):
+            m.add(queens >= lowest)
+        m.minimise(queens)
 
     def _cover_by_lines(self, m: ModelBuilder, board: Board, queen: Family[Cell]) -> None:
         """A variable per line that has open cells, true exactly when the line holds a

@@ -9,8 +9,9 @@ Blocked cells: as for domination, a blocked cell holds no queen but must be domi
 Two queens on one line attack each other even with a blocked cell between them: a blocked
 cell shields nothing (``boards.graph``).
 
-Each model is domination's (``cells`` or ``lines``) with every line and leap pair of the
-board (``Board.groups``) holding at most one queen, rows and columns included.
+Each model is domination's (``cells``, ``lines`` or ``hilbert``) with every line and leap
+pair of the board (``Board.groups``) holding at most one queen, rows and columns included.
+Domination's lower bound holds here too: an independent dominating set dominates.
 """
 
 from __future__ import annotations
@@ -29,6 +30,7 @@ class IndependentDomination(Domination):
     models: ClassVar[Mapping[str, str]] = {
         "cells": "domination's covering clauses, at most one queen on each line and leap pair",
         "lines": "domination's line model, at most one queen on each line and leap pair",
+        "hilbert": "domination's Hilbert-ordered count, at most one queen per line and leap pair",
     }
     value_sequences: ClassVar[Mapping[str, str]] = {"standard": "A075324"}
     count_sequences: ClassVar[Mapping[str, str]] = {}

@@ -4,8 +4,10 @@ The clauses and cardinality constraints come from ``cnf.encode``. The objective 
 count of literals (coefficients +-1, ``cnf.unit_penalties``): each answer found with cost
 c adds "at most c - 1" through an incremental totalizer (pysat ``ITotalizer``, built up
 to the first cost found), until the solver proves the next bound unsatisfiable, which
-proves the last answer optimal. A limit leaves the best answer found, and the only
-bound the descent has proven: none below the optimum (the cost can be 0).
+proves the last answer optimal, or the answer meets the bound the model states
+(``BoolModel.stated_bound``, a kind's proven bound), which no answer can beat: no call
+is spent refuting the bound's counter against the totalizer's. A limit leaves the best
+answer found, and that stated bound, or none below the optimum (the cost can be 0).
 
 Enumerating blocks each answer on ``model.answer`` only, so auxiliary variables never
 count one answer twice. Solves run in conflict slices (``models.sat.solve_until``), so
@@ -49,6 +51,9 @@ def optimize(
     run.stats.add(hard.stats(model))
     lits = [lit for _, lit in goal.weighted]
     lowest = goal.objective(0)  # the trivial bound: no literal true
+    stated = model.stated_bound()
+    if stated is not None:  # the tighter of the two, in the objective's direction
+        lowest = max(lowest, stated) if goal.sign > 0 else min(lowest, stated)
     best: list[bool] | None = None
     totalizer: Any = None
     with solver:
@@ -64,7 +69,7 @@ def optimize(
             best = answer
             tell(best, lowest)
             cost = sum(1 for lit in lits if best[abs(lit) - 1] == (lit > 0))
-            if cost == 0:
+            if cost == 0 or goal.objective(cost) == lowest:
                 break
             if totalizer is None:  # built once, up to the first cost: bounds only fall
                 totalizer = ITotalizer(lits, ubound=cost, top_id=hard.top)
