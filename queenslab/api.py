@@ -654,8 +654,8 @@ def export(
         The text when ``out`` is None, else None.
 
     Example:
-        >>> ql.export(4, "dimacs", problem="domination").splitlines()[-1]
-        '1 4 6 8 11 12 13 14 15 16 0'
+        >>> ql.export(4, "dimacs", problem="domination").splitlines()[7]
+        'p cnf 80 201'
     """
     from queenslab import exports
 
@@ -686,7 +686,7 @@ def problem_model(
 
     Example:
         >>> ql.problem_model(4, "domination").stats()
-        {'variables': 16, 'clauses': 16, 'linear_constraints': 0}
+        {'variables': 16, 'clauses': 16, 'linear_constraints': 1}
     """
     instance = make_problem(n, (), variant, blocked, problem)
     return _question(instance, problem, model, symmetry, weights).build(instance.board)
