@@ -1,0 +1,176 @@
+"""The literature's frontier of the queens-graph problems: what queenslab proves, and how fast.
+
+Each case is one whole ``queens`` command, as a researcher would run it, under the
+case's budget (``--time-limit``; ``--scale`` shrinks every budget for a quick pass); the
+report is a Markdown table with the status, the value and bound proven, the published
+value beside them (OEIS, for comparison only: nothing reads an answer from it), and the
+wall and CPU seconds of the whole process (children included: on a shared machine CPU
+seconds compare, wall seconds measure the load too). Every answer is checked by the kind's
+own checker inside the command.
+
+The cases are the targets of the frontier issue: colouring proven for n <= 12 and n = 13,
+14 attempted; domination n = 15 within 10 minutes and n = 16 within an hour (and the same
+decision split over a local Dask cluster of two workers); independent domination n = 15
+and 16 within an hour each; peaceable armies n = 11 within 30 minutes, n = 12 split; and
+``queens optimize 9 --problem peaceable`` with no options within 60 s.
+
+    PYTHONPATH=. python benchmarks/frontier.py --only coloring peaceable-default
+    PYTHONPATH=. python benchmarks/frontier.py --scale 0.1          # a quick pass
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import os
+import resource
+import subprocess
+import time
+from dataclasses import dataclass
+from typing import TextIO
+
+from _process import ROOT, machine, queens_command
+
+from queenslab.lab import reference
+
+
+@dataclass(frozen=True)
+class Case:
+    group: str
+    problem: str
+    n: int
+    argv: tuple[str, ...]  # after ``queens``; the budget is added as --time-limit
+    budget: float  # seconds
+
+    @property
+    def label(self) -> str:
+        return " ".join(self.argv)
+
+
+def _optimize(problem: str, n: int, *options: str) -> tuple[str, ...]:
+    return ("optimize", str(n), "--problem", problem, *options, "--format", "json")
+
+
+def _decide(problem: str, n: int, value: int, *options: str) -> tuple[str, ...]:
+    return ("decide", str(n), "--problem", problem, "--value", str(value), *options,
+            "--format", "json")  # fmt: skip
+
+
+HOUR = 3600.0
+CASES = [
+    *(
+        Case("coloring", "coloring", n, _optimize("coloring", n, "--model", "exact-cover"), 60.0)
+        for n in range(1, 13)
+    ),
+    *(
+        Case(
+            "coloring-beyond",
+            "coloring",
+            n,
+            _optimize("coloring", n, "--model", "exact-cover"),
+            600.0,
+        )
+        for n in (13, 14)
+    ),
+    Case(
+        "domination",
+        "domination",
+        15,
+        _optimize("domination", 15, "-b", "sat", "--model", "hilbert", "--from-heuristic"),
+        600.0,
+    ),
+    Case(
+        "domination",
+        "domination",
+        16,
+        _optimize("domination", 16, "-b", "sat", "--model", "hilbert", "--from-heuristic"),
+        HOUR,
+    ),
+    Case(
+        "domination-split",
+        "domination",
+        15,
+        _decide("domination", 15, 8, "-b", "sat", "--model", "hilbert", "--split", "6"),
+        HOUR,
+    ),
+    *(
+        Case(
+            "independent-domination",
+            "independent-domination",
+            n,
+            _optimize("independent-domination", n, "-b", "milp", "--from-heuristic"),
+            HOUR,
+        )
+        for n in (15, 16)
+    ),
+    Case("peaceable", "peaceable", 11, _optimize("peaceable", 11, "-b", "sat"), 1800.0),
+    Case(
+        "peaceable-split",
+        "peaceable",
+        12,
+        _decide("peaceable", 12, 22, "-b", "sat", "--split", "8"),
+        HOUR,
+    ),
+    Case("peaceable-default", "peaceable", 9, _optimize("peaceable", 9), 60.0),
+]
+
+
+def run(case: Case, scale: float) -> dict:
+    """One case as a whole process: its JSON record, wall and CPU seconds."""
+    budget = max(1.0, case.budget * scale)
+    argv = [*queens_command(), *case.argv, "--time-limit", f"{budget:g}"]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    done = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=budget + 120)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    try:
+        record = json.loads(done.stdout.splitlines()[-1])
+    except (IndexError, json.JSONDecodeError):
+        record = {"status": f"error (exit {done.returncode}): {done.stderr.strip()[-120:]}"}
+    return {**record, "wall": wall, "cpu": cpu, "budget": budget}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--only",
+        nargs="+",
+        metavar="GROUP",
+        help="groups: " + ", ".join(dict.fromkeys(c.group for c in CASES)),
+    )
+    parser.add_argument("--scale", type=float, default=1.0, help="multiply every budget")
+    parser.add_argument("--log", metavar="FILE", help="every record as a JSON line")
+    args = parser.parse_args()  # fmt: skip
+    cases = [c for c in CASES if args.only is None or c.group in args.only]
+    print(machine())
+    print(f"budgets x {args.scale:g}\n")
+    print("| command | budget s | status | value | bound | published | wall s | CPU s |")
+    print("|---|---|---|---|---|---|---|---|")
+    with open(args.log, "a") if args.log else contextlib.nullcontext() as log:
+        for case in cases:
+            report(case, args.scale, log)
+
+
+def report(case: Case, scale: float, log: TextIO | None) -> None:
+    """Run ``case`` and print its row (and log its record)."""
+    record = run(case, scale)
+    published = reference.optimum(case.problem, case.n, "standard")
+    value = record.get("objective")
+    print(
+        f"| queens {case.label} | {record['budget']:g} | {record['status']} | "
+        f"{'-' if value is None else value} | {record.get('bound', '-')} | "
+        f"{'-' if published is None else published} | {record['wall']:.1f} | "
+        f"{record['cpu']:.1f} |",
+        flush=True,
+    )
+    if log is not None:
+        log.write(json.dumps({"case": case.label, **record}) + "\n")
+        log.flush()
+
+
+if __name__ == "__main__":
+    main()
