@@ -60,7 +60,13 @@ def _decide(problem: str, n: int, value: int, *options: str) -> tuple[str, ...]:
 HOUR = 3600.0
 CASES = [
     *(
-        Case("coloring", "coloring", n, _optimize("coloring", n, "--model", "exact-cover"), 60.0)
+        Case(
+            "coloring",
+            "coloring",
+            n,
+            _optimize("coloring", n, "--model", "exact-cover", "-b", "sat"),
+            60.0,
+        )
         for n in range(1, 13)
     ),
     *(
@@ -68,7 +74,7 @@ CASES = [
             "coloring-beyond",
             "coloring",
             n,
-            _optimize("coloring", n, "--model", "exact-cover"),
+            _optimize("coloring", n, "--model", "exact-cover", "-b", "sat"),
             600.0,
         )
         for n in (13, 14)
