@@ -53,9 +53,10 @@ def test_ctrl_c_prints_the_best_answer_and_its_bound_then_exits_130(tmp_path):
     assert lines[-1]["incumbent"] == record["objective"]
 
 
-def test_the_log_improves_monotonically_and_ends_with_the_answer(queens, tmp_path):
+@pytest.mark.parametrize("backend", ["cpsat", "milp", "maxsat"])
+def test_the_log_improves_monotonically_and_ends_with_the_answer(queens, tmp_path, backend):
     log = tmp_path / "run.jsonl"
-    run = queens("optimize", "6", "--problem", "domination", "-b", "cpsat", "--format", "json",
+    run = queens("optimize", "6", "--problem", "domination", "-b", backend, "--format", "json",
                  "--log", str(log))  # fmt: skip
     assert run.returncode == 0, run.stderr
     record = json.loads(run.stdout)

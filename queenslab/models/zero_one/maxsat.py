@@ -72,6 +72,5 @@ def optimize(
         return found(model, news.best, proven=False, bound=bound)
     if minimum.model is None:
         return Outcome(Status.INFEASIBLE)
-    best = values(minimum.model)
-    news(best, bound)
-    return found(model, best, proven=True)
+    news(values(minimum.model), bound)
+    return found(model, news.best, proven=True)  # the answer told: RC2's, or one as good
