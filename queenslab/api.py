@@ -30,6 +30,8 @@ documents only its own):
         own search for placement, the kind's first model otherwise.
     symmetry: ``"lex-leader"`` keeps one answer per class of the board's symmetries.
     time_limit: seconds for the whole call, model building included.
+    cpu_limit: CPU seconds for the whole call, its worker processes included (not a Dask
+        cluster's: refused with a scheduler).
     **options: backend options (``workers``, ``encoding``, ``formulation``...).
 
 The errors every entry point may raise:
@@ -157,6 +159,13 @@ def _resolve(
     )
 
 
+def _counted_here(cpu_limit: float | None, scheduler: str | None) -> None:
+    """A CPU limit counts this machine's processes: a Dask cluster's CPU it cannot see."""
+    if cpu_limit is not None and scheduler:
+        raise UsageError("--cpu-limit counts this machine's CPU, not a Dask cluster's: "
+                         "use --time-limit with --scheduler")  # fmt: skip
+
+
 def _checked_options(options: dict[str, Any]) -> dict[str, Any]:
     """The backend options, ``workers`` held to the API's rule for integers
     (``core.integers``): -1 and 0 get the same message, "1" and 1.0 are refused."""
@@ -280,6 +289,7 @@ def solve(
     symmetry: str = "none",
     time_limit: float | None = None,
     seed: int | None = None,
+    cpu_limit: float | None = None,
     **options: Any,
 ) -> SolveResult:
     """Find one answer: for placement (the default), n peaceful queens keeping ``givens``.
@@ -300,7 +310,7 @@ def solve(
     """
     instance = make_problem(n, givens, variant, blocked, problem)
     question = _question(instance, problem, model, symmetry)
-    run = Run(seed, time_limit)
+    run = Run(seed, time_limit, cpu_limit=cpu_limit)
     engine = _resolve(Task.SOLVE, instance, question, backend, options)
     result = _timed(
         engine, Task.SOLVE, instance, run, question,
@@ -375,6 +385,7 @@ def enumerate_solutions(
     model: str | None = None,
     symmetry: str = "none",
     time_limit: float | None = None,
+    cpu_limit: float | None = None,
     **options: Any,
 ) -> Solutions:
     """Stream every optimal answer, each checked, without holding them all in memory: for
@@ -398,8 +409,9 @@ def enumerate_solutions(
     """
     instance = make_problem(n, givens, variant, blocked, problem)
     question = _question(instance, problem, model, symmetry, counts=True)
+    _counted_here(cpu_limit, options.get("scheduler"))
     engine = _resolve(Task.ENUMERATE, instance, question, backend, options)
-    return Solutions(engine, instance, Run(None, time_limit), question)
+    return Solutions(engine, instance, Run(None, time_limit, cpu_limit=cpu_limit), question)
 
 
 def count(
@@ -413,6 +425,7 @@ def count(
     model: str | None = None,
     symmetry: str = "none",
     time_limit: float | None = None,
+    cpu_limit: float | None = None,
     unique: bool = False,
     profile: bool = False,
     progress: ProgressCallback | None = None,
@@ -445,10 +458,11 @@ def count(
     question = _question(instance, problem, model, symmetry, counts=True, unique=unique)
     if profile and not question.native:
         raise UsageError("--profile records the trees of the backends' own searches")
+    _counted_here(cpu_limit, options.get("scheduler"))
     engine = _resolve(
         Task.COUNT, instance, question, backend, options, unique=unique, profile=profile
     )
-    run = Run(None, time_limit, progress, profile)
+    run = Run(None, time_limit, progress, profile, cpu_limit)
     result = _timed(
         engine, Task.COUNT, instance, run, question,
         lambda: engine.count(instance, run, question),
@@ -484,7 +498,6 @@ def optimize(
         weights: an n x n matrix of integers within +-10^12: required by the placement
             problem, refused by a kind that takes none.
         seed: makes randomised backends (``graph-search``) reproducible.
-        cpu_limit: CPU seconds for the whole call, its worker processes included.
         on_news: called as an anytime search finds a better answer or bound
             (``core.run.NewsCallback``), and a few times a second while it waits.
         start: an answer to begin from, in the kind's JSON form (a previous result's
@@ -545,6 +558,7 @@ def decide(
     model: str | None = None,
     symmetry: str = "none",
     time_limit: float | None = None,
+    cpu_limit: float | None = None,
     proof: str | None = None,
     progress: ProgressCallback | None = None,
     split: int | None = None,
@@ -585,11 +599,12 @@ def decide(
         raise UsageError("decide needs the value to ask about (--value K)")
     if split is None and (scheduler or checkpoint):
         raise UsageError("--scheduler and --checkpoint serve --split D: add it")
+    _counted_here(cpu_limit, scheduler)
     asked = integer(value, "value", 0, 10**9)
     question = _question(instance, problem, model, symmetry)
     _weighted(question)
     engine = _resolve(Task.DECIDE, instance, question, backend, options)
-    run = Run(None, time_limit, progress)
+    run = Run(None, time_limit, progress, cpu_limit=cpu_limit)
     result = _timed(
         engine, Task.DECIDE, instance, run, question,
         lambda: engine.decide(instance, run, question, asked, proof)

@@ -184,6 +184,10 @@ def add_run(parser: argparse.ArgumentParser, *, seed: bool = False) -> None:
         metavar="SEC",
         help="stop after SEC seconds, start-up and model building included (exit 3)",
     )
+    parser.add_argument(
+        "--cpu-limit", type=seconds, metavar="SEC",
+        help="stop after SEC CPU seconds, worker processes included (exit 3)",
+    )  # fmt: skip
     if seed:
         parser.add_argument(
             "--seed",
@@ -216,7 +220,7 @@ def whole_run_limits(args: argparse.Namespace) -> dict[str, float | None]:
 
     return {
         "time_limit": less(args.time_limit, process_age()),
-        "cpu_limit": less(getattr(args, "cpu_limit", None), cpu_seconds()),
+        "cpu_limit": less(args.cpu_limit, cpu_seconds()),
     }
 
 

@@ -59,9 +59,9 @@ def run(args: argparse.Namespace) -> int:
             problem,
             backend,
             unique=args.unique,
-            time_limit=args.time_limit,
             progress=bar,
             profile=args.profile,
+            **a.whole_run_limits(args),
             **a.kind_arguments(args),
             **a.backend_options(args),
         )

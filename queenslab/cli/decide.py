@@ -76,7 +76,7 @@ def run(args: argparse.Namespace) -> int:
             shown = f"checking the proof (bytes), {problem.describe()}"
         with progress.progress_bar(shown) if shown else nullcontext() as bar:
             result = api.decide(problem, args.problem, args.value, args.backend,
-                                time_limit=args.time_limit, model=args.model,
+                                **a.whole_run_limits(args), model=args.model,
                                 symmetry=args.symmetry, proof=args.proof, progress=bar,
                                 split=args.split, scheduler=args.scheduler,
                                 checkpoint=args.checkpoint,

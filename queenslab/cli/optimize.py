@@ -44,10 +44,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     a.add_problem(parser)
     parser.add_argument(
-        "--cpu-limit", type=a.seconds, metavar="SEC",
-        help="stop after SEC CPU seconds, worker processes included (exit 3)",
-    )  # fmt: skip
-    parser.add_argument(
         "--log", metavar="FILE",
         help="a problem's run: write each better answer and bound as a JSON line",
     )  # fmt: skip

@@ -39,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--format {fmt.name} is binary: give --output FILE")
     result = write_answer(
         args, fmt, lambda: api.solve(problem, args.backend, seed=args.seed,
-                                     time_limit=args.time_limit, **a.backend_options(args))
+                                     **a.whole_run_limits(args), **a.backend_options(args))
     )  # fmt: skip
     a.note_unused_seed(args, result.backend)
     a.say_result(args, result)

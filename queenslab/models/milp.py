@@ -103,6 +103,10 @@ def subproblems(
         yield list(zip(rows, cols, strict=True))
 
 
+def _no_news(_values: list[float] | None, _bound: float) -> None:
+    """Placement's solves tell nothing on the way: a board is found whole."""
+
+
 class _Session:
     """One built model on one prepared solver; the run's deadline bounds every solve."""
 
@@ -115,6 +119,7 @@ class _Session:
             self.solver: PyomoSolver = open_solver(solver_name)
             self.model = build_model(problem, weights)
             self.solver.prepare(self.model)
+            self.solver.listen([], _no_news, run.should_stop)  # HiGHS: stops at a CPU limit
         run.stats.add(
             variables=problem.n * problem.n, constraints=len(self.model.groups), solver=solver_name
         )

@@ -8,12 +8,19 @@ lists its candidates in order of preference and the first one the installed Pyom
 and can run wins. The adapters below turn every interface into the same small API:
 ``prepare`` once, ``add_constraint`` for cuts, ``solve(time_limit)`` -> ``Outcome``, and
 ``said``: the solver's own words for a solve that ended without an answer.
+
+While it solves, a solver tells its news (``listen``) only through its own callbacks, and
+no Pyomo interface offers them; HiGHS's come through the ``highspy.Highs`` object that
+the persistent HiGHS interfaces (contrib and APPSI) keep in ``_solver_model``, its columns
+numbered in ``_pyomo_var_to_solver_var_map`` (both private: tests/unit/test_milp.py fails
+when they change).
 """
 
 from __future__ import annotations
 
+import logging
 import math
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from enum import Enum
 from typing import Any, ClassVar
@@ -35,6 +42,11 @@ CANDIDATES: dict[str, tuple[tuple[str, str], ...]] = {
 #: ignores the time limit (n = 400: 4.9 s for a 2 s limit) and slows n = 256 from 0.7 s to
 #: 2.5 s; on the small enumeration subproblems it pays (n = 9: 1.3 s with, 3.5 s without).
 NO_PRESOLVE: dict[str, dict[str, Any]] = {"highs": {"presolve": "off"}}
+
+
+#: What ``PyomoSolver.listen`` hears while the solver runs: a better answer's values (one
+#: per variable listened to; None: only the bound moved) and the solver's dual bound.
+Hear = Callable[[list[float] | None, float], None]
 
 
 class Outcome(Enum):
@@ -111,6 +123,25 @@ def _legacy(name: str) -> Any:
 _FACTORIES = {"contrib": _contrib, "appsi": _appsi, "legacy": _legacy}
 
 
+class _NoInterruptWarning(logging.Filter):
+    """Pyomo's HiGHS interface warns of HiGHS's status ``kInterrupt`` as unhandled: it is
+    ``listen`` stopping the search, a limit, said in the result."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "kInterrupt" not in record.getMessage()
+
+
+@contextmanager
+def _interrupt_unsaid() -> Iterator[None]:
+    logger = logging.getLogger("pyomo.contrib.solver.solvers.highs")
+    quiet = _NoInterruptWarning()
+    logger.addFilter(quiet)
+    try:
+        yield
+    finally:
+        logger.removeFilter(quiet)
+
+
 @contextmanager
 def _ctrl_c_kept() -> Iterator[None]:
     """Pyomo's output capture turns Ctrl-C into ``RuntimeError("KeyboardInterrupt: ...")``.
@@ -140,6 +171,8 @@ class PyomoSolver:
         #: termination condition in the interface's words (for a failure's message).
         self.bound: float | None = None
         self.condition = ""
+        #: The last solve was ended by ``listen``'s ``should_stop`` (a limit).
+        self.interrupted = False
 
     def prepare(self, model: Any) -> None:
         """Hand the finished model over; a persistent solver loads it now, outside the clock.
@@ -154,6 +187,31 @@ class PyomoSolver:
                 if key.startswith(("check_for_", "update_")):
                     updates[key] = False
             self.solver.set_instance(model)
+
+    def listen(self, variables: Sequence[Any], hear: Hear, should_stop: Callable[[], bool]) -> bool:
+        """From ``prepare`` on, have the solver tell ``hear`` each improving answer (the
+        values of ``variables``) and its dual bound as the search goes, and end the search
+        (a limit) once ``should_stop()`` says so: the only way to stop a solve on a CPU
+        limit. False where the solver tells nothing (every solver but HiGHS)."""
+        highs = getattr(self.solver, "_solver_model", None)
+        columns = getattr(self.solver, "_pyomo_var_to_solver_var_map", None)
+        if self.name != "highs" or highs is None or columns is None:
+            return False
+        numbers = [columns[id(var)] for var in variables]
+
+        def improved(event: Any) -> None:
+            found = event.data_out.mip_solution
+            hear([found[i] for i in numbers], event.data_out.mip_dual_bound)
+
+        def working(event: Any) -> None:
+            hear(None, event.data_out.mip_dual_bound)
+            if should_stop():
+                self.interrupted = True
+                event.interrupt()
+
+        highs.cbMipImprovingSolution.subscribe(improved)
+        highs.cbMipInterrupt.subscribe(working)
+        return True
 
     def add_constraint(self, constraint: Any) -> None:
         """Tell the solver about a constraint added to the model after ``prepare``."""
@@ -206,7 +264,8 @@ class _ContribSolver(PyomoSolver):
     def solve(self, time_limit: float | None, presolve: bool = True) -> Outcome:
         from pyomo.contrib.solver.common.results import SolutionStatus, TerminationCondition
 
-        with _ctrl_c_kept():
+        self.interrupted = False
+        with _ctrl_c_kept(), _interrupt_unsaid():
             results = self.solver.solve(
                 self.model,
                 time_limit=time_limit,
@@ -236,7 +295,8 @@ class _ContribSolver(PyomoSolver):
                 return Outcome.OPTIMAL
             return Outcome.FEASIBLE
         return self._limit_or_error(
-            condition in (TerminationCondition.maxTimeLimit, TerminationCondition.interrupted),
+            self.interrupted
+            or condition in (TerminationCondition.maxTimeLimit, TerminationCondition.interrupted),
             condition,
         )
 
@@ -258,6 +318,7 @@ class _AppsiSolver(PyomoSolver):
     def solve(self, time_limit: float | None, presolve: bool = True) -> Outcome:
         from pyomo.contrib.appsi.base import TerminationCondition
 
+        self.interrupted = False
         self.solver.config.time_limit = time_limit
         self.solver.config.mip_gap = 0.0
         if hasattr(self.solver, f"{self.name}_options"):  # e.g. highs_options
@@ -277,7 +338,8 @@ class _AppsiSolver(PyomoSolver):
                 Outcome.OPTIMAL if condition is TerminationCondition.optimal else Outcome.FEASIBLE
             )
         return self._limit_or_error(
-            condition in (TerminationCondition.maxTimeLimit, TerminationCondition.interrupted),
+            self.interrupted
+            or condition in (TerminationCondition.maxTimeLimit, TerminationCondition.interrupted),
             condition,
         )
 

@@ -8,10 +8,15 @@ fails when the method changes): the core-guided calls run in conflict slices tha
 the run between them (``models.sat.solve_until``), so any oracle stops, CaDiCaL included,
 which takes no interrupt; core minimisation's calls (a thousand conflicts each, RC2's own
 budget) look at the run first. At a limit, RC2's cost is the lower bound it has proven.
+
+The same override hears what RC2 learns on the way (``Hear``): its cost rises core by
+core, and every satisfiable oracle call (core minimisation's, mostly) has a model of the
+hard clauses, an answer, if rarely an optimal one before the last.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -26,6 +31,14 @@ from queenslab.models import sat
 #: weights, n = 8, 10, 12: 9.8 s against 17.4 s for the seven boards, medians of three).
 ORACLE = "cd19"
 
+#: Called before each oracle call with None and RC2's cost so far (its proven lower bound),
+#: and after a satisfiable one with the oracle's model (DIMACS literals) and that cost.
+Hear = Callable[[list[int] | None, int], None]
+
+
+def _deaf(_model: list[int] | None, _cost: int) -> None:
+    """The ``Hear`` of a caller that wants only the minimum."""
+
 
 @dataclass(frozen=True)
 class Minimum:
@@ -37,13 +50,16 @@ class Minimum:
     model: list[int] | None = None
 
 
-def minimise(wcnf: Any, run: Run, *, adapt: bool = False, exhaust: bool = False) -> Minimum:
+def minimise(
+    wcnf: Any, run: Run, *, adapt: bool = False, exhaust: bool = False, hear: Hear = _deaf
+) -> Minimum:
     """Solve ``wcnf`` (a pysat ``WCNF``) with RC2 and core minimisation until ``run`` stops.
 
     ``adapt`` (detect at-most-one constraints among the soft clauses) and ``exhaust``
-    (core exhaustion) are RC2's options. The oracle's search counters go to ``run.stats``.
+    (core exhaustion) are RC2's options. The oracle's search counters go to ``run.stats``;
+    ``hear`` hears the cost and the models on the way.
     """
-    with _stoppable(run)(wcnf, solver=ORACLE, adapt=adapt, exhaust=exhaust, minz=True) as rc2:
+    with _stoppable(run, hear)(wcnf, solver=ORACLE, adapt=adapt, exhaust=exhaust, minz=True) as rc2:
         try:
             model = rc2.compute()
         except LimitReached:
@@ -55,9 +71,9 @@ def minimise(wcnf: Any, run: Run, *, adapt: bool = False, exhaust: bool = False)
     return Minimum(Status.OPTIMAL, rc2.cost, model)
 
 
-def _stoppable(run: Run) -> type:
-    """RC2 whose oracle calls raise LimitReached when ``run`` says stop (pysat is optional,
-    so the class is made at the call)."""
+def _stoppable(run: Run, hear: Hear) -> type:
+    """RC2 whose oracle calls raise LimitReached when ``run`` says stop, and tell ``hear``
+    (pysat is optional, so the class is made at the call)."""
     from pysat.examples.rc2 import RC2
 
     class StoppableRC2(RC2):
@@ -71,13 +87,17 @@ def _stoppable(run: Run) -> type:
                 self.minimising = False
 
         def _call_oracle(self, assumptions: Any = (), expect_interrupt: bool = False) -> Any:
+            hear(None, self.cost)
             if self.minimising:
                 if run.should_stop():
                     raise LimitReached
-                return super()._call_oracle(assumptions, expect_interrupt)
-            satisfiable = sat.solve_until(self.oracle, run.should_stop, assumptions)
-            if satisfiable is None:
-                raise LimitReached
+                satisfiable = super()._call_oracle(assumptions, expect_interrupt)
+            else:
+                satisfiable = sat.solve_until(self.oracle, run.should_stop, assumptions)
+                if satisfiable is None:
+                    raise LimitReached
+            if satisfiable:
+                hear(self.oracle.get_model(), self.cost)
             return satisfiable
 
     return StoppableRC2

@@ -23,8 +23,10 @@ into a thread.
 - ``Processes``: forked workers, for solvers that hold the GIL (pysat) or that a stop must
   be able to kill. Every worker walks the same job sequence, inherited at the fork (never
   pickled), and runs the jobs whose numbers it claims from a shared counter; a stop
-  terminates them. Processes are forked before this run starts any thread of its own
-  (progress bars draw from the main thread and have none).
+  terminates them. Under a CPU limit each worker stops itself at its share of the CPU
+  left: the parent's clock sees a child's CPU only once it has ended. Processes are
+  forked before this run starts any thread of its own (progress bars draw from the main
+  thread and have none).
 - ``Cluster``: each job a task on a Dask cluster (work and jobs must pickle); a stop
   cancels the tasks.
 """
@@ -39,7 +41,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from queenslab.core.errors import LimitReached, QueensError, UsageError
-from queenslab.core.run import Run, never
+from queenslab.core.run import Run, cpu_seconds, never
 from queenslab.runtime.stop import POLL_SECONDS, leave_sigint_to_parent
 
 if TYPE_CHECKING:
@@ -155,7 +157,8 @@ class Processes(Pool[J, T]):
         context = multiprocessing.get_context("fork")
         channel = context.Queue(self.workers * QUEUED_PER_WORKER)
         counter = context.Value("q", 0)
-        deadline = WallClock(run.wall_clock_end())
+        cpu = run.cpu_left()
+        deadline = WorkerLimits(run.wall_clock_end(), None if cpu is None else cpu / self.workers)
         args = (work, jobs, counter, deadline, channel)
         # Not daemons: a worker may fork a child of its own (a model built in a forked
         # child, runtime.forked); the finally below ends every worker in any case.
@@ -252,17 +255,21 @@ def _reachable(address: str) -> None:
     socket.create_connection((parts.hostname, parts.port), timeout=CONNECT_TIMEOUT).close()
 
 
-class WallClock:
-    """``should_stop`` for a worker process: the run's deadline as a ``time.time()`` value.
+class WorkerLimits:
+    """``should_stop`` for a worker process: the run's deadline as a ``time.time()`` value,
+    and the CPU seconds the worker may use (its own clock starts at zero at the fork).
 
     Picklable, unlike the run itself; a stop or Ctrl-C ends the process from outside.
     """
 
-    def __init__(self, end: float | None) -> None:
+    def __init__(self, end: float | None, cpu: float | None = None) -> None:
         self.end = end
+        self.cpu = cpu
 
     def __call__(self) -> bool:
-        return self.end is not None and time.time() >= self.end
+        if self.end is not None and time.time() >= self.end:
+            return True
+        return self.cpu is not None and cpu_seconds() >= self.cpu
 
 
 # -- the parts every kind shares ----------------------------------------------------------
@@ -345,7 +352,7 @@ def _wait_for(finished: list[threading.Event]) -> None:
 
 
 def _child(
-    work: Work[Any, Any], jobs: Iterable[Any], counter: Any, deadline: WallClock, channel: Any
+    work: Work[Any, Any], jobs: Iterable[Any], counter: Any, deadline: WorkerLimits, channel: Any
 ) -> None:
     """A worker process: the jobs whose numbers it claims, its results into the queue."""
     leave_sigint_to_parent()
@@ -372,6 +379,8 @@ def _child(
 
     try:
         _pump(work(numbered(), deadline), put)
+        if deadline():  # stopped by its limit, which the parent's CPU clock does not show yet
+            put((_FAILED, LimitReached()))
     finally:
         put((_DONE, None))
 
@@ -420,6 +429,6 @@ __all__ = [
     "Processes",
     "Serial",
     "Threads",
-    "WallClock",
+    "WorkerLimits",
     "connect",
 ]

@@ -12,6 +12,8 @@ import signal
 import time
 from pathlib import Path
 
+import pytest
+
 from tests import kind_oracle
 from tests.conftest import finish, on_terminal, start_queens
 
@@ -51,9 +53,10 @@ def test_ctrl_c_prints_the_best_answer_and_its_bound_then_exits_130(tmp_path):
     assert lines[-1]["incumbent"] == record["objective"]
 
 
-def test_the_log_improves_monotonically_and_ends_with_the_answer(queens, tmp_path):
+@pytest.mark.parametrize("backend", ["cpsat", "milp", "maxsat"])
+def test_the_log_improves_monotonically_and_ends_with_the_answer(queens, tmp_path, backend):
     log = tmp_path / "run.jsonl"
-    run = queens("optimize", "6", "--problem", "domination", "-b", "cpsat", "--format", "json",
+    run = queens("optimize", "6", "--problem", "domination", "-b", backend, "--format", "json",
                  "--log", str(log))  # fmt: skip
     assert run.returncode == 0, run.stderr
     record = json.loads(run.stdout)
@@ -78,6 +81,23 @@ def test_a_limit_keeps_the_best_answer_and_exits_3(queens):
     if record["status"] == "feasible":
         assert kind_oracle.fault("peaceable", 9, "standard", (), record["answer"]) is None
     assert record["cpu_seconds"] > 0
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ("solve", "62", "-b", "bitmask"),
+        ("count", "20"),
+        ("enumerate", "30"),
+        ("decide", "14", "--problem", "domination", "--value", "7", "-b", "sat"),
+    ],
+    ids=lambda command: command[0],
+)
+def test_every_command_stops_at_its_cpu_limit_with_exit_3(queens, command):
+    run = queens(*command, "--cpu-limit", "0.01")
+    assert run.returncode == 3, run.stderr
+    bad = queens(*command, "--cpu-limit", "0")
+    assert bad.returncode == 2 and "--cpu-limit" in bad.stderr
 
 
 def test_a_bad_log_path_or_a_log_without_a_problem_exit_2_leaving_nothing(queens, tmp_path):

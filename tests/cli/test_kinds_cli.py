@@ -67,14 +67,14 @@ def test_a_time_limit_gives_the_best_answer_so_far(queens):
 
 
 def test_maxsat_at_a_limit_reports_its_lower_bound(queens):
-    """RC2 finds no answer before the optimum; its relaxed cores are a proven lower bound,
-    never above an answer the local search finds."""
+    """RC2's relaxed cores are a proven lower bound, never above an answer the local
+    search finds nor its own (its oracle's models on the way, checked by the api)."""
     argv = ["optimize", "22", "--problem", "domination", "--format", "json"]
     # 5 s: a first core even at load 10 on two cores
     limited = json.loads(queens(*argv, "-b", "maxsat", "--time-limit", "5").stdout)
     found = json.loads(queens(*argv, "-b", "graph-search", "--time-limit", "5").stdout)
-    assert (limited["status"], limited["answer"]) == ("limit", None)
-    assert 1 <= limited["bound"] <= found["objective"]
+    assert limited["status"] == ("limit" if limited["answer"] is None else "feasible")
+    assert 1 <= limited["bound"] <= min(found["objective"], limited["objective"] or 22 * 22)
 
 
 def test_graph_search_answers_every_kind_with_a_checked_feasible_answer(queens):

@@ -148,3 +148,24 @@ def test_a_solver_that_keeps_failing_is_unknown_in_its_own_words(monkeypatch):
         assert result.stats["solver_said"] == "highs ended with termination condition 'error'"
     with pytest.raises(ql.Undecided, match="termination condition 'error'"):
         next(ql.enumerate_solutions(6, "milp"))
+
+
+def test_highs_tells_its_news_through_the_private_parts_of_pyomo_it_was_written_against():
+    from queenslab.boards import board
+    from queenslab.models.zero_one import milp
+    from queenslab.problems import kind
+
+    question = kind("domination")
+    model = question.build(board(5), question.model_name(None))
+    solver = pyomo_solvers.open_solver("highs")
+    pm = milp.translate(model)
+    solver.prepare(pm)
+    heard: list[float] = []
+    listening = solver.listen(
+        list(pm.x.values()), lambda _values, bound: heard.append(bound), lambda: False
+    )
+    assert listening, (
+        "Pyomo's HiGHS interface no longer keeps _solver_model or "
+        "_pyomo_var_to_solver_var_map: re-check PyomoSolver.listen, then Pyomo's bound"
+    )
+    assert solver.solve(None) is pyomo_solvers.Outcome.OPTIMAL and heard

@@ -6,7 +6,9 @@ of its negation, so RC2's cost is the quantity to minimise less its offset. RC2 
 its lower bound core by core and finds an answer only at the optimum.
 
 RC2 runs through ``models.rc2``; at a limit it reports the lower bound RC2 has proven,
-the weight of the cores it relaxed, and no answer (RC2 finds one only at the optimum).
+the weight of the cores it relaxed, and the best answer its oracle's models gave on the
+way (core minimisation's satisfiable calls), each told as it comes with each rise of the
+bound.
 """
 
 from __future__ import annotations
@@ -19,7 +21,14 @@ from queenslab.core.result import Status
 from queenslab.core.run import Run
 from queenslab.models import rc2
 from queenslab.models.zero_one import cnf
-from queenslab.models.zero_one.outcome import Outcome, Start, Tell, found, tell_nothing
+from queenslab.models.zero_one.outcome import (
+    Improvements,
+    Outcome,
+    Start,
+    Tell,
+    found,
+    tell_nothing,
+)
 
 
 def optimize(
@@ -29,11 +38,10 @@ def optimize(
     tell: Tell = tell_nothing,
     start: Start | None = None,
 ) -> Outcome:
-    """The optimum, proven; at a limit, RC2's lower bound (the cost of its cores).
-    ``tell`` is not called: RC2's first answer is an optimal one. A ``start`` is a hard
-    upper bound (``Start.cutoff``) when the objective counts literals (a weighted one has
-    no cardinality encoding: the start is then only the incumbent)."""
-    del tell
+    """The optimum, proven; at a limit, RC2's lower bound (the cost of its cores) and the
+    best answer its oracle found, both told to ``tell`` as they improve. A ``start`` is a
+    hard upper bound (``Start.cutoff``) when the objective counts literals (a weighted one
+    has no cardinality encoding: the start is then only the incumbent)."""
     from pysat.formula import WCNF
 
     if start is not None and Linear(model.objective).is_cardinality:
@@ -47,10 +55,22 @@ def optimize(
         for weight, lit in goal.weighted:
             wcnf.append([-lit], weight=weight)
     run.stats.add(hard.stats(model), soft_clauses=len(goal.weighted))
-    minimum = rc2.minimise(wcnf, run)
+    news = Improvements(model, tell)
+
+    def values(literals: list[int]) -> list[bool]:
+        true = {lit for lit in literals if lit > 0}
+        return [v + 1 in true for v in range(model.size)]
+
+    def hear(literals: list[int] | None, cost: int) -> None:
+        news(None if literals is None else values(literals), goal.objective(cost))
+
+    minimum = rc2.minimise(wcnf, run, hear=hear)
+    bound = goal.objective(minimum.cost)
     if minimum.status is Status.LIMIT:
-        return Outcome(Status.LIMIT, bound=goal.objective(minimum.cost))
+        if news.value is None:
+            return Outcome(Status.LIMIT, bound=bound)
+        return found(model, news.best, proven=False, bound=bound)
     if minimum.model is None:
         return Outcome(Status.INFEASIBLE)
-    true = {lit for lit in minimum.model if lit > 0}
-    return found(model, [v + 1 in true for v in range(model.size)], proven=True)
+    news(values(minimum.model), bound)
+    return found(model, news.best, proven=True)  # the answer told: RC2's, or one as good

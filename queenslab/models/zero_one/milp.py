@@ -19,6 +19,7 @@ from queenslab.core.run import Run
 from queenslab.models.pyomo_solvers import Outcome as Solved
 from queenslab.models.pyomo_solvers import open_solver
 from queenslab.models.zero_one.outcome import (
+    Improvements,
     Outcome,
     Start,
     Tell,
@@ -63,12 +64,12 @@ def optimize(
     tell: Tell = tell_nothing,
     start: Start | None = None,
 ) -> Outcome:
-    """The optimum, proven, or what the limit left (HiGHS's limit is what remains of the
-    run after building). ``tell`` is not called: HiGHS, through Pyomo, shows no answer
-    before its solve ends. A ``start`` is an objective cutoff row (``Start.cutoff``), for
-    any solver: the interface ``highs`` resolves to first, ``pyomo.contrib.solver``, takes
-    no MIP start (its ``warm_start_capable()`` is False)."""
-    del tell
+    """The optimum, proven, or what the limit left (HiGHS's time limit is what remains of
+    the run after building; its callbacks end it at a CPU limit or a stop). ``tell`` hears
+    each improving answer and dual bound HiGHS reports (``PyomoSolver.listen``; other
+    solvers tell nothing before they end). A ``start`` is an objective cutoff row
+    (``Start.cutoff``), for any solver: the interface ``highs`` resolves to first,
+    ``pyomo.contrib.solver``, takes no MIP start (its ``warm_start_capable()`` is False)."""
     if start is not None:
         model = start.cutoff(model)
     with run.phase("build"):
@@ -84,11 +85,19 @@ def optimize(
     run.stats.add(variables=model.size, constraints=len(pm.rows), solver=settings["solver"])
     if run.should_stop():
         return Outcome(Status.LIMIT)
+    news = Improvements(model, tell)
+
+    def hear(values: list[float] | None, dual_bound: float) -> None:
+        answer = None if values is None else [value > 0.5 for value in values]
+        news(answer, integral_bound(model, dual_bound) if model.objective else None)
+
+    solver.listen(list(pm.x.values()), hear, run.should_stop)
     remaining = run.remaining()
     # The main thread waits in Python and takes Ctrl-C (see models.milp._Session.solve).
     _, solved = run_stoppably(lambda: solver.solve(remaining), lambda: None, lambda: False)
     run.stats.add(solver.effort)
     bound = integral_bound(model, solver.bound) if model.objective else 0
+    news(None, bound)  # the last bound, which HiGHS proves after its last callback
     if solved in (Solved.OPTIMAL, Solved.FEASIBLE):
         values = [bool(var.value is not None and var.value > 0.5) for var in pm.x.values()]
         return found(model, values, solved is Solved.OPTIMAL, bound)

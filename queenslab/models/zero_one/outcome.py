@@ -16,6 +16,7 @@ from dataclasses import dataclass, replace
 
 from queenslab.core.model import BoolModel, Linear, Sense, Var
 from queenslab.core.result import Status
+from queenslab.core.warm_start import better
 
 #: How a translator tells what it finds while it searches (an anytime search): the values
 #: of a better answer (None: only the bound improved) and the best bound proven (None:
@@ -25,6 +26,33 @@ Tell = Callable[[Sequence[bool] | None, int | None], None]
 
 def tell_nothing(_values: Sequence[bool] | None, _bound: int | None) -> None:
     """The ``Tell`` of a caller that only wants the outcome."""
+
+
+class Improvements:
+    """A ``Tell`` that passes on to ``tell`` only what improves on what it passed before:
+    a solver's callbacks repeat themselves (HiGHS's bound at every node) and may report an
+    answer no better than the last (RC2's oracle, answering a core's question)."""
+
+    def __init__(self, model: BoolModel, tell: Tell) -> None:
+        self.model, self.tell = model, tell
+        #: The best answer passed on (its values and its value) and the best bound.
+        self.best: Sequence[bool] = ()
+        self.value: int | None = None
+        self.bound: int | None = None
+
+    def __call__(self, values: Sequence[bool] | None, bound: int | None) -> None:
+        rising = Sense.MAX if self.model.sense is Sense.MIN else Sense.MIN  # the bound's way
+        moved = bound is not None and (self.bound is None or better(rising, bound, self.bound))
+        if moved:
+            self.bound = bound
+        if values is not None:
+            value = self.model.value(values)
+            if self.value is None or better(self.model.sense, value, self.value):
+                self.best, self.value = values, value
+                self.tell(values, self.bound)
+                return
+        if moved:
+            self.tell(None, self.bound)
 
 
 @dataclass(frozen=True)
