@@ -64,8 +64,8 @@ def tuned(
 
 def beyond_reach(problem: Problem, backend: str) -> str | None:
     """One line when ``problem`` is larger than any n ``backend`` proved within the
-    benchmark's budget, naming the backend that proved the largest one and its setting;
-    None within its reach or where nothing was measured."""
+    benchmark's budget, naming the backend that proved the largest one (the fastest of
+    those at that n) and its setting; None within its reach or where nothing was measured."""
     reach = measured.REACH.get(problem.kind, {})
     if not _measured(problem) or backend not in reach or problem.n <= reach[backend]:
         return None
@@ -74,10 +74,13 @@ def beyond_reach(problem: Problem, backend: str) -> str | None:
         f"{problem.kind} n={problem.n} is beyond what {backend} proved in "
         f"{measured.BUDGET:g} s here ({proved})"
     )
-    best = max(reach, key=lambda name: reach[name])
-    if reach[best] <= reach[backend]:
+    top = max(reach.values())
+    if top <= reach[backend]:
         return line + "; no backend measured proved more"
-    chosen = setting(replace(problem, n=reach[best]), best)
+    furthest = [name for name in reach if reach[name] == top]
+    fastest = best_backend(replace(problem, n=top))
+    best = fastest if fastest in furthest else furthest[0]
+    chosen = setting(replace(problem, n=top), best)
     flags = "" if chosen is None else f" with --model {chosen[0]}"
     if chosen is not None and chosen[1] != "none":
         flags += f" --symmetry {chosen[1]}"
