@@ -25,6 +25,7 @@ from queenslab.core import plugins
 from queenslab.core.backend import EVERY_KIND, Backend, Family, Feature, Option, Task
 from queenslab.core.errors import BackendUnavailable, UsageError
 from queenslab.core.problem import MAX_N, Problem
+from queenslab.problems import defaults
 
 #: The package's own backends.
 BUILTIN: tuple[str, ...] = (
@@ -58,9 +59,10 @@ ENTRY_POINT_GROUP = "queenslab.backends"
 #: complete method. Up to n = 12 (11 enumerating) the pure-Python ``small`` search
 #: finishes before NumPy and Numba would have loaded, even when it walks the whole tree
 #: (benchmarks/startup.py).
-#: The other kinds: HiGHS proves domination numbers fastest (n = 11: 3 s; sat 43 s),
-#: CaDiCaL counts their optima fastest (n = 9: 10 s; cpsat 96 s); a decide is an
-#: optimisation's last step.
+#: The other kinds: optimize and decide first try the backend the benchmark measured
+#: fastest for the kind and n (``problems.defaults``, ``MEASURED_TASKS``); HiGHS proves
+#: domination numbers fast (n = 11: 3 s; sat 43 s), CaDiCaL counts their optima fastest
+#: (n = 9: 10 s; cpsat 96 s); a decide is an optimisation's last step.
 DEFAULTS: dict[str, dict[Task, list[tuple[str, int]]]] = {
     "placement": {
         Task.SOLVE: [
@@ -80,6 +82,9 @@ DEFAULTS: dict[str, dict[Task, list[tuple[str, int]]]] = {
         Task.ENUMERATE: [("sat", MAX_N), ("cpsat", MAX_N)],
     },
 }
+#: The tasks whose default backend is the one measured fastest for the kind and n
+#: (``problems.defaults``), before the order above.
+MEASURED_TASKS = frozenset({Task.OPTIMIZE, Task.DECIDE})
 #: The complete method tried right after the small-board search on a constrained board.
 COMPLETE_FALLBACK = "cpsat"
 
@@ -269,6 +274,9 @@ def _default(
     table = DEFAULTS.get(problem.kind) if native else None
     rows = (table or DEFAULTS[EVERY_KIND]).get(task, [])
     choices = [name for name, largest in rows if problem.n <= largest]
+    fastest = defaults.best_backend(problem) if native and task in MEASURED_TASKS else None
+    if fastest is not None:
+        choices.insert(0, fastest)
     if table is not None and wanted & {Feature.GIVENS, Feature.BLOCKED}:
         # Local search cannot prove that a constrained board has no solution: complete
         # methods first, CP-SAT right after the small-board exact search.

@@ -15,6 +15,7 @@ from typing import TextIO
 
 from queenslab import api
 from queenslab.cli import arguments as a
+from queenslab.cli.reach import say_beyond_reach
 from queenslab.core.backend import Task
 from queenslab.core.result import DecideResult
 from queenslab.io import formats
@@ -68,6 +69,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     fmt = formats.choose(args.format, args.output, ["text", "json"], "text").name
     problem = a.problem(args)
+    say_beyond_reach(problem, args.problem, args.backend)
     with atomic_output(args.output) as out:
         shown = None
         if args.split is not None:

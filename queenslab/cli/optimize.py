@@ -10,6 +10,7 @@ from typing import TextIO
 from queenslab import api
 from queenslab.cli import arguments as a
 from queenslab.cli.anytime import Watch, log_file
+from queenslab.cli.reach import say_beyond_reach
 from queenslab.cli.solve import write_answer
 from queenslab.core.backend import Task
 from queenslab.core.errors import StoppedWithAnswer, UsageError
@@ -100,6 +101,7 @@ def _optimize_kind(args: argparse.Namespace, problem: Problem, weights: object) 
         raise UsageError(f"the {args.problem} problem's answer is written as text or json")
     fmt = formats.choose(args.format, args.output, ["text", "json"], "text").name
     stop: StoppedWithAnswer | None = None
+    say_beyond_reach(problem, args.problem, args.backend)
     with log_file(args.log) as log, atomic_output(args.output) as out:
         with live_line() as line:  # gone before the answer is written
             watch = Watch(line, log)

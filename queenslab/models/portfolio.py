@@ -14,7 +14,8 @@ at the first proof, a member's optimum, infeasibility, yes or no, or the best an
 meeting the best bound when they come from different members (a proof by the portfolio as
 a whole), and the other members are then stopped (after the half-second grace
 ``forked.in_child`` gives a stopped child). ``stats`` names who proved it (``proved_by``)
-and what became of each member.
+and what became of each member. With no model and no symmetry asked for, every member
+builds the setting measured fastest for the portfolio (``problems.defaults.tuned``).
 """
 
 from __future__ import annotations
@@ -38,6 +39,7 @@ from queenslab.models.maxsat import MaxSatBackend
 from queenslab.models.milp import MilpBackend
 from queenslab.models.sat import SatBackend
 from queenslab.models.zero_one.backend import KindModels
+from queenslab.problems.defaults import tuned
 from queenslab.runtime.stop import POLL_SECONDS
 
 #: The backends a portfolio may race, by name.
@@ -188,6 +190,7 @@ class PortfolioBackend(Backend):
 
     def optimize(self, problem: Problem, run: Run, question: Question) -> OptimizeResult:
         race = _Race(run, question.kind.sense)
+        question = tuned(problem, run, self.name, question, builds=False)
         ends = self._race(run, race, lambda member, own: member.optimize(problem, own, question))
         kind = problem.kind
         infeasible = [end for end in ends.values() if _status(end) is Status.INFEASIBLE]
@@ -216,6 +219,7 @@ class PortfolioBackend(Backend):
         if proof is not None:
             raise UsageError("backend 'portfolio' writes no proof; --proof needs -b sat")
         race = _Race(run, question.kind.sense)
+        question = tuned(problem, run, self.name, question, builds=False)
         ends = self._race(
             run, race, lambda member, own: member.decide(problem, own, question, value)
         )

@@ -4,7 +4,9 @@ A kind's question (``core.kind.Question``) is built into a ``BoolModel``, solved
 backend's translator with the backend's own settings (``workers``, ``solver``,
 ``encoding``), and the answer decoded by the kind. A backend with a formulation of its own
 for a kind (placement's) declares it in ``tasks`` and writes it as ``own_<task>``: it is
-used when no model was asked for (``Backend.searches_itself``).
+used when no model was asked for (``Backend.searches_itself``). Otherwise optimize and
+decide build the model and symmetry setting asked for, or when none was, the one measured
+fastest for this backend, kind and n (``problems.defaults.tuned``).
 
 Optimising runs in a forked child, the model built there too; counting and enumerating
 prove the optimum that way first, build the model of the answers at that value in a child
@@ -27,6 +29,7 @@ from queenslab.core.problem import Problem
 from queenslab.core.result import CountResult, DecideResult, OptimizeResult, SolveResult, Status
 from queenslab.core.run import News, Run
 from queenslab.models.zero_one.outcome import Outcome, Start
+from queenslab.problems.defaults import tuned
 from queenslab.runtime import forked
 
 
@@ -61,7 +64,7 @@ class KindModels(Backend):
     def optimize(self, problem: Problem, run: Run, question: Question) -> OptimizeResult:
         if self._own(Task.OPTIMIZE, question):
             return self.own_optimize(problem, run, question)
-        return self._model_optimize(problem, run, question)
+        return self._model_optimize(problem, run, tuned(problem, run, self.name, question))
 
     # The backend's own formulations, for the tasks ``tasks`` lists under a kind.
     def own_solve(self, problem: Problem, run: Run, question: Question) -> SolveResult:
@@ -124,6 +127,7 @@ class KindModels(Backend):
         if proof is not None:
             raise UsageError(f"backend {self.name!r} writes no proof; --proof needs -b sat")
         stopped = DecideResult(Status.LIMIT, kind=problem.kind, value=value)
+        question = tuned(problem, run, self.name, question)
         return forked.in_child(
             lambda: self._decide_here(problem, run, question, value), run, stopped
         )

@@ -1,0 +1,87 @@
+"""The defaults the benchmark measured (``problems.measured``), looked up per kind and n.
+
+No backend, model or symmetry setting proves every kind fastest at every size, and a
+setting that wins at one n can lose at the next (docs/problems.md), so the defaults are
+what ``benchmarks/defaults.py`` measured on the standard board, not a guess: the backend
+tried first when none is named (``registry``), the model and symmetry a model backend
+builds when none is asked for, and the one line saying a run is beyond what its backend
+proved. Other variants and boards with blocked cells were not measured: they keep the
+kind's first model, no symmetry breaking and the registry's order.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from queenslab.boards import DEFAULT_VARIANT
+from queenslab.core.kind import Question
+from queenslab.core.problem import Problem
+from queenslab.core.run import Run
+from queenslab.problems import measured
+
+
+def _measured(problem: Problem) -> bool:
+    return problem.variant == DEFAULT_VARIANT and not problem.blocked
+
+
+def _at(rows: list[tuple], n: int) -> tuple | None:
+    """The row of ``(first n, last n, ...)`` ranges that holds ``n``, less its range."""
+    return next((tuple(row[2:]) for row in rows if row[0] <= n <= row[1]), None)
+
+
+def best_backend(problem: Problem) -> str | None:
+    """The backend that proved this kind's optimum fastest at this n; None: not measured."""
+    if not _measured(problem):
+        return None
+    row = _at(measured.BEST.get(problem.kind, []), problem.n)
+    return None if row is None else row[0]
+
+
+def setting(problem: Problem, backend: str) -> tuple[str, str] | None:
+    """The (model, symmetry) with which ``backend`` proved this kind fastest at this n."""
+    if not _measured(problem):
+        return None
+    row = _at(measured.SETTINGS.get(problem.kind, {}).get(backend, []), problem.n)
+    return None if row is None else (row[0], row[1])
+
+
+def tuned(
+    problem: Problem, run: Run, backend: str, question: Question, builds: bool = True
+) -> Question:
+    """The question ``backend`` answers: when no model and no symmetry were asked for
+    (``Question.native``), the measured setting. ``builds``: the caller builds the model
+    itself, so the question names the model built even where none was measured, and the
+    run's stats say which model and symmetry ran; False (a portfolio) leaves a question
+    without a measured setting to its members as it came."""
+    chosen = setting(problem, backend) if question.native else None
+    if chosen is None and builds:
+        chosen = (question.kind.model_name(question.model), question.symmetry)
+    if chosen is None:
+        return question
+    run.stats["model"], run.stats["symmetry"] = chosen
+    return replace(question, model=chosen[0], symmetry=chosen[1])
+
+
+def beyond_reach(problem: Problem, backend: str) -> str | None:
+    """One line when ``problem`` is larger than any n ``backend`` proved within the
+    benchmark's budget, naming the backend that proved the largest one (the fastest of
+    those at that n) and its setting; None within its reach or where nothing was measured."""
+    reach = measured.REACH.get(problem.kind, {})
+    if not _measured(problem) or backend not in reach or problem.n <= reach[backend]:
+        return None
+    proved = f"n <= {reach[backend]}" if reach[backend] else "none of the n measured"
+    line = (
+        f"{problem.kind} n={problem.n} is beyond what {backend} proved in "
+        f"{measured.BUDGET:g} s here ({proved})"
+    )
+    top = max(reach.values())
+    if top <= reach[backend]:
+        return line + "; no backend measured proved more"
+    furthest = [name for name in reach if reach[name] == top]
+    fastest = best_backend(replace(problem, n=top))
+    best = fastest if fastest in furthest else furthest[0]
+    chosen = setting(replace(problem, n=top), best)
+    flags = "" if chosen is None else f" with --model {chosen[0]}"
+    if chosen is not None and chosen[1] != "none":
+        flags += f" --symmetry {chosen[1]}"
+    return line + f"; {best}{flags} reached n = {reach[best]}"

@@ -1,0 +1,60 @@
+"""The defaults measured by benchmarks/defaults.py: generated, never edited by hand.
+
+Written by python benchmarks/defaults.py --write --log /tmp/f4bench/defaults.jsonl
+on vm: AMD EPYC, 2 cores, Python 3.11.7, load average 3.12, 2026-11-26 19:30 UTC.
+Each run had 8 wall seconds; proven runs are ranked by CPU seconds.
+"""
+
+#: The wall seconds each run had: a backend's reach is the largest n it proved within them.
+BUDGET = 8.0
+#: Kind -> ((first n, last n, backend, model, symmetry), ...): the fastest setting.
+BEST = {
+    "domination": [
+        (1, 10, "sat", "hilbert", "lex-leader"),
+        (11, 1000000000, "maxsat", "hilbert", "lex-leader"),
+    ],
+    "independent-domination": [(1, 1000000000, "sat", "hilbert", "none")],
+    "peaceable": [(1, 1000000000, "sat", "basic", "lex-leader")],
+    "coloring": [
+        (1, 7, "sat", "exact-cover", "none"),
+        (8, 1000000000, "maxsat", "exact-cover", "none"),
+    ],
+}
+#: Kind -> backend -> ((first n, last n, model, symmetry), ...): its fastest model and symmetry.
+SETTINGS = {
+    "domination": {
+        "cpsat": [(1, 1000000000, "lines", "none")],
+        "milp": [(1, 10, "hilbert", "none"), (11, 1000000000, "lines", "none")],
+        "maxsat": [(1, 1000000000, "hilbert", "lex-leader")],
+        "sat": [(1, 10, "hilbert", "lex-leader"), (11, 1000000000, "hilbert", "none")],
+        "portfolio": [(1, 1000000000, "hilbert", "none")],
+    },
+    "independent-domination": {
+        "cpsat": [(1, 10, "lines", "none"), (11, 1000000000, "hilbert", "lex-leader")],
+        "milp": [(1, 1000000000, "hilbert", "none")],
+        "maxsat": [(1, 10, "lines", "lex-leader"), (11, 1000000000, "hilbert", "lex-leader")],
+        "sat": [(1, 1000000000, "hilbert", "none")],
+        "portfolio": [(1, 1000000000, "hilbert", "none")],
+    },
+    "peaceable": {
+        "cpsat": [(1, 1000000000, "bosch", "lex-leader")],
+        "milp": [(1, 1000000000, "basic", "none")],
+        "maxsat": [(1, 6, "basic", "lex-leader"), (7, 1000000000, "lines", "lex-leader")],
+        "sat": [(1, 1000000000, "basic", "lex-leader")],
+        "portfolio": [(1, 6, "basic", "lex-leader"), (7, 1000000000, "lines", "lex-leader")],
+    },
+    "coloring": {
+        "cpsat": [(1, 1000000000, "exact-cover", "none")],
+        "milp": [(1, 1000000000, "exact-cover", "none")],
+        "maxsat": [(1, 1000000000, "exact-cover", "none")],
+        "sat": [(1, 1000000000, "exact-cover", "none")],
+        "portfolio": [(1, 1000000000, "exact-cover", "none")],
+    },
+}
+#: Kind -> backend -> the largest n proven within BUDGET (0: none of the n measured).
+REACH = {
+    "domination": {"cpsat": 11, "milp": 11, "maxsat": 11, "sat": 11, "portfolio": 11},
+    "independent-domination": {"cpsat": 11, "milp": 11, "maxsat": 11, "sat": 11, "portfolio": 11},
+    "peaceable": {"cpsat": 7, "milp": 6, "maxsat": 7, "sat": 7, "portfolio": 7},
+    "coloring": {"cpsat": 8, "milp": 7, "maxsat": 8, "sat": 8, "portfolio": 8},
+}

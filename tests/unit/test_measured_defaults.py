@@ -1,0 +1,114 @@
+"""The measured defaults: the generated table is well-formed, the defaults follow it, and
+the line saying a run is beyond its backend's reach shows on a terminal only."""
+
+from __future__ import annotations
+
+import io
+from dataclasses import replace
+from itertools import pairwise
+
+import pytest
+
+import queenslab as ql
+from queenslab import registry
+from queenslab.cli.reach import say_beyond_reach
+from queenslab.core.backend import Task
+from queenslab.core.kind import SYMMETRY_CHOICES
+from queenslab.core.problem import MAX_N, Problem
+from queenslab.problems import defaults, kind, kind_names, measured
+
+
+def check_ranges(rows: list[tuple]) -> None:
+    """From 1 to MAX_N, each range where the last ended."""
+    assert rows[0][0] == 1 and rows[-1][1] == MAX_N
+    for row, following in pairwise(rows):
+        assert row[0] <= row[1] and following[0] == row[1] + 1
+
+
+def check_setting(problem: str, backend: str, model: str, symmetry: str) -> None:
+    assert backend in registry.names()
+    assert model in kind(problem).models and symmetry in SYMMETRY_CHOICES
+
+
+def test_the_table_names_existing_kinds_backends_models_and_symmetries():
+    assert measured.BUDGET > 0 and measured.BEST
+    for problem, rows in measured.BEST.items():
+        assert problem in kind_names()
+        check_ranges(rows)
+        for first, _, backend, model, symmetry in rows:
+            check_setting(problem, backend, model, symmetry)
+            # the fastest setting is its backend's fastest at that n, and within its reach
+            assert defaults.setting(Problem(first, kind=problem), backend) == (model, symmetry)
+            assert measured.REACH[problem][backend] > 0
+        for backend, own in measured.SETTINGS[problem].items():
+            check_ranges(own)
+            for _, _, model, symmetry in own:
+                check_setting(problem, backend, model, symmetry)
+        assert set(measured.SETTINGS[problem]) <= set(measured.REACH[problem])
+
+
+@pytest.fixture
+def table(monkeypatch):
+    """A table of our own: sat with hilbert and lex-leader fastest up to n = 7, milp past
+    it; milp proved n <= 13, sat n <= 14."""
+    monkeypatch.setattr(measured, "BUDGET", 600.0)
+    best = [(1, 7, "sat", "hilbert", "lex-leader"), (8, MAX_N, "milp", "lines", "none")]
+    monkeypatch.setattr(measured, "BEST", {"domination": best})
+    settings = {
+        "sat": [(1, 7, "hilbert", "lex-leader"), (8, MAX_N, "hilbert", "none")],
+        "milp": [(1, MAX_N, "lines", "none")],
+    }
+    monkeypatch.setattr(measured, "SETTINGS", {"domination": settings})
+    monkeypatch.setattr(measured, "REACH", {"domination": {"milp": 13, "sat": 14}})
+
+
+def test_the_default_backend_is_the_fastest_measured_for_the_n(table):
+    assert registry.resolve(Task.OPTIMIZE, Problem(6, kind="domination")).name == "sat"
+    assert registry.resolve(Task.DECIDE, Problem(9, kind="domination")).name == "milp"
+    # not measured: another variant, another kind, a model asked for, placement
+    toroidal = Problem(6, variant="toroidal", kind="domination")
+    assert registry.resolve(Task.OPTIMIZE, toroidal).name == "milp"
+    assert registry.resolve(Task.OPTIMIZE, Problem(6, kind="peaceable")).name == "milp"
+    asked = registry.resolve(Task.OPTIMIZE, Problem(6, kind="domination"), native=False)
+    assert asked.name == "milp"
+    assert registry.resolve(Task.SOLVE, Problem(8)).name == "small"
+
+
+def test_the_model_and_symmetry_are_the_backends_fastest_and_the_stats_say_so(table):
+    result = ql.optimize(6, problem="domination")
+    assert (result.backend, result.objective) == ("sat", 3)
+    assert (result.stats["model"], result.stats["symmetry"]) == ("hilbert", "lex-leader")
+    named = ql.decide(6, "domination", 3, "milp")
+    assert named.status == "yes"
+    assert (named.stats["model"], named.stats["symmetry"]) == ("lines", "none")
+    asked = ql.optimize(6, problem="domination", backend="sat", model="cells")
+    assert (asked.stats["model"], asked.stats["symmetry"]) == ("cells", "none")
+    unmeasured = ql.optimize(5, problem="domination", variant="toroidal", backend="sat")
+    assert (unmeasured.stats["model"], unmeasured.stats["symmetry"]) == ("cells", "none")
+
+
+def test_a_run_beyond_its_backends_reach_names_a_better_one(table):
+    problem = Problem(16, kind="domination")
+    assert defaults.beyond_reach(problem, "milp") == (
+        "domination n=16 is beyond what milp proved in 600 s here (n <= 13); "
+        "sat with --model hilbert reached n = 14"
+    )
+    assert defaults.beyond_reach(replace(problem, n=13), "milp") is None
+    assert defaults.beyond_reach(problem, "sat").endswith("no backend measured proved more")
+    assert defaults.beyond_reach(problem, "cpsat") is None  # not measured: nothing to say
+    assert defaults.beyond_reach(replace(problem, variant="toroidal"), "milp") is None
+
+
+class Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+@pytest.mark.parametrize("stream", [Terminal, io.StringIO])
+def test_the_line_shows_on_a_terminal_and_not_when_piped(table, monkeypatch, stream):
+    err = stream()
+    monkeypatch.setattr("sys.stderr", err)
+    say_beyond_reach(Problem(16), "domination", "milp")
+    say_beyond_reach(Problem(16), "domination", None)  # the default: the best measured
+    expected = "queens: domination n=16 is beyond what milp proved in 600 s here"
+    assert err.getvalue().startswith(expected) if stream is Terminal else not err.getvalue()
