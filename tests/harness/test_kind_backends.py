@@ -244,12 +244,16 @@ def test_a_limit_leaves_a_valid_bound(name, problem, variant, monkeypatch):
     backend stopped before its proof must show it (the smallest budget does)."""
     n = _sizes(problem)[-1]
     best, _ = _oracle(problem).optimum(problem, n, variant)
+    # the kind's first model, not the measured default (problems/measured.py): colouring's
+    # exact cover is solved at the root, where no budget can stop it
+    heuristic = backend_class(name).family is Family.HEURISTIC
+    model = None if heuristic else next(iter(kind_class(problem).models))
     statuses = set()
     for k in (0, 1, 4, 16):
         with monkeypatch.context() as patch:
             options = BUDGETS[name](patch, k)
             result = ql.optimize(n, problem=problem, backend=name, seed=1, time_limit=60,
-                                 **options)  # fmt: skip
+                                 model=model, **options)  # fmt: skip
         statuses.add(result.status)
         assert result.status in (ql.Status.OPTIMAL, ql.Status.FEASIBLE, ql.Status.LIMIT), result
         if result.answer is not None:
@@ -258,7 +262,7 @@ def test_a_limit_leaves_a_valid_bound(name, problem, variant, monkeypatch):
             assert _sense(problem) * (best - result.bound) >= 0, (k, result.bound, best)
         if result.status is ql.Status.OPTIMAL:
             assert result.objective == result.bound == best
-    if backend_class(name).family is not Family.HEURISTIC:
+    if not heuristic:
         assert statuses - {ql.Status.OPTIMAL}, "no budget stopped the run before its proof"
 
 
