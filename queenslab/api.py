@@ -58,7 +58,7 @@ from queenslab.core.backend import Backend, Family, Task
 from queenslab.core.errors import StoppedWithAnswer, UsageError
 from queenslab.core.integers import integer
 from queenslab.core.kind import ProblemKind, Question, check_symmetry
-from queenslab.core.model import BoolModel, Sense
+from queenslab.core.model import BoolModel
 from queenslab.core.problem import Problem
 from queenslab.core.result import CountResult, DecideResult, OptimizeResult, SolveResult, Status
 from queenslab.core.run import NewsCallback, ProgressCallback, Run, cpu_seconds
@@ -208,8 +208,7 @@ def _checked_optimum(question: Question, problem: Problem, result: OptimizeResul
     if result.objective != value:
         raise BackendBug(f"{backend} reported {result.objective}, its answer gives {value}")
     if result.bound is not None:
-        below = question.kind.sense is Sense.MIN
-        if (result.bound > value) if below else (result.bound < value):
+        if question.kind.sense.better(value, result.bound):
             raise BackendBug(f"{backend} bound {result.bound} is beyond its answer's {value}")
         if result.status is Status.OPTIMAL and result.bound != value:
             raise BackendBug(f"{backend} said optimal with bound {result.bound} and {value}")
@@ -235,8 +234,7 @@ def _checked_decision(question: Question, problem: Problem, result: DecideResult
             raise BackendBug(f"{result.backend} said yes without an answer")
         return
     found = _checked_answer(question, problem, result.answer, result.backend)
-    beyond = (found > result.value) if question.kind.sense is Sense.MIN else found < result.value
-    if beyond:
+    if question.kind.sense.better(result.value, found):  # worse than the value asked
         raise BackendBug(f"{result.backend} answered yes with value {found}, beyond {result.value}")
     result.objective = found
     result.answer = question.kind.to_json(result.answer)

@@ -29,6 +29,15 @@ class Sense(StrEnum):
     MIN = "min"
     MAX = "max"
 
+    def better(self, value: int, than: int) -> bool:
+        """Whether an answer of ``value`` is strictly better than one of ``than``."""
+        return value < than if self is Sense.MIN else value > than
+
+    def tighter(self, bound: int, than: int) -> bool:
+        """Whether the proven ``bound`` is strictly closer to the optimum than ``than``
+        (a higher lower bound when minimising, a lower upper bound when maximising)."""
+        return bound > than if self is Sense.MIN else bound < than
+
 
 @dataclass(frozen=True)
 class Linear:

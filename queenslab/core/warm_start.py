@@ -28,11 +28,6 @@ from queenslab.core.result import OptimizeResult, Status
 from queenslab.core.run import News, Run
 
 
-def better(sense: Sense, value: int, than: int) -> bool:
-    """Whether ``value`` is strictly better than ``than`` for a ``sense`` objective."""
-    return value < than if sense is Sense.MIN else value > than
-
-
 def warmed(question: Question, board: Board, start: Any = None, bound: Any = None) -> Question:
     """``question`` with its start (JSON data, read and checked by the kind) and proven
     bound; a one-line UsageError for a wrong start or a bound the start beats."""
@@ -45,7 +40,7 @@ def warmed(question: Question, board: Board, start: Any = None, bound: Any = Non
             raise UsageError(f"the start is not a {kind.name} answer on this board: {why}")
     if bound is not None:
         bound = integer(bound, "bound")
-        if answer is not None and better(kind.sense, kind.value(answer), bound):
+        if answer is not None and kind.sense.better(kind.value(answer), bound):
             side = "lower" if kind.sense is Sense.MIN else "upper"
             raise UsageError(
                 f"the start's value {kind.value(answer)} beats the {side} bound {bound}: "
@@ -66,15 +61,14 @@ def announce(question: Question, run: Run) -> None:
 def improves(question: Question, value: int) -> bool:
     """Whether an answer of ``value`` is better than the start (any is, without one)."""
     start = question.start
-    return start is None or better(question.kind.sense, value, question.kind.value(start))
+    return start is None or question.kind.sense.better(value, question.kind.value(start))
 
 
 def tighter(question: Question, bound: int | None) -> int | None:
     """The better of a backend's proven ``bound`` and the one given."""
     if bound is None or question.bound is None:
         return question.bound if bound is None else bound
-    closer = max if question.kind.sense is Sense.MIN else min
-    return closer(bound, question.bound)
+    return bound if question.kind.sense.tighter(bound, question.bound) else question.bound
 
 
 def kept(question: Question, result: OptimizeResult) -> OptimizeResult:
@@ -84,14 +78,14 @@ def kept(question: Question, result: OptimizeResult) -> OptimizeResult:
     kind = question.kind
     start = question.start
     if start is not None and (
-        result.objective is None or better(kind.sense, kind.value(start), result.objective)
+        result.objective is None or kind.sense.better(kind.value(start), result.objective)
     ):
         result.answer, result.objective = start, kind.value(start)
         result.status = Status.FEASIBLE
     result.bound = tighter(question, result.bound)
     if result.objective is None or result.bound is None:
         return result
-    if question.bound is not None and better(kind.sense, result.objective, question.bound):
+    if question.bound is not None and kind.sense.better(result.objective, question.bound):
         raise UsageError(
             f"an answer of value {result.objective} beats the bound {question.bound} given: "
             "that bound was not proven"

@@ -421,10 +421,7 @@ def _reached(name: str, problem: Problem, sense: Sense, row: Row) -> Answer:
         return result
     if result.objective is None:
         return Answer(seconds=result.seconds, note=f"no answer ({result.status})")
-    beats = any(
-        (result.objective < best) if sense is Sense.MIN else (result.objective > best)
-        for best in row.known
-    )
+    beats = any(sense.better(result.objective, best) for best in row.known)
     return Answer(result.objective, result.seconds, failed=beats, stats=result.stats,
                   note="beats the optimum" if beats else "")  # fmt: skip
 

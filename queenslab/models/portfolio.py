@@ -86,7 +86,7 @@ class _Race:
 
     def __init__(self, run: Run, sense: Sense) -> None:
         self.run = run
-        self.sign = 1 if sense is Sense.MIN else -1  # +1: smaller answers are better
+        self.sense = sense
         self.answer = _Best()
         self.answer_value: Any = None
         self.bound = _Best()
@@ -111,12 +111,12 @@ class _Race:
         """Keep what improves on the merged answer and bound, and tell the run."""
         with self._lock:
             if answer is not None and (
-                self.answer.value is None or self.sign * objective < self.sign * self.answer.value
+                self.answer.value is None or self.sense.better(objective, self.answer.value)
             ):
                 self.answer, self.answer_value = _Best(objective, member), answer
                 self.run.learn("solution", News(objective, answer, self.bound.value))
             if bound is not None and (
-                self.bound.value is None or self.sign * bound > self.sign * self.bound.value
+                self.bound.value is None or self.sense.tighter(bound, self.bound.value)
             ):
                 self.bound = _Best(bound, member)
                 self.run.learn("bound", News(bound=bound))
@@ -128,7 +128,8 @@ class _Race:
     def met(self) -> bool:
         """Whether the best answer reaches the best bound: proven optimal."""
         answer, bound = self.answer.value, self.bound.value
-        return answer is not None and bound is not None and self.sign * answer <= self.sign * bound
+        # a proven bound is never beaten: the answer meets it when no better than it
+        return answer is not None and bound is not None and not self.sense.better(bound, answer)
 
     def proved(self, member: str) -> None:
         with self._lock:

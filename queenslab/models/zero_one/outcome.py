@@ -16,7 +16,6 @@ from dataclasses import dataclass, replace
 
 from queenslab.core.model import BoolModel, Linear, Sense, Var
 from queenslab.core.result import Status
-from queenslab.core.warm_start import better
 
 #: How a translator tells what it finds while it searches (an anytime search): the values
 #: of a better answer (None: only the bound improved) and the best bound proven (None:
@@ -41,13 +40,13 @@ class Improvements:
         self.bound: int | None = None
 
     def __call__(self, values: Sequence[bool] | None, bound: int | None) -> None:
-        rising = Sense.MAX if self.model.sense is Sense.MIN else Sense.MIN  # the bound's way
-        moved = bound is not None and (self.bound is None or better(rising, bound, self.bound))
+        sense = self.model.sense
+        moved = bound is not None and (self.bound is None or sense.tighter(bound, self.bound))
         if moved:
             self.bound = bound
         if values is not None:
             value = self.model.value(values)
-            if self.value is None or better(self.model.sense, value, self.value):
+            if self.value is None or sense.better(value, self.value):
                 self.best, self.value = values, value
                 self.tell(values, self.bound)
                 return
