@@ -236,8 +236,7 @@ class Question:
             raise UsageError(f"the {self.kind.name} models take n <= {largest}, got {board.n}")
         model = self.kind.build(board, self.kind.model_name(self.model), self.symmetry)
         if self.bound is not None:  # the optimum is no better than the bound
-            low = model.sense is Sense.MIN
-            model.add_linear(model.objective, *((self.bound, None) if low else (None, self.bound)))
+            model.state_bound(self.bound)
         return model
 
 

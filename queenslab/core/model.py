@@ -166,6 +166,15 @@ class BoolModel:
         """The objective of a full assignment."""
         return sum(a * int(values[v]) for a, v in self.objective)
 
+    def state_bound(self, bound: int) -> None:
+        """State a proven bound on the optimum (a lower bound when minimising, an upper
+        one when maximising) as a constraint over the objective's terms, which
+        ``stated_bound`` reads back."""
+        if self.sense is Sense.MIN:
+            self.add_linear(self.objective, lower=bound)
+        else:
+            self.add_linear(self.objective, upper=bound)
+
     def stated_bound(self) -> int | None:
         """The best bound on the objective that a linear constraint over exactly its terms
         states (a kind's proven bound, ``problems.domination.lower_bound``): below it for a
