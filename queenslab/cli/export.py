@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
 from queenslab.cli import arguments as a
 from queenslab.core.errors import ExitCode
@@ -51,24 +52,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     a.add_problem(parser)
 
 
-def write_model(args: argparse.Namespace, name: str, weights_file: str | None = None) -> int:
-    """Write the question of ``args`` in export format ``name``, to stdout or --output: the
-    board's own formulation of placement, or a problem's 0-1 model (``--problem``)."""
+def write_model(
+    args: argparse.Namespace, name: str, weights_file: str | None = None, **question: Any
+) -> int:
+    """Write the board of ``args`` in export format ``name``, to stdout or --output: the
+    board's own formulation of placement, or with ``question`` (``problem``, ``model``,
+    ``symmetry``: ``--problem``) that problem's 0-1 model."""
     from queenslab import api
     from queenslab.io.output import atomic_output
     from queenslab.io.weights import load_weights
 
     problem = a.problem(args)
     weights = load_weights(weights_file, problem.n) if weights_file else None
-    kind = {"problem": None, "model": None, "symmetry": "none"}
-    if "problem" in args:
-        kind = a.kind_arguments(args)
     with atomic_output(args.output) as out:
-        api.export(problem, name, out, weights=weights, encoding=args.encoding, **kind)
+        api.export(problem, name, out, weights=weights, encoding=args.encoding, **question)
     return ExitCode.OK
 
 
 def run(args: argparse.Namespace) -> int:
     from queenslab import exports
 
-    return write_model(args, exports.choose(args.format, args.output).name, args.weights)
+    name = exports.choose(args.format, args.output).name
+    return write_model(args, name, args.weights, **a.kind_arguments(args))
