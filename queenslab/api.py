@@ -62,7 +62,7 @@ from queenslab.core.model import BoolModel
 from queenslab.core.problem import Problem
 from queenslab.core.result import CountResult, DecideResult, OptimizeResult, SolveResult, Status
 from queenslab.core.run import NewsCallback, ProgressCallback, Run, cpu_seconds
-from queenslab.problems import kind
+from queenslab.problems import kind, kind_class
 
 R = TypeVar("R", SolveResult, CountResult, OptimizeResult, DecideResult)
 #: What ``problem=`` takes: a kind's name (``ql.kinds()``) or a kind itself.
@@ -90,7 +90,7 @@ def make_problem(
         instance = n if name is None else replace(n, kind=name)
     else:
         instance = Problem(n, tuple(givens), variant, tuple(blocked), name or "placement")
-    question = problem if isinstance(problem, ProblemKind) else kind(instance.kind)
+    question = problem if isinstance(problem, ProblemKind) else kind_class(instance.kind)
     if instance.givens and not question.takes_givens:
         raise UsageError(f"problem {instance.kind!r} takes no given queens")
     if instance.blocked and not question.takes_blocked:
