@@ -20,6 +20,9 @@ from __future__ import annotations
 
 import logging
 import math
+import os
+import sys
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from enum import Enum
@@ -121,6 +124,25 @@ def _legacy(name: str) -> Any:
 
 
 _FACTORIES = {"contrib": _contrib, "appsi": _appsi, "legacy": _legacy}
+
+
+def _own_capture_lock() -> None:
+    """In a forked child, give Pyomo's output capture a lock of the child's own.
+
+    Once ``multiprocessing`` is imported, Pyomo guards its capture of the process's file
+    descriptors with a ``multiprocessing.Lock``: one semaphore shared by the parent and
+    every forked child. A child killed while it held it (a portfolio's loser, a run
+    stopped at its deadline, both just as HiGHS starts or ends) left it taken for good, and
+    every later HiGHS solve of the process and of its children waited 200 s for it (CI:
+    eleven harness tests ran into their 60 s limit). Each process captures its own
+    descriptors, so a lock per process is all the capture needs.
+    """
+    dependencies = sys.modules.get("pyomo.common.dependencies")
+    if dependencies is not None:
+        dependencies.capture_output_lock = threading.Lock()
+
+
+os.register_at_fork(after_in_child=_own_capture_lock)
 
 
 class _NoInterruptWarning(logging.Filter):

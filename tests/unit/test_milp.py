@@ -119,6 +119,32 @@ def test_ortools_and_highspy_work_together_in_either_order(first):
     assert run.returncode == 0, run.stderr
 
 
+def test_a_child_killed_inside_the_output_capture_leaves_later_solves_free():
+    """Pyomo shares its output-capture lock with forked children once multiprocessing is
+    imported; a child killed holding it (a portfolio's loser, a run stopped at its deadline)
+    stalled every later HiGHS solve for 200 s. Run apart: a regression would stall this
+    process's solves."""
+    code = (
+        "import multiprocessing, time\n"
+        "import queenslab as ql\n"
+        "from pyomo.common import dependencies\n"
+        "print(ql.count(6, 'milp').total)\n"
+        "def hold():\n"
+        "    dependencies.capture_output_lock.acquire()\n"
+        "    time.sleep(600)\n"
+        "child = multiprocessing.get_context('fork').Process(target=hold)\n"
+        "child.start()\n"
+        "time.sleep(0.5)\n"
+        "child.kill()\n"
+        "child.join()\n"
+        "print(ql.count(6, 'milp').total)\n"
+        "print(ql.decide(4, 'domination', 2, 'milp', time_limit=100).status.value)\n"
+    )
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    assert run.stdout.split() == ["4", "4", "yes"]
+
+
 def test_the_appsi_interface_gives_the_same_answers(monkeypatch):
     """The fallback for Pyomo releases without ``pyomo.contrib.solver``'s HiGHS."""
     monkeypatch.setitem(pyomo_solvers.CANDIDATES, "highs", (("appsi", "highs"),))
