@@ -328,6 +328,11 @@ class ModelBuilder:
         variables = {key: self.var(naming(key), answer=answer) for key in keys}
         return Family(name if isinstance(name, str) else "family", variables)
 
+    def found(self, true: Iterable[Lit]) -> None:
+        """An answer the building found: ``true``'s variables true, every other false
+        (``BoolModel.found``)."""
+        self.bool_model.found = frozenset(lit.var for lit in true)
+
     def cells(self, prefix: str, board: Board, *, answer: bool = True) -> Family[Cell]:
         """An answer variable per open cell, row by row, named ``prefix_r_c``."""
         family = self.family(prefix, board.open_cells(), answer=answer)

@@ -73,6 +73,10 @@ class BoolModel:
     #: Why the model cannot hold, in the kind's words, once it has an empty clause (which
     #: proves it infeasible before any solver runs); "" otherwise.
     impossible: str = ""
+    #: An answer the building itself found, as the variables true in it (every other is
+    #: false), which a search may begin from (``found_values``): a reformulation that
+    #: searched before it stated anything, such as colouring's exact cover. None: none.
+    found: frozenset[Var] | None = None
 
     # -- building -----------------------------------------------------------------------
     def var(self, name: str, *, answer: bool = False) -> Var:
@@ -191,6 +195,14 @@ class BoolModel:
         if not bounds:
             return None
         return max(bounds) if self.sense is Sense.MIN else min(bounds)
+
+    def found_values(self) -> list[bool] | None:
+        """The answer the building found, a value per variable, when it satisfies this
+        model (a bound added since may cut it off); None otherwise."""
+        if self.found is None:
+            return None
+        values = [v in self.found for v in range(self.size)]
+        return values if self.satisfied_by(values) else None
 
     def satisfied_by(self, values: Sequence[bool]) -> bool:
         """Every clause and linear constraint holds (for tests of the translators)."""

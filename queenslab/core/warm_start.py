@@ -58,12 +58,6 @@ def announce(question: Question, run: Run) -> None:
         run.learn("bound", News(bound=question.bound))
 
 
-def improves(question: Question, value: int) -> bool:
-    """Whether an answer of ``value`` is better than the start (any is, without one)."""
-    start = question.start
-    return start is None or question.kind.sense.better(value, question.kind.value(start))
-
-
 def tighter(question: Question, bound: int | None) -> int | None:
     """The better of a backend's proven ``bound`` and the one given."""
     if bound is None or question.bound is None:

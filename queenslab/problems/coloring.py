@@ -20,7 +20,7 @@ colours than the longest line holds cells. Three formulations:
   Corrêa 2008): each colour class is represented by its first cell; r[u][v] says u
   represents v, with the edge inequalities lifted to the lines (cliques) of the board.
 - ``exact-cover`` (Vasquez 2004), on a board without blocked cells: n colours exactly when
-  the board splits into n disjoint n-queens solutions, searched for by dancing links;
+  the board splits into n disjoint n-queens solutions, searched for by Algorithm X;
   a model of the cover when one exists, else ``precedence`` with the proven bound n + 1
   (``problems.coloring_exact_cover``).
 
@@ -173,7 +173,7 @@ class Coloring(ProblemKind):
         "precedence": "x[cell][colour] and used[colour], with value precedence on colours",
         "assignment": "x[cell][colour] and used[colour], used colours in order",
         "representatives": "Campêlo, Campos and Corrêa 2008: each class's first cell leads it",
-        "exact-cover": "Vasquez 2004: n disjoint n-queens solutions, by dancing links",
+        "exact-cover": "Vasquez 2004: n disjoint n-queens solutions, by Algorithm X",
     }
     uncounted: ClassVar[Mapping[str, str]] = {
         "assignment": "labelled colourings (each partition once per order of its colours)"
@@ -193,8 +193,9 @@ class Coloring(ProblemKind):
             _representatives(m, board, cells)
         elif model == "exact-cover":
             found = exact_cover.solutions(board)
-            if exact_cover.cover_exists(board, found):
-                exact_cover.build_cover(m, board, found)
+            chosen = exact_cover.cover(board, found)
+            if chosen is not None:
+                exact_cover.build_cover(m, board, found, chosen)
             else:
                 m.bool_model.name = f"{self.name}-precedence"  # with the bound the search proved
                 used = _assignment(m, board, cells, precedence=True)

@@ -7,7 +7,8 @@ of each row, n queens no two of which attack: a solution of the variant. Convers
 disjoint solutions cover the n² cells, one colour each.
 
 The solutions come from the reference enumerator (``exact.backtracking``); Knuth's
-dancing links (``exact.dancing_links``) then search for n disjoint ones. The model built
+Algorithm X, compiled and restarted (``exact.exact_cover``), then searches for n disjoint
+ones. The model built
 depends on the outcome, and both are models of the whole colouring question, so every
 backend's status words stay exact:
 
@@ -29,7 +30,7 @@ from queenslab.core.expressions import Lit, ModelBuilder, exactly_one, total
 from queenslab.core.model import BoolModel, Var
 from queenslab.core.problem import Problem
 from queenslab.exact import backtracking
-from queenslab.exact.dancing_links import exact_covers
+from queenslab.exact.exact_cover import first_cover
 
 PREFIX = "s"
 
@@ -48,18 +49,29 @@ def cells(cols: tuple[int, ...]) -> list[Cell]:
     return list(enumerate(cols))
 
 
-def cover_exists(board: Board, found: list[tuple[int, ...]]) -> bool:
-    """Whether n of ``found`` cover the board, each cell once (dancing links)."""
+def cover(board: Board, found: list[tuple[int, ...]]) -> list[int] | None:
+    """The indices of n solutions in ``found`` that cover the board, each cell once; None
+    when there are none (a proof). Pólya's translates first: when the n placements
+    c = a r + b (mod n), b = 0 .. n - 1, are solutions for some a, they are a cover (on the
+    square for n prime to 6, Pólya 1918); else the search (``exact.exact_cover``)."""
     n = board.n
-    rows = [[r * n + c for r, c in cells(cols)] for cols in found]
-    return next(exact_covers(rows, n * n), None) is not None
+    index = {cols: i for i, cols in enumerate(found)}
+    for a in range(n):
+        shifts = [tuple((a * r + b) % n for r in range(n)) for b in range(n)]
+        if all(cols in index for cols in shifts):
+            return [index[cols] for cols in shifts]
+    return first_cover([[r * n + c for r, c in cells(cols)] for cols in found], n * n)
 
 
-def build_cover(m: ModelBuilder, board: Board, found: list[tuple[int, ...]]) -> None:
-    """One variable per solution, named by its columns; each cell covered exactly once.
-    Every cover takes n solutions (the clique bound: a row's n cells attack each other), so
-    the model states it: a solver that reads stated bounds (sat's descent) stops at the
-    first cover, which is optimal, instead of refuting n - 1 colours by search."""
+def build_cover(
+    m: ModelBuilder, board: Board, found: list[tuple[int, ...]], chosen_cover: list[int]
+) -> None:
+    """One variable per solution, named by its columns; each cell covered exactly once;
+    ``chosen_cover`` (indices into ``found``) is the answer the building found. Every cover
+    takes n solutions (the clique bound: a row's n cells attack each other), so the model
+    states it: a solver that reads stated bounds (sat's descent) stops at the first cover,
+    which is optimal, instead of refuting n - 1 colours by search; and with the cover
+    found, a backend starts from it and stops at once."""
     chosen = m.family(PREFIX, found, answer=True)
     covering: dict[Cell, list[Lit]] = {cell: [] for cell in board.open_cells()}
     for cols, var in chosen.items():
@@ -69,6 +81,7 @@ def build_cover(m: ModelBuilder, board: Board, found: list[tuple[int, ...]]) -> 
         m.add(exactly_one(variables))
     m.add(total(chosen.values()) >= board.n)
     m.minimise(total(chosen.values()))
+    m.found(chosen[found[i]] for i in chosen_cover)
 
 
 def classes(model: BoolModel, values: list[bool]) -> dict[Cell, int]:

@@ -4,14 +4,17 @@ colourings; symmetry breaking that keeps a colouring of every class."""
 
 from __future__ import annotations
 
+import importlib
 from functools import cache
 
 import pytest
 
+import queenslab as ql
 from queenslab.boards import board
 from queenslab.core.errors import UsageError
 from queenslab.core.result import Status
 from queenslab.lab import reference
+from queenslab.problems import coloring_exact_cover as exact_cover
 from queenslab.problems import kind
 from queenslab.problems.coloring import Coloring, ColourClasses, clique_bound, dsatur
 from tests import kind_oracle, oracle
@@ -129,13 +132,54 @@ def test_exact_cover_refuses_blocked_cells_and_lex_leader():
         Coloring().build(board(5), "exact-cover", "lex-leader")
 
 
+@pytest.mark.parametrize("n", [5, 7, 11])
+def test_polyas_translates_are_the_cover_without_a_search(monkeypatch, n):
+    """For n prime to 6 the n shifts of c = 2r (mod n) partition the board (Pólya 1918)."""
+    monkeypatch.setattr(exact_cover, "first_cover", _no_search)
+    found = exact_cover.solutions(board(n))
+    chosen = exact_cover.cover(board(n), found)
+    cells = sorted(cell for i in chosen for cell in exact_cover.cells(found[i]))
+    assert len(chosen) == n and cells == sorted(board(n).open_cells())
+
+
+def _no_search(*_args):
+    raise AssertionError("searched where a cover was known")
+
+
+@pytest.mark.parametrize("n", [4, 6, 8])
+def test_without_a_cover_the_search_proves_there_is_none(n):
+    assert exact_cover.cover(board(n), exact_cover.solutions(board(n))) is None
+
+
+@pytest.mark.parametrize("backend", ["sat", "cpsat", "milp", "maxsat"])
+def test_the_cover_found_while_building_is_proven_optimal_before_any_solver(monkeypatch, backend):
+    """The cover meets the clique bound the model states: no solver runs (each translator
+    fails here if called), and decide answers yes from it too."""
+    translator = importlib.import_module(f"queenslab.models.zero_one.{backend}")
+    monkeypatch.setattr(translator, "optimize", _no_search)
+    result = ql.optimize(7, problem="coloring", backend=backend, model="exact-cover")
+    assert (result.status, result.objective, result.bound) == (ql.Status.OPTIMAL, 7, 7)
+    assert len(result.answer) == 7  # classes, checked by the api with the kind's checker
+    decided = ql.decide(7, "coloring", 7, backend, model="exact-cover")
+    assert decided.status is ql.Status.YES and len(decided.answer) == 7
+
+
+def test_decide_below_the_cover_asks_the_solver_and_says_no():
+    assert ql.decide(7, "coloring", 6, "sat", model="exact-cover").status is ql.Status.NO
+
+
 @pytest.mark.slow
-@pytest.mark.parametrize(("n", "name"), [*((n, "sat") for n in range(1, 10)), (11, "cpsat")])
-def test_exact_cover_proves_the_published_chromatic_number(n, name):
-    """n = 11 by CP-SAT: SAT finds the cover but cannot refute fewer classes (a counting
-    argument). Not 10 (its fallback, precedence with the bound 11, finds no 11-colouring
-    in minutes) nor 12 (the cover search takes longer than a test may)."""
-    assert value(name, n, "exact-cover") == reference.optimum("coloring", n)
+@pytest.mark.parametrize("n", range(1, 13))
+def test_exact_cover_proves_the_published_chromatic_number(n):
+    """Through the api, which starts from the cover the building found; where there is
+    none (n = 2, 3, 4, 6, 8, 9, 10), the heuristic's colouring starts the fallback, whose
+    bound n + 1 the exhausted search proved."""
+    start = None
+    if n in (8, 9, 10):
+        start = ql.optimize(n, problem="coloring", backend="graph-search", time_limit=60).answer
+    result = ql.optimize(n, problem="coloring", backend="sat", model="exact-cover", start=start)
+    published = reference.optimum("coloring", n)
+    assert (result.status, result.objective) == (ql.Status.OPTIMAL, published)
 
 
 @pytest.mark.slow

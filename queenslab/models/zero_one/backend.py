@@ -86,19 +86,25 @@ class KindModels(Backend):
         return OptimizeResult.of_news(run.news, problem.kind) if result is None else result
 
     def _optimize_here(self, problem: Problem, run: Run, question: Question) -> OptimizeResult:
-        """The translator's outcome; with a start (``core.warm_start``), only answers better
-        than it are news, and "infeasible" (nothing better) proves the start optimal."""
+        """The translator's outcome; with a start (``core.warm_start``, or an answer the
+        model's building found), only answers better than it are news, "infeasible"
+        (nothing better) proves the start optimal, and so does a start that meets the
+        bound the model states, before any solver runs."""
         kind = question.kind
         with run.phase("build"):
             model = question.build(problem.board)
-            start = None
-            if question.start is not None:
-                values = kind.encode(problem.board, model, question.start)
-                start = Start(values, kind.value(question.start))
+            start, start_answer = _start(problem, run, question, model)
+        if start is not None and start.value == model.stated_bound():
+            return OptimizeResult(
+                Status.OPTIMAL, start.value, kind=problem.kind, answer=start_answer,
+                bound=start.value,
+            )  # fmt: skip
 
         def tell(values: Sequence[bool] | None, bound: int | None) -> None:
             bound = warm_start.tighter(question, bound)
-            if values is not None and warm_start.improves(question, model.value(values)):
+            if values is not None and (start is None or model.sense.better(
+                model.value(values), start.value
+            )):  # fmt: skip
                 answer = kind.decode(problem.board, model, values)
                 run.learn("solution", News(model.value(values), answer, bound))
             else:
@@ -107,7 +113,7 @@ class KindModels(Backend):
         outcome = self._kind_translator().optimize(model, run, self.settings, tell, start)
         if start is not None and outcome.status is Status.INFEASIBLE:
             return OptimizeResult(
-                Status.OPTIMAL, start.value, kind=problem.kind, answer=question.start,
+                Status.OPTIMAL, start.value, kind=problem.kind, answer=start_answer,
                 bound=start.value,
             )  # fmt: skip
         answer = None
@@ -137,6 +143,9 @@ class KindModels(Backend):
     ) -> DecideResult:
         with run.phase("build"):
             model = question.build(problem.board).with_objective_bound(value)
+        found = model.found_values()
+        if found is not None:  # the building found an answer within the bound: yes
+            return decided(problem, question, model, Outcome(Status.FEASIBLE, tuple(found)), value)
         outcome = self._kind_translator().optimize(model, run, self.settings)
         return decided(problem, question, model, outcome, value)
 
@@ -184,6 +193,24 @@ class KindModels(Backend):
             raise LimitReached
         for values in self._kind_translator().solutions(model, run, self.settings):
             yield question.kind.decode(problem.board, model, values)
+
+
+def _start(
+    problem: Problem, run: Run, question: Question, model: BoolModel
+) -> tuple[Start | None, Any]:
+    """Where the search begins, as the model's values and as the kind's answer: the
+    question's start or the answer the model's building found, the better of the two (the
+    found one told as news, so a stop keeps it). (None, None) without either."""
+    kind = question.kind
+    start, answer = None, question.start
+    if answer is not None:
+        start = Start(kind.encode(problem.board, model, answer), kind.value(answer))
+    found = model.found_values()
+    if found is not None and (start is None or model.sense.better(model.value(found), start.value)):
+        answer = kind.decode(problem.board, model, found)
+        start = Start(dict(enumerate(found)), model.value(found))
+        run.learn("solution", News(start.value, answer, question.bound))
+    return start, answer
 
 
 def decided(
