@@ -64,7 +64,7 @@ CASES = [
             "coloring",
             "coloring",
             n,
-            _optimize("coloring", n, "--model", "exact-cover", "-b", "sat"),
+            _optimize("coloring", n, "--model", "exact-cover", "-b", "sat", "--from-heuristic"),
             60.0,
         )
         for n in range(1, 13)
@@ -74,7 +74,7 @@ CASES = [
             "coloring-beyond",
             "coloring",
             n,
-            _optimize("coloring", n, "--model", "exact-cover", "-b", "sat"),
+            _optimize("coloring", n, "--model", "exact-cover", "-b", "sat", "--from-heuristic"),
             600.0,
         )
         for n in (13, 14)
