@@ -30,7 +30,6 @@ from queenslab.core.expressions import Lit, ModelBuilder, exactly_one, total
 from queenslab.core.model import BoolModel, Var
 from queenslab.core.problem import Problem
 from queenslab.exact import backtracking
-from queenslab.exact.exact_cover import first_cover
 
 PREFIX = "s"
 
@@ -60,7 +59,9 @@ def cover(board: Board, found: list[tuple[int, ...]]) -> list[int] | None:
         shifts = [tuple((a * r + b) % n for r in range(n)) for b in range(n)]
         if all(cols in index for cols in shifts):
             return [index[cols] for cols in shifts]
-    return first_cover([[r * n + c for r, c in cells(cols)] for cols in found], n * n)
+    from queenslab.exact import exact_cover  # here: Numba would slow every command's start
+
+    return exact_cover.first_cover([[r * n + c for r, c in cells(cols)] for cols in found], n * n)
 
 
 def build_cover(

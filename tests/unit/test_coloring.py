@@ -13,6 +13,7 @@ import queenslab as ql
 from queenslab.boards import board
 from queenslab.core.errors import UsageError
 from queenslab.core.result import Status
+from queenslab.exact import exact_cover as compiled_cover
 from queenslab.lab import reference
 from queenslab.problems import coloring_exact_cover as exact_cover
 from queenslab.problems import kind
@@ -135,7 +136,7 @@ def test_exact_cover_refuses_blocked_cells_and_lex_leader():
 @pytest.mark.parametrize("n", [5, 7, 11])
 def test_polyas_translates_are_the_cover_without_a_search(monkeypatch, n):
     """For n prime to 6 the n shifts of c = 2r (mod n) partition the board (Pólya 1918)."""
-    monkeypatch.setattr(exact_cover, "first_cover", _no_search)
+    monkeypatch.setattr(compiled_cover, "first_cover", _no_search)
     found = exact_cover.solutions(board(n))
     chosen = exact_cover.cover(board(n), found)
     cells = sorted(cell for i in chosen for cell in exact_cover.cells(found[i]))

@@ -115,8 +115,14 @@ def test_ortools_and_highspy_work_together_in_either_order(first):
         "model.add(x >= 2)\n"
         "assert cp_model.CpSolver().solve(model) == cp_model.OPTIMAL\n"
     )
+    _python_apart(code)
+
+
+def _python_apart(code: str) -> list[str]:
+    """The words ``code`` printed, run in a Python of its own, which must succeed."""
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
+    return run.stdout.split()
 
 
 def test_a_child_killed_inside_the_output_capture_leaves_later_solves_free():
@@ -140,9 +146,7 @@ def test_a_child_killed_inside_the_output_capture_leaves_later_solves_free():
         "print(ql.count(6, 'milp').total)\n"
         "print(ql.decide(4, 'domination', 2, 'milp', time_limit=100).status.value)\n"
     )
-    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
-    assert run.returncode == 0, run.stderr
-    assert run.stdout.split() == ["4", "4", "yes"]
+    assert _python_apart(code) == ["4", "4", "yes"]
 
 
 def test_the_appsi_interface_gives_the_same_answers(monkeypatch):
