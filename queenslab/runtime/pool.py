@@ -54,6 +54,8 @@ ShouldStop = Callable[[], bool]
 Work = Callable[[Iterator[J], ShouldStop], Iterable[T]]
 #: Messages waiting for the consumer, per worker, before the workers wait in turn.
 QUEUED_PER_WORKER = 4
+#: Seconds a worker has to die of the SIGTERM that ends it before it is killed.
+TERMINATE_GRACE = 2.0
 #: Seconds to reach a Dask scheduler before giving up with one line.
 CONNECT_TIMEOUT = 3.0
 _ITEM, _FAILED, _DONE = range(3)
@@ -181,7 +183,13 @@ class Processes(Pool[J, T]):
             terminate()
             for child in children:
                 if child.pid is not None:
-                    child.join()
+                    child.join(TERMINATE_GRACE)
+                    # A SIGTERM can be lost (one that came before the worker reset the
+                    # handler it inherited): the worker then waited for ever on the full
+                    # queue, and this join with it (a doctest of docs/api.md, once).
+                    if child.is_alive():
+                        child.kill()
+                        child.join()
             channel.close()
 
 
