@@ -102,13 +102,13 @@ class KindModels(Backend):
 
         def tell(values: Sequence[bool] | None, bound: int | None) -> None:
             bound = warm_start.tighter(question, bound)
-            if values is not None and (start is None or model.sense.better(
-                model.value(values), start.value
-            )):  # fmt: skip
-                answer = kind.decode(problem.board, model, values)
-                run.learn("solution", News(model.value(values), answer, bound))
-            else:
-                run.learn("bound", News(bound=bound))
+            if values is not None:
+                value = model.value(values)
+                if start is None or model.sense.better(value, start.value):
+                    answer = kind.decode(problem.board, model, values)
+                    run.learn("solution", News(value, answer, bound))
+                    return
+            run.learn("bound", News(bound=bound))
 
         outcome = self._kind_translator().optimize(model, run, self.settings, tell, start)
         if start is not None and outcome.status is Status.INFEASIBLE:
