@@ -370,6 +370,16 @@ class ModelBuilder:
     def maximise(self, objective: Lit | LinExpr | int) -> None:
         self.bool_model.maximise(self._objective(objective))
 
+    def at_most_objective(self, count: LinExpr) -> None:
+        """``count <= the objective`` (a minimum, stated first) holds in every answer: an
+        implied constraint, which each bound on the objective bounds too
+        (``BoolModel.beneath_objective``)."""
+        owner, terms, constant = count.flatten()
+        if constant:
+            raise UsageError(f"a sum beneath the objective takes no constant term, got {constant}")
+        self._own(owner)
+        self.bool_model.at_most_objective(terms)
+
     def lex_leq(self, xs: Sequence[Lit], ys: Sequence[Lit]) -> None:
         """The variables ``xs`` are lexicographically at most ``ys`` (``BoolModel.lex_leq``)."""
         self.bool_model.lex_leq(self._vars(xs), self._vars(ys))

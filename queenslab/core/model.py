@@ -20,6 +20,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
+from queenslab.core.errors import UsageError
+
 Var = int
 Literal = int
 Term = tuple[int, Var]  # (coefficient, variable)
@@ -77,6 +79,14 @@ class BoolModel:
     #: false), which a search may begin from (``found_values``): a reformulation that
     #: searched before it stated anything, such as colouring's exact cover. None: none.
     found: frozenset[Var] | None = None
+    #: Sums that no answer puts above its objective (a minimum): implied constraints, such
+    #: as "the rows holding a queen are at most the queens", which every bound on the
+    #: objective bounds too (``objective_rows``). A SAT encoding cannot state "a sum at
+    #: most another" well, but states "at most K" for each at every K the search asks
+    #: about; a translator that takes general rows states them whole
+    #: (``rows_with_links``), and one that takes neither may leave them out (they are
+    #: implied). Set by ``ModelBuilder.at_most_objective``.
+    beneath_objective: list[tuple[Term, ...]] = field(default_factory=list)
 
     # -- building -----------------------------------------------------------------------
     def var(self, name: str, *, answer: bool = False) -> Var:
@@ -104,6 +114,13 @@ class BoolModel:
 
     def exactly_one(self, variables: Sequence[Var]) -> None:
         self.add_linear(((1, v) for v in variables), lower=1, upper=1)
+
+    def at_most_objective(self, terms: Iterable[Term]) -> None:
+        """State ``sum(terms) <= objective``, which every answer already meets
+        (``beneath_objective``); only a minimum has such sums."""
+        if self.sense is not Sense.MIN or not self.objective:
+            raise UsageError("a sum at most the objective needs the minimum stated first")
+        self.beneath_objective.append(tuple(terms))
 
     def minimise(self, terms: Iterable[Term]) -> None:
         self.objective, self.sense = tuple(terms), Sense.MIN
@@ -150,16 +167,27 @@ class BoolModel:
         return self._objective_within(value, None)
 
     def _objective_within(self, lower: int | None, upper: int | None) -> BoolModel:
-        fixed = replace(
+        return replace(
             self,
             names=list(self.names),
             clauses=list(self.clauses),
-            linear=list(self.linear),
+            linear=[*self.linear, *self.objective_rows(lower, upper)],
             objective=(),
             answer=list(self.answer),
+            beneath_objective=[],
         )
-        fixed.add_linear(self.objective, lower, upper)
-        return fixed
+
+    def objective_rows(self, lower: int | None, upper: int | None) -> list[Linear]:
+        """The rows saying the objective lies in [lower, upper], with each sum beneath
+        the objective held below ``upper`` too."""
+        beneath = [] if upper is None else [Linear(t, upper=upper) for t in self.beneath_objective]
+        return [Linear(self.objective, lower, upper), *beneath]
+
+    def rows_with_links(self) -> list[Linear]:
+        """The linear constraints, with each sum beneath the objective stated as the row
+        ``sum - objective <= 0`` (for translators that take any linear row)."""
+        negated = tuple((-a, v) for a, v in self.objective)
+        return [*self.linear, *(Linear(t + negated, upper=0) for t in self.beneath_objective)]
 
     # -- reading ------------------------------------------------------------------------
     @property

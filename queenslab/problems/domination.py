@@ -13,7 +13,11 @@ Three models, all minimising the number of queens over a variable per open cell:
   (``boards.graph.reach``) holds a queen, about 4n literals long;
 - ``lines``: a variable per line saying that it holds a queen (defined both ways, so it
   is determined by the queens), and a clause per cell over its four lines and the cells a
-  leap away: short clauses, on which unit propagation does more;
+  leap away: short clauses, on which unit propagation does more. Each queen is on one
+  line of each family, so each family holds at most as many lines as there are queens:
+  stated as sums beneath the objective (``ModelBuilder.at_most_objective``), every bound
+  on the queens bounds the lines held in each family too, which a SAT solver could not
+  derive by itself (domination n = 12 in 0.4 s where the clauses alone took 35 s);
 - ``hilbert``: ``cells``, with the queens counted in the order of a Hilbert curve over the
   board (``boards.hilbert``), so that a SAT backend's totalizer counts neighbouring cells
   together: the literal order of Rostami and Bright, "Queen Domination by SAT Solving"
@@ -30,10 +34,10 @@ from collections.abc import Mapping
 from typing import ClassVar
 
 from queenslab.boards import Board, Cell
-from queenslab.boards.graph import cells, leap_reach, lines_through, open_lines, reach
+from queenslab.boards.graph import LineId, cells, leap_reach, lines_through, open_lines, reach
 from queenslab.boards.hilbert import hilbert_order
 from queenslab.boards.standard import Standard
-from queenslab.core.expressions import Family, ModelBuilder, any_of, total
+from queenslab.core.expressions import Family, Lit, ModelBuilder, any_of, total
 from queenslab.core.kind import ProblemKind
 
 
@@ -71,8 +75,9 @@ class Domination(ProblemKind):
 
     def state(self, m: ModelBuilder, board: Board, model: str) -> None:
         queen = m.cells("q", board)
+        held: dict[LineId, Lit] = {}
         if model == "lines":
-            self._cover_by_lines(m, board, queen)
+            held = self._cover_by_lines(m, board, queen)
         else:
             for cell, near in reach(board).items():
                 m.add(any_of(queen[other] for other in sorted(near)), why=_unreached(cell))
@@ -82,10 +87,16 @@ class Domination(ProblemKind):
         if lowest := lower_bound(board):
             m.add(queens >= lowest)
         m.minimise(queens)
+        for family in sorted({line[0] for line in held}):
+            # each queen is on one line of each family: a family holds at most the queens
+            m.at_most_objective(total(o for line, o in held.items() if line[0] == family))
 
-    def _cover_by_lines(self, m: ModelBuilder, board: Board, queen: Family[Cell]) -> None:
+    def _cover_by_lines(
+        self, m: ModelBuilder, board: Board, queen: Family[Cell]
+    ) -> dict[LineId, Lit]:
         """A variable per line that has open cells, true exactly when the line holds a
-        queen; each cell is covered by one of its lines or a queen a leap away."""
+        queen; each cell is covered by one of its lines or a queen a leap away. The
+        line variables, by line."""
         held = {}
         for line, members in open_lines(board).items():
             o = held[line] = m.var(f"line_{line[0]}_{line[1]}_held")
@@ -95,6 +106,7 @@ class Domination(ProblemKind):
             through = [held[line] for line in lines_through(board, cell) if line in held]
             leaps = (queen[other] for other in leap_reach(board, cell))
             m.add(any_of(through, leaps), why=_unreached(cell))
+        return held
 
     def restrict(self, m: ModelBuilder, board: Board, queen: Family[Cell]) -> None:
         """More rules on the queens (a variant of the question adds them here)."""

@@ -38,11 +38,11 @@ def test_a_board_takes_the_curve_of_the_smallest_square_holding_it():
     assert hilbert_order([(0, 0)]) == [(0, 0)]
 
 
-def _optima(problem: str, n: int, variant: str, blocked: tuple, backend: str) -> tuple:
-    """(optimum, number of optimal answers) of the hilbert model, each answer checked."""
+def _optima(problem: str, n: int, variant: str, blocked: tuple, backend: str, model: str) -> tuple:
+    """(optimum, number of optimal answers) of ``model``, each answer checked."""
     module, settings = ENUMERATORS[backend]
     question, field = kind(problem), board(n, variant, blocked)
-    built = question.build(field, "hilbert")
+    built = question.build(field, model)
     best = module.optimize(built, Run(), settings)
     if best.status is Status.INFEASIBLE:
         return None, 0
@@ -53,15 +53,18 @@ def _optima(problem: str, n: int, variant: str, blocked: tuple, backend: str) ->
     return best.objective, len(answers)
 
 
+@pytest.mark.parametrize("model", ["hilbert", "lines"])
 @pytest.mark.parametrize("backend", ["sat", "cpsat"])
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
 @pytest.mark.parametrize("problem", KINDS)
-def test_the_hilbert_model_finds_the_brute_force_optima(problem, variant, backend):
+def test_the_reformulations_find_the_brute_force_optima(problem, variant, backend, model):
+    """The hilbert order, and the lines model's sums beneath the objective, keep the
+    optimum and its number of answers."""
     for n in range(1, kind_oracle.MAX_N + 1):
-        found = _optima(problem, n, variant, (), backend)
+        found = _optima(problem, n, variant, (), backend, model)
         assert found == kind_oracle.optimum(problem, n, variant), (n, found)
     if variant == "standard":
-        found = _optima(problem, 5, variant, BLOCKED, backend)
+        found = _optima(problem, 5, variant, BLOCKED, backend, model)
         assert found == kind_oracle.optimum(problem, 5, variant, BLOCKED)
 
 
@@ -97,6 +100,26 @@ def test_the_bound_is_never_above_a_published_value(problem):
     assert len(known) >= 14
     assert all(lower_bound(board(n)) <= value for n, value in known.items())
     assert lower_bound(board(11)) == 5 and lower_bound(board(13)) == 7
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_the_lines_model_holds_each_family_beneath_the_queens(variant):
+    """One sum per family of lines (four; the leaps are no family), each over that
+    family's line variables, and every optimal answer meets them."""
+    field = board(7, variant, BLOCKED)
+    built = kind("domination").build(field, "lines")
+    names = [[built.names[v] for _, v in terms] for terms in built.beneath_objective]
+    assert [{name.split("_")[1] for name in family} for family in names] == [
+        {"0"},
+        {"1"},
+        {"2"},
+        {"3"},
+    ]
+    assert all(name.endswith("_held") for family in names for name in family)
+    module, settings = ENUMERATORS["sat"]
+    best = module.optimize(built, Run(), settings)
+    for terms in built.beneath_objective:
+        assert sum(best.values[v] for _, v in terms) <= best.objective
 
 
 def test_the_sat_descent_stops_at_the_stated_bound(monkeypatch):

@@ -178,6 +178,50 @@ def brute_force(n: int) -> tuple[int, int] | None:
     return None
 
 
+def _beneath() -> BoolModel:
+    """Minimise x + y over x or y, with the units c and d and the (false!) claim that
+    c + d is at most the objective: a translator that states the claim finds 2, one that
+    leaves it out finds 1. A real kind's sums hold in every answer, so either is right."""
+    m, (x, y, c) = three()
+    d = m.var("d")
+    m.add(x | y, c, d)
+    m.minimise(x + y)
+    m.at_most_objective(c + d)
+    return m.bool_model
+
+
+def test_a_sum_beneath_the_objective_follows_every_bound_on_it():
+    model = _beneath()
+    assert model.beneath_objective == [((1, 2), (1, 3))]
+    decided = model.with_objective_bound(1)
+    assert decided.beneath_objective == [] and decided.objective == ()
+    assert Linear(((1, 2), (1, 3)), upper=1) in decided.linear
+    assert model.rows_with_links()[-1] == Linear(((1, 2), (1, 3), (-1, 0), (-1, 1)), upper=0)
+
+
+@pytest.mark.parametrize("name", sorted(TRANSLATORS))
+def test_each_translator_states_the_sums_beneath_the_objective_or_leaves_them(name):
+    """sat bounds them with every bound of its descent, cpsat and milp state them as rows,
+    maxsat leaves them out; a decide bounds them everywhere."""
+    module, settings = TRANSLATORS[name]
+    outcome = module.optimize(_beneath(), Run(), settings)
+    assert (outcome.status, outcome.objective) == (Status.OPTIMAL, 1 if name == "maxsat" else 2)
+    decided = module.optimize(_beneath().with_objective_bound(1), Run(), settings)
+    assert decided.status is Status.INFEASIBLE
+
+
+def test_a_sum_beneath_needs_a_minimum_and_no_constant():
+    m, (x, y, _) = three()
+    with pytest.raises(UsageError, match="minimum stated first"):
+        m.at_most_objective(x + y)
+    m.maximise(x + y)
+    with pytest.raises(UsageError, match="minimum stated first"):
+        m.at_most_objective(total([x]))
+    m.minimise(x + y)
+    with pytest.raises(UsageError, match="no constant term"):
+        m.at_most_objective(x + 1)
+
+
 def test_a_stated_kind_takes_its_sense_and_model_defaults():
     kind = TotalDomination()
     assert kind.sense is Sense.MIN and kind.model_name(None) == "default"

@@ -50,7 +50,7 @@ def translate(model: BoolModel, should_stop: Callable[[], bool] = never) -> Any:
         if i % _CHECK_EVERY == 0 and should_stop():
             raise LimitReached
         cpm.add_bool_or([literal(lit) for lit in clause])
-    for i, constraint in enumerate(model.linear):
+    for i, constraint in enumerate(model.rows_with_links()):
         if i % _CHECK_EVERY == 0 and should_stop():
             raise LimitReached
         lower = cp_model.INT_MIN if constraint.lower is None else constraint.lower

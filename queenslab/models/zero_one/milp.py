@@ -44,7 +44,7 @@ def translate(model: BoolModel) -> Any | None:
     pm.rows = pe.ConstraintList()
     for clause in model.clauses:
         pm.rows.add(pe.quicksum(x[i - 1] if i > 0 else 1 - x[-i - 1] for i in clause) >= 1)
-    for constraint in model.linear:
+    for constraint in model.rows_with_links():
         if constraint.terms:
             total = pe.quicksum(a * x[v] for a, v in constraint.terms)
             if constraint.lower is not None and constraint.lower == constraint.upper:

@@ -14,7 +14,7 @@ import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 
-from queenslab.core.model import BoolModel, Linear, Sense, Var
+from queenslab.core.model import BoolModel, Sense, Var
 from queenslab.core.result import Status
 
 #: How a translator tells what it finds while it searches (an anytime search): the values
@@ -81,10 +81,10 @@ class Start:
     def cutoff(self, model: BoolModel) -> BoolModel:
         """``model`` whose answers are strictly better than the start."""
         if model.sense is Sense.MIN:
-            beyond = Linear(model.objective, upper=self.value - 1)
+            beyond = model.objective_rows(None, self.value - 1)
         else:
-            beyond = Linear(model.objective, lower=self.value + 1)
-        return replace(model, linear=[*model.linear, beyond])
+            beyond = model.objective_rows(self.value + 1, None)
+        return replace(model, linear=[*model.linear, *beyond])
 
 
 def found(

@@ -3,7 +3,8 @@
 The clauses and cardinality constraints come from ``cnf.encode``. The objective must be a
 count of literals (coefficients +-1, ``cnf.unit_penalties``): each answer found with cost
 c adds "at most c - 1" through an incremental totalizer (pysat ``ITotalizer``, built up
-to the first cost found), until the solver proves the next bound unsatisfiable, which
+to the first cost found), each sum beneath the objective (``BoolModel.beneath_objective``)
+bounded alike by a totalizer of its own, until the solver proves the next bound unsatisfiable, which
 proves the last answer optimal, or the answer meets the bound the model states
 (``BoolModel.stated_bound``, a kind's proven bound), which no answer can beat: no call
 is spent refuting the bound's counter against the totalizer's. A limit leaves the best
@@ -55,7 +56,8 @@ def optimize(
     if stated is not None:  # the tighter of the two, in the objective's direction
         lowest = max(lowest, stated) if goal.sign > 0 else min(lowest, stated)
     best: list[bool] | None = None
-    totalizer: Any = None
+    counted = [lits, *beneath_literals(model, goal)]
+    totalizers: list[Any] = []
     with solver:
         while True:
             answer = decide_step(solver, model, run)
@@ -71,18 +73,35 @@ def optimize(
             cost = sum(1 for lit in lits if best[abs(lit) - 1] == (lit > 0))
             if cost == 0 or goal.objective(cost) == lowest:
                 break
-            if totalizer is None:  # built once, up to the first cost: bounds only fall
-                totalizer = ITotalizer(lits, ubound=cost, top_id=hard.top)
-                solver.append_formula(totalizer.cnf.clauses)
-                added = totalizer.top_id - hard.top
-                run.stats.add(variables=added, auxiliary_variables=added)
-            solver.add_clause([-totalizer.rhs[cost - 1]])  # at most cost - 1
+            if not totalizers:  # built once, up to the first cost: bounds only fall
+                top = hard.top
+                for counting in counted:
+                    totalizers.append(ITotalizer(counting, ubound=cost, top_id=top))
+                    solver.append_formula(totalizers[-1].cnf.clauses)
+                    top = totalizers[-1].top_id
+                run.stats.add(variables=top - hard.top, auxiliary_variables=top - hard.top)
+            for totalizer in totalizers:  # each at most cost - 1
+                if len(totalizer.rhs) >= cost:
+                    solver.add_clause([-totalizer.rhs[cost - 1]])
         run.stats.add(sat.solver_stats(solver))
-    if totalizer is not None:
+    for totalizer in totalizers:
         totalizer.delete()
     if best is None:
         return Outcome(Status.INFEASIBLE)
     return found(model, best, proven=True)
+
+
+def beneath_literals(model: BoolModel, goal: cnf.Penalties) -> list[list[int]]:
+    """The literals of each sum beneath the objective (``BoolModel.beneath_objective``),
+    where a bound on the cost bounds it alike: a count of positive literals beneath an
+    objective that is one (offset 0); none otherwise, since they are implied."""
+    if goal.offset or any(lit < 0 for _, lit in goal.weighted):
+        return []
+    return [
+        [v + 1 for _, v in terms]
+        for terms in model.beneath_objective
+        if all(a == 1 for a, _ in terms)
+    ]
 
 
 def decide_step(solver: Any, model: BoolModel, run: Run) -> list[bool] | bool | None:
