@@ -14,7 +14,10 @@ budget. Every run is a line on stderr and, with ``--log``, a JSON line.
 
     python benchmarks/defaults.py                      # the bounded run, about 20 minutes
     python benchmarks/defaults.py --write              # and write the table module
-    python benchmarks/defaults.py --budget 600 --n domination:12,13,14 --write
+    python benchmarks/defaults.py --n domination:9,11,13 --write   # one kind again
+
+A run that measures some kinds keeps the others' rows from the table it replaces, each
+kind with the run that measured it (``SOURCES``); their budgets must agree.
 """
 
 from __future__ import annotations
@@ -23,7 +26,6 @@ import argparse
 import json
 import subprocess
 import sys
-import textwrap
 import time
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass
@@ -33,13 +35,13 @@ from _process import ROOT, machine
 import queenslab as ql
 from queenslab.core.errors import QueensError
 from queenslab.core.problem import MAX_N
-from queenslab.problems import BUILTIN
+from queenslab.problems import BUILTIN, measured
 
 BACKENDS = ("cpsat", "milp", "maxsat", "sat", "portfolio")
 #: A few n near each kind's reach on 2 cores with a budget of seconds (docs/problems.md).
 SIZES = {
-    "domination": (9, 11),
-    "independent-domination": (9, 11),
+    "domination": (9, 11, 13),
+    "independent-domination": (9, 11, 13),
     "peaceable": (6, 7),
     "coloring": (7, 8),
 }
@@ -129,14 +131,26 @@ def tables(rows: list[Measure]) -> tuple[dict, dict, dict]:
     return best, settings, reach
 
 
-def module(rows: list[Measure], command: str, budget: float, where: str) -> str:
+def module(rows: list[Measure], source: str, budget: float) -> str:
+    """The table module: this run's kinds, and every other kind kept from the table
+    before (with the run that measured it), so one kind can be measured again alone."""
     best, settings, reach = tables(rows)
-    when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    sources = {problem: source for problem in best}
+    kept = [problem for problem in measured.BEST if problem not in best]
+    if kept and budget != measured.BUDGET:
+        raise SystemExit(
+            f"--budget {budget:g} differs from the table's {measured.BUDGET:g} s, so the "
+            f"kinds not measured now ({', '.join(kept)}) cannot be kept: measure them too"
+        )
+    for problem in kept:
+        best[problem] = measured.BEST[problem]
+        settings[problem] = measured.SETTINGS[problem]
+        reach[problem] = measured.REACH[problem]
+        sources[problem] = _sources().get(problem, "")
     return f'''"""The defaults measured by benchmarks/defaults.py: generated, never edited by hand.
 
-Written by {command}
-on {where}, {when}.
-Each run had {budget:g} wall seconds; proven runs are ranked by CPU seconds.
+Each run had {budget:g} wall seconds; proven runs are ranked by CPU seconds. Each kind's
+rows come from the run named in SOURCES.
 """
 
 #: The wall seconds each run had: a backend's reach is the largest n it proved within them.
@@ -147,7 +161,19 @@ BEST = {best!r}
 SETTINGS = {settings!r}
 #: Kind -> backend -> the largest n proven within BUDGET (0: none of the n measured).
 REACH = {reach!r}
+#: Kind -> the command, machine and time that measured its rows.
+SOURCES = {sources!r}
 '''
+
+
+def _sources() -> dict[str, str]:
+    """The table's SOURCES; a table written before it had them names its one run in its
+    docstring ("Written by ... UTC.")."""
+    if hasattr(measured, "SOURCES"):
+        return measured.SOURCES
+    text = " ".join((measured.__doc__ or "").split())
+    run = text.partition("Written by ")[2].partition(" UTC.")[0]
+    return dict.fromkeys(measured.BEST, f"{run} UTC" if run else "")
 
 
 def sizes(text: str) -> tuple[str, tuple[int, ...]]:
@@ -178,8 +204,9 @@ def main() -> None:
         if args.log:
             with open(args.log, "a") as log:
                 log.write(json.dumps({**asdict(m), "machine": where}) + "\n")
-    command = textwrap.fill(" ".join(["python benchmarks/defaults.py", *sys.argv[1:]]), 80)
-    text = module(rows, command, args.budget, where)
+    command = " ".join(["python benchmarks/defaults.py", *sys.argv[1:]])
+    when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    text = module(rows, f"{command} on {where}, {when}", args.budget)
     if args.write:
         TABLE.write_text(text)
         subprocess.run(["ruff", "format", "--quiet", str(TABLE)], check=True)

@@ -27,8 +27,9 @@ import os
 import resource
 import subprocess
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import TextIO
+from typing import Any, TextIO
 
 from _process import ROOT, machine, queens_command
 
@@ -42,10 +43,13 @@ class Case:
     n: int
     argv: tuple[str, ...]  # after ``queens``; the budget is added as --time-limit
     budget: float  # seconds
+    #: Run on a local Dask cluster of this many one-thread workers (0: none).
+    dask_workers: int = 0
 
     @property
     def label(self) -> str:
-        return " ".join(self.argv)
+        on = f" --scheduler (local Dask, {self.dask_workers} workers)" if self.dask_workers else ""
+        return " ".join(self.argv) + on
 
 
 def _optimize(problem: str, n: int, *options: str) -> tuple[str, ...]:
@@ -58,6 +62,9 @@ def _decide(problem: str, n: int, value: int, *options: str) -> tuple[str, ...]:
 
 
 HOUR = 3600.0
+#: Domination's best setting at the frontier: the line model, whose families of lines the
+#: queens bound, with lex-leader symmetry breaking, from graph-search's answer.
+LINES = ("-b", "sat", "--model", "lines", "--symmetry", "lex-leader", "--from-heuristic")
 CASES = [
     *(
         Case(
@@ -79,33 +86,29 @@ CASES = [
         )
         for n in (13, 14)
     ),
+    Case("domination", "domination", 15, _optimize("domination", 15, *LINES), 600.0),
+    Case("domination", "domination", 16, _optimize("domination", 16, *LINES), HOUR),
     Case(
-        "domination",
+        "domination-split",
         "domination",
         15,
-        _optimize("domination", 15, "-b", "sat", "--model", "hilbert", "--from-heuristic"),
-        600.0,
-    ),
-    Case(
-        "domination",
-        "domination",
-        16,
-        _optimize("domination", 16, "-b", "sat", "--model", "hilbert", "--from-heuristic"),
+        _decide("domination", 15, 8, *LINES[:-1], "--split", "6"),
         HOUR,
     ),
     Case(
         "domination-split",
         "domination",
         15,
-        _decide("domination", 15, 8, "-b", "sat", "--model", "hilbert", "--split", "6"),
+        _decide("domination", 15, 8, *LINES[:-1], "--split", "6"),
         HOUR,
+        dask_workers=2,
     ),
     *(
         Case(
             "independent-domination",
             "independent-domination",
             n,
-            _optimize("independent-domination", n, "-b", "milp", "--from-heuristic"),
+            _optimize("independent-domination", n, *LINES),
             HOUR,
         )
         for n in (15, 16)
@@ -123,21 +126,50 @@ CASES = [
 
 
 def run(case: Case, scale: float) -> dict:
-    """One case as a whole process: its JSON record, wall and CPU seconds."""
+    """One case as a whole process: its JSON record, wall and CPU seconds (a Dask case's
+    CPU seconds are the command's and its workers')."""
     budget = max(1.0, case.budget * scale)
     argv = [*queens_command(), *case.argv, "--time-limit", f"{budget:g}"]
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    done = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=budget + 120)
-    wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    with _cluster(case.dask_workers) as client:
+        if client is not None:
+            argv += ["--scheduler", client.scheduler.address]
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        start = time.perf_counter()
+        done = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=budget + 120)
+        wall = time.perf_counter() - start
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        if client is not None:
+            cpu += sum(client.run(_cpu_seconds).values())
     try:
         record = json.loads(done.stdout.splitlines()[-1])
     except (IndexError, json.JSONDecodeError):
         record = {"status": f"error (exit {done.returncode}): {done.stderr.strip()[-120:]}"}
     return {**record, "wall": wall, "cpu": cpu, "budget": budget}
+
+
+def _cpu_seconds() -> float:
+    """The CPU seconds of the process it runs in (a Dask worker's) and its children."""
+    return sum(
+        usage.ru_utime + usage.ru_stime
+        for usage in map(resource.getrusage, (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
+    )
+
+
+@contextlib.contextmanager
+def _cluster(workers: int) -> Iterator[Any]:
+    """A client of a local Dask cluster of ``workers`` one-thread processes on 127.0.0.1;
+    None when ``workers`` is 0."""
+    if not workers:
+        yield None
+        return
+    from distributed import Client, LocalCluster
+
+    cluster = LocalCluster(n_workers=workers, threads_per_worker=1, host="127.0.0.1",
+                           dashboard_address=None, processes=True)  # fmt: skip
+    with cluster, Client(cluster) as client:
+        yield client
 
 
 def main() -> None:

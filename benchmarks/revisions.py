@@ -8,11 +8,14 @@ into a temporary git worktree (removed afterwards); both run as whole processes 
 own sources on PYTHONPATH, after one warm-up each (bytecode and Numba caches written).
 
     PYTHONPATH=. python benchmarks/revisions.py --base HEAD~1 --repeat 7
+    PYTHONPATH=. python benchmarks/revisions.py --base HEAD~1 --repeat 3 \
+        --command "decide 12 --problem domination --value 5 -b sat --model lines"
 """
 
 from __future__ import annotations
 
 import argparse
+import shlex
 import statistics
 import subprocess
 import tempfile
@@ -34,7 +37,14 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--base", default="HEAD~1", help="the earlier commit (default HEAD~1)")
     parser.add_argument("--repeat", type=int, default=7)
+    parser.add_argument(
+        "--command",
+        action="append",
+        metavar="ARGS",
+        help="a queens command line to compare instead of the default ones; repeatable",
+    )
     args = parser.parse_args()
+    commands = [shlex.split(line) for line in args.command] if args.command else COMMANDS
     base = subprocess.run(
         ["git", "-C", str(ROOT), "rev-parse", "--short", args.base],
         check=True, capture_output=True, text=True,
@@ -49,7 +59,7 @@ def main() -> None:
             check=True, capture_output=True,
         )  # fmt: skip
         try:
-            for command in COMMANDS:
+            for command in commands:
                 argv = [*queens_command(), *command]
                 for root in (tree, ROOT):  # warm-up: caches written, kernels compiled
                     measure(argv, root=root)

@@ -16,8 +16,8 @@ Three models, all minimising the number of queens over a variable per open cell:
   leap away: short clauses, on which unit propagation does more. Each queen is on one
   line of each family, so each family holds at most as many lines as there are queens:
   stated as sums beneath the objective (``ModelBuilder.at_most_objective``), every bound
-  on the queens bounds the lines held in each family too, which a SAT solver could not
-  derive by itself (domination n = 12 in 0.4 s where the clauses alone took 35 s);
+  on the queens bounds the lines held in each family too: a count a SAT solver cannot
+  derive from the clauses, which turns its minutes into seconds (docs/problems.md);
 - ``hilbert``: ``cells``, with the queens counted in the order of a Hilbert curve over the
   board (``boards.hilbert``), so that a SAT backend's totalizer counts neighbouring cells
   together: the literal order of Rostami and Bright, "Queen Domination by SAT Solving"

@@ -3,11 +3,11 @@
 The clauses and cardinality constraints come from ``cnf.encode``. The objective must be a
 count of literals (coefficients +-1, ``cnf.unit_penalties``): each answer found with cost
 c adds "at most c - 1" through an incremental totalizer (pysat ``ITotalizer``, built up
-to the first cost found), each sum beneath the objective (``BoolModel.beneath_objective``)
-bounded alike by a totalizer of its own, until the solver proves the next bound unsatisfiable, which
-proves the last answer optimal, or the answer meets the bound the model states
-(``BoolModel.stated_bound``, a kind's proven bound), which no answer can beat: no call
-is spent refuting the bound's counter against the totalizer's. A limit leaves the best
+to the first cost found; each sum beneath the objective, ``BoolModel.beneath_objective``,
+is bounded alike by one of its own), until the solver proves the next bound
+unsatisfiable, which proves the last answer optimal, or the answer meets the bound the
+model states (``BoolModel.stated_bound``, a kind's proven bound), which no answer can
+beat: no call is spent refuting the bound's counter against the totalizer's. A limit leaves the best
 answer found, and that stated bound, or none below the optimum (the cost can be 0).
 
 Enumerating blocks each answer on ``model.answer`` only, so auxiliary variables never
@@ -100,7 +100,7 @@ def beneath_literals(model: BoolModel, goal: cnf.Penalties) -> list[list[int]]:
     return [
         [v + 1 for _, v in terms]
         for terms in model.beneath_objective
-        if all(a == 1 for a, _ in terms)
+        if terms and all(a == 1 for a, _ in terms)
     ]
 
 
