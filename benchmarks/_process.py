@@ -16,14 +16,19 @@ def queens_command() -> list[str]:
     return [sys.executable, "-m", "queenslab"]
 
 
-def measure(argv: list[str], cwd: Path | None = None, root: Path = ROOT) -> tuple[float, float]:
+def measure(
+    argv: list[str], cwd: Path | None = None, root: Path = ROOT, ok: tuple[int, ...] = (0,)
+) -> tuple[float, float]:
     """(wall seconds, peak RSS in MB) of one run of ``argv`` with the queenslab of
-    ``root`` (this checkout by default); raises if it fails.
+    ``root`` (this checkout by default); raises if it exits with a code not in ``ok``
+    (``queens decide`` says no with exit 1).
 
     The command may write Python bytecode caches, as an installed package has them
     (PYTHONDONTWRITEBYTECODE would make every run compile queenslab's sources again).
     """
-    env = {**os.environ, "PYTHONPATH": str(root)}
+    # PYTHONSAFEPATH: ``python -m`` would put the working directory first on the path,
+    # and run this checkout's queenslab whatever ``root`` names
+    env = {**os.environ, "PYTHONPATH": str(root), "PYTHONSAFEPATH": "1"}
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     start = time.perf_counter()
     process = subprocess.Popen(
@@ -32,7 +37,7 @@ def measure(argv: list[str], cwd: Path | None = None, root: Path = ROOT) -> tupl
     _, status, usage = os.wait4(process.pid, 0)
     wall = time.perf_counter() - start
     process.returncode = os.waitstatus_to_exitcode(status)
-    if process.returncode != 0:
+    if process.returncode not in ok:
         raise SystemExit(f"{' '.join(argv)} failed: {process.stderr.read().decode()}")
     process.stderr.close()
     return wall, usage.ru_maxrss / 1024  # Linux reports KB

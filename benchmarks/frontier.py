@@ -62,8 +62,9 @@ def _decide(problem: str, n: int, value: int, *options: str) -> tuple[str, ...]:
 
 
 HOUR = 3600.0
-#: Domination's best setting at the frontier: the line model, whose families of lines the
-#: queens bound, with lex-leader symmetry breaking, from graph-search's answer.
+#: The best setting measured at the frontier for domination (whose line model holds each
+#: family of lines beneath the queens) and peaceable armies (n = 10, docs/problems.md): the
+#: kind's line model, lex-leader symmetry breaking, from graph-search's answer.
 LINES = ("-b", "sat", "--model", "lines", "--symmetry", "lex-leader", "--from-heuristic")
 CASES = [
     *(
@@ -88,20 +89,17 @@ CASES = [
     ),
     Case("domination", "domination", 15, _optimize("domination", 15, *LINES), 600.0),
     Case("domination", "domination", 16, _optimize("domination", 16, *LINES), HOUR),
-    Case(
-        "domination-split",
-        "domination",
-        15,
-        _decide("domination", 15, 8, *LINES[:-1], "--split", "6"),
-        HOUR,
-    ),
-    Case(
-        "domination-split",
-        "domination",
-        15,
-        _decide("domination", 15, 8, *LINES[:-1], "--split", "6"),
-        HOUR,
-        dask_workers=2,
+    *(
+        Case(
+            "domination-split",
+            "domination",
+            n,
+            _decide("domination", n, 8, *LINES[:-1], "--split", "6"),
+            HOUR,
+            dask_workers=workers,
+        )
+        for n in (16, 15)
+        for workers in (0, 2)
     ),
     *(
         Case(
@@ -113,12 +111,12 @@ CASES = [
         )
         for n in (15, 16)
     ),
-    Case("peaceable", "peaceable", 11, _optimize("peaceable", 11, "-b", "sat"), 1800.0),
+    Case("peaceable", "peaceable", 11, _optimize("peaceable", 11, *LINES), 1800.0),
     Case(
         "peaceable-split",
         "peaceable",
         12,
-        _decide("peaceable", 12, 22, "-b", "sat", "--split", "8"),
+        _decide("peaceable", 12, 22, *LINES[:-1], "--split", "8"),
         HOUR,
     ),
     Case("peaceable-default", "peaceable", 9, _optimize("peaceable", 9), 60.0),
