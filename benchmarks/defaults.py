@@ -26,6 +26,7 @@ import argparse
 import json
 import subprocess
 import sys
+import textwrap
 import time
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass
@@ -162,8 +163,14 @@ SETTINGS = {settings!r}
 #: Kind -> backend -> the largest n proven within BUDGET (0: none of the n measured).
 REACH = {reach!r}
 #: Kind -> the command, machine and time that measured its rows.
-SOURCES = {sources!r}
+SOURCES = {{{", ".join(f"{problem!r}: {_wrapped(text)}" for problem, text in sources.items())}}}
 '''
+
+
+def _wrapped(text: str) -> str:
+    """A string literal of ``text`` in pieces that fit the line limit once formatted."""
+    pieces = textwrap.wrap(text, 70, drop_whitespace=False) or [""]
+    return "(" + " ".join(repr(piece) for piece in pieces) + ")"
 
 
 def _sources() -> dict[str, str]:

@@ -1,8 +1,7 @@
 """The defaults measured by benchmarks/defaults.py: generated, never edited by hand.
 
-Written by python benchmarks/defaults.py --write --log /tmp/f4bench/defaults.jsonl
-on vm: AMD EPYC, 2 cores, Python 3.11.7, load average 3.12, 2026-11-26 19:30 UTC.
-Each run had 8 wall seconds; proven runs are ranked by CPU seconds.
+Each run had 8 wall seconds; proven runs are ranked by CPU seconds. Each kind's
+rows come from the run named in SOURCES.
 """
 
 #: The wall seconds each run had: a backend's reach is the largest n it proved within them.
@@ -10,10 +9,13 @@ BUDGET = 8.0
 #: Kind -> ((first n, last n, backend, model, symmetry), ...): the fastest setting.
 BEST = {
     "domination": [
-        (1, 10, "sat", "hilbert", "lex-leader"),
-        (11, 1000000000, "maxsat", "hilbert", "lex-leader"),
+        (1, 12, "sat", "lines", "lex-leader"),
+        (13, 1000000000, "sat", "hilbert", "lex-leader"),
     ],
-    "independent-domination": [(1, 1000000000, "sat", "hilbert", "none")],
+    "independent-domination": [
+        (1, 12, "sat", "hilbert", "none"),
+        (13, 1000000000, "sat", "lines", "lex-leader"),
+    ],
     "peaceable": [(1, 1000000000, "sat", "basic", "lex-leader")],
     "coloring": [
         (1, 7, "sat", "exact-cover", "none"),
@@ -23,18 +25,22 @@ BEST = {
 #: Kind -> backend -> ((first n, last n, model, symmetry), ...): its fastest model and symmetry.
 SETTINGS = {
     "domination": {
-        "cpsat": [(1, 1000000000, "lines", "none")],
+        "cpsat": [(1, 12, "lines", "none"), (13, 1000000000, "lines", "lex-leader")],
         "milp": [(1, 10, "hilbert", "none"), (11, 1000000000, "lines", "none")],
         "maxsat": [(1, 1000000000, "hilbert", "lex-leader")],
-        "sat": [(1, 10, "hilbert", "lex-leader"), (11, 1000000000, "hilbert", "none")],
-        "portfolio": [(1, 1000000000, "hilbert", "none")],
+        "sat": [(1, 12, "lines", "lex-leader"), (13, 1000000000, "hilbert", "lex-leader")],
+        "portfolio": [
+            (1, 10, "hilbert", "none"),
+            (11, 12, "lines", "lex-leader"),
+            (13, 1000000000, "hilbert", "lex-leader"),
+        ],
     },
     "independent-domination": {
-        "cpsat": [(1, 10, "lines", "none"), (11, 1000000000, "hilbert", "lex-leader")],
-        "milp": [(1, 1000000000, "hilbert", "none")],
-        "maxsat": [(1, 10, "lines", "lex-leader"), (11, 1000000000, "hilbert", "lex-leader")],
-        "sat": [(1, 1000000000, "hilbert", "none")],
-        "portfolio": [(1, 1000000000, "hilbert", "none")],
+        "cpsat": [(1, 12, "lines", "none"), (13, 1000000000, "lines", "lex-leader")],
+        "milp": [(1, 1000000000, "cells", "none")],
+        "maxsat": [(1, 10, "cells", "lex-leader"), (11, 1000000000, "hilbert", "lex-leader")],
+        "sat": [(1, 12, "hilbert", "none"), (13, 1000000000, "lines", "lex-leader")],
+        "portfolio": [(1, 12, "hilbert", "none"), (13, 1000000000, "lines", "lex-leader")],
     },
     "peaceable": {
         "cpsat": [(1, 1000000000, "bosch", "lex-leader")],
@@ -53,8 +59,31 @@ SETTINGS = {
 }
 #: Kind -> backend -> the largest n proven within BUDGET (0: none of the n measured).
 REACH = {
-    "domination": {"cpsat": 11, "milp": 11, "maxsat": 11, "sat": 11, "portfolio": 11},
-    "independent-domination": {"cpsat": 11, "milp": 11, "maxsat": 11, "sat": 11, "portfolio": 11},
+    "domination": {"cpsat": 13, "milp": 13, "maxsat": 11, "sat": 13, "portfolio": 13},
+    "independent-domination": {"cpsat": 13, "milp": 11, "maxsat": 11, "sat": 13, "portfolio": 13},
     "peaceable": {"cpsat": 7, "milp": 6, "maxsat": 7, "sat": 7, "portfolio": 7},
     "coloring": {"cpsat": 8, "milp": 7, "maxsat": 8, "sat": 8, "portfolio": 8},
+}
+#: Kind -> the command, machine and time that measured its rows.
+SOURCES = {
+    "domination": (
+        "python benchmarks/defaults.py --n domination:9,11,13 independent-"
+        "domination:9,11,13 --write --log /tmp/fr/defaults.jsonl on vm: AMD "
+        "EPYC, 2 cores, Python 3.11.7, load average 0.04, 2026-11-27 01:46 UTC"
+    ),
+    "independent-domination": (
+        "python benchmarks/defaults.py --n domination:9,11,13 independent-"
+        "domination:9,11,13 --write --log /tmp/fr/defaults.jsonl on vm: AMD "
+        "EPYC, 2 cores, Python 3.11.7, load average 0.04, 2026-11-27 01:46 UTC"
+    ),
+    "peaceable": (
+        "python benchmarks/defaults.py --write --log "
+        "/tmp/f4bench/defaults.jsonl on vm: AMD EPYC, 2 cores, Python 3.11.7, "
+        "load average 3.12, 2026-11-26 19:30 UTC"
+    ),
+    "coloring": (
+        "python benchmarks/defaults.py --write --log "
+        "/tmp/f4bench/defaults.jsonl on vm: AMD EPYC, 2 cores, Python 3.11.7, "
+        "load average 3.12, 2026-11-26 19:30 UTC"
+    ),
 }

@@ -32,6 +32,8 @@ def check_setting(problem: str, backend: str, model: str, symmetry: str) -> None
 
 def test_the_table_names_existing_kinds_backends_models_and_symmetries():
     assert measured.BUDGET > 0 and measured.BEST
+    # each kind names the run that measured it (a run may measure some kinds again)
+    assert measured.SOURCES.keys() == measured.BEST.keys() and all(measured.SOURCES.values())
     for problem, rows in measured.BEST.items():
         assert problem in kind_names()
         check_ranges(rows)
