@@ -113,6 +113,13 @@ CASES = [
     ),
     Case("peaceable", "peaceable", 11, _optimize("peaceable", 11, *LINES), 1800.0),
     Case(
+        "peaceable-11-split",
+        "peaceable",
+        11,
+        _decide("peaceable", 11, 18, *LINES[:-1], "--split", "8"),
+        1800.0,
+    ),
+    Case(
         "peaceable-split",
         "peaceable",
         12,
