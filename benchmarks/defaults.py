@@ -147,7 +147,7 @@ def module(rows: list[Measure], source: str, budget: float) -> str:
         best[problem] = measured.BEST[problem]
         settings[problem] = measured.SETTINGS[problem]
         reach[problem] = measured.REACH[problem]
-        sources[problem] = _sources().get(problem, "")
+        sources[problem] = measured.SOURCES[problem]
     return f'''"""The defaults measured by benchmarks/defaults.py: generated, never edited by hand.
 
 Each run had {budget:g} wall seconds; proven runs are ranked by CPU seconds. Each kind's
@@ -171,16 +171,6 @@ def _wrapped(text: str) -> str:
     """A string literal of ``text`` in pieces that fit the line limit once formatted."""
     pieces = textwrap.wrap(text, 70, drop_whitespace=False) or [""]
     return "(" + " ".join(repr(piece) for piece in pieces) + ")"
-
-
-def _sources() -> dict[str, str]:
-    """The table's SOURCES; a table written before it had them names its one run in its
-    docstring ("Written by ... UTC.")."""
-    if hasattr(measured, "SOURCES"):
-        return measured.SOURCES
-    text = " ".join((measured.__doc__ or "").split())
-    run = text.partition("Written by ")[2].partition(" UTC.")[0]
-    return dict.fromkeys(measured.BEST, f"{run} UTC" if run else "")
 
 
 def sizes(text: str) -> tuple[str, tuple[int, ...]]:

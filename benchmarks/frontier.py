@@ -33,6 +33,7 @@ from typing import Any, TextIO
 
 from _process import ROOT, machine, queens_command
 
+from queenslab.core.run import cpu_seconds
 from queenslab.lab import reference
 
 
@@ -146,20 +147,12 @@ def run(case: Case, scale: float) -> dict:
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
         if client is not None:
-            cpu += sum(client.run(_cpu_seconds).values())
+            cpu += sum(client.run(cpu_seconds).values())
     try:
         record = json.loads(done.stdout.splitlines()[-1])
     except (IndexError, json.JSONDecodeError):
         record = {"status": f"error (exit {done.returncode}): {done.stderr.strip()[-120:]}"}
     return {**record, "wall": wall, "cpu": cpu, "budget": budget}
-
-
-def _cpu_seconds() -> float:
-    """The CPU seconds of the process it runs in (a Dask worker's) and its children."""
-    return sum(
-        usage.ru_utime + usage.ru_stime
-        for usage in map(resource.getrusage, (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
-    )
 
 
 @contextlib.contextmanager
