@@ -237,3 +237,17 @@ def test_every_import_points_down_the_layers():
             if floor[wing] >= floor[source]:
                 upward.append(f"{path.relative_to(ROOT)} imports {target}")
     assert upward == []
+
+
+def test_a_benchmark_runs_the_queenslab_of_the_tree_it_names(tmp_path, monkeypatch):
+    """benchmarks/revisions.py times an earlier commit's tree: ``python -m queenslab`` run
+    from the repository root must import that tree's package, not this checkout's (the
+    working directory came first on the path, so both sides ran this checkout)."""
+    monkeypatch.syspath_prepend(str(ROOT / "benchmarks"))
+    from _process import measure
+
+    other = tmp_path / "queenslab"
+    other.mkdir()
+    (other / "__init__.py").write_text("")
+    (other / "__main__.py").write_text("raise SystemExit(7)\n")
+    measure([sys.executable, "-m", "queenslab"], cwd=ROOT, root=tmp_path, ok=(7,))
