@@ -595,12 +595,12 @@ def decide(
     instance = make_problem(n, (), variant, blocked, problem)
     if value is None:
         raise UsageError("decide needs the value to ask about (--value K)")
-    if split is None and (scheduler or checkpoint):
-        raise UsageError("--scheduler and --checkpoint serve --split D: add it")
     _counted_here(cpu_limit, scheduler)
     asked = integer(value, "value", 0, 10**9)
     question = _question(instance, problem, model, symmetry)
     _weighted(question)
+    if split is None and (scheduler or checkpoint):
+        options = {**options, **_own_split(instance, question, backend, scheduler, checkpoint)}
     engine = _resolve(Task.DECIDE, instance, question, backend, options)
     run = Run(None, time_limit, progress, cpu_limit=cpu_limit)
     result = _timed(
@@ -612,6 +612,32 @@ def decide(
     result.value = asked
     _checked_decision(question, instance, result)
     return result
+
+
+def _own_split(
+    problem: Problem,
+    question: Question,
+    backend: str | None,
+    scheduler: str | None,
+    checkpoint: str | None,
+) -> dict[str, str]:
+    """``scheduler`` and ``checkpoint`` without ``split``: options of a backend whose own
+    search is split into pieces (armies); a one-line error when the call has none."""
+    own = {name: value for name, value in (("scheduler", scheduler), ("checkpoint", checkpoint))
+           if value}  # fmt: skip
+
+    def takes(name: str) -> bool:
+        cls = registry.backend_class(name)
+        return all(registry.uses(cls, option, Task.DECIDE, problem.kind, question.native)
+                   for option in own)  # fmt: skip
+
+    able = registry.able(Task.DECIDE, problem, registry.needs(problem), question.native)
+    splitting = [name for name in able if takes(name)]
+    if backend not in (None, *splitting) or not splitting:
+        could = f" or -b {', '.join(splitting)}" if splitting else ""
+        verb = "are" if len(own) > 1 else "is"
+        raise UsageError(f"--{' and --'.join(own)} {verb} for a split proof: add --split D{could}")
+    return own
 
 
 def _decide_split(

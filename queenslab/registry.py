@@ -33,6 +33,7 @@ BUILTIN: tuple[str, ...] = (
     "queenslab.exact.bitmask:BitmaskBackend",
     "queenslab.exact.csp:CspBackend",
     "queenslab.exact.gpu:GpuBackend",
+    "queenslab.exact.armies:ArmiesBackend",
     "queenslab.models.milp:MilpBackend",
     "queenslab.models.cpsat:CpSatBackend",
     "queenslab.models.sat:SatBackend",

@@ -279,8 +279,11 @@ def wrote_plot(path: str) -> None:
     print(f"queens: plot written to {path}", file=sys.stderr)
 
 
-def add_backend_options(parser: argparse.ArgumentParser, task: Task) -> None:
-    """A flag for every option declared by a backend that does ``task`` (on any kind)."""
+def add_backend_options(
+    parser: argparse.ArgumentParser, task: Task, besides: tuple[str, ...] = ()
+) -> None:
+    """A flag for every option declared by a backend that does ``task`` (on any kind),
+    but those ``besides``, which the command defines itself."""
     from queenslab.core.backend import options_table
     from queenslab.registry import backend_class, names
 
@@ -294,6 +297,8 @@ def add_backend_options(parser: argparse.ArgumentParser, task: Task) -> None:
             able[name] = cls
     group = parser.add_argument_group("backend options")
     for option_name, offered in options_table(able).items():
+        if option_name in besides:
+            continue
         declared = [(b, option) for b, option in offered if _applies(able[b], option, task)]
         if not declared:
             continue

@@ -10,7 +10,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from contextlib import nullcontext
 from typing import TextIO
 
 from queenslab import api
@@ -54,16 +53,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--workers at a time; no only when every cube is refuted",
     )
     parser.add_argument(
-        "--scheduler", metavar="ADDR", help="with --split: solve the cubes on this Dask scheduler"
+        "--scheduler",
+        metavar="ADDR",
+        help="solve the pieces of a split proof (--split's cubes, or the row colourings of "
+        "-b armies) on this Dask scheduler",
     )
     parser.add_argument(
         "--checkpoint",
         metavar="FILE",
-        help="with --split: keep the refuted cubes in this SQLite file; a rerun skips them",
+        help="keep the refuted pieces of a split proof (as --scheduler) in this SQLite file; "
+        "a rerun skips them",
     )
     parser.add_argument("--format", choices=("text", "json"), help="default: text")
     parser.add_argument("--output", "-o", metavar="FILE", help="write here instead of stdout")
-    a.add_backend_options(parser, Task.DECIDE)
+    a.add_backend_options(parser, Task.DECIDE, besides=("scheduler", "checkpoint"))
 
 
 def run(args: argparse.Namespace) -> int:
@@ -71,12 +74,12 @@ def run(args: argparse.Namespace) -> int:
     problem = a.problem(args)
     say_beyond_reach(problem, args.problem, args.backend)
     with atomic_output(args.output) as out:
-        shown = None
+        shown = f"pieces refuted, {problem.describe()}"  # drawn if the search reports them
         if args.split is not None:
             shown = f"cubes refuted, {problem.describe()}"
         elif args.proof:
             shown = f"checking the proof (bytes), {problem.describe()}"
-        with progress.progress_bar(shown) if shown else nullcontext() as bar:
+        with progress.progress_bar(shown) as bar:
             result = api.decide(problem, args.problem, args.value, args.backend,
                                 **a.whole_run_limits(args), model=args.model,
                                 symmetry=args.symmetry, proof=args.proof, progress=bar,

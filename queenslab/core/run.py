@@ -208,3 +208,16 @@ class Run:
         self.report(*self._reported)
         if self.on_news is not None:
             self.on_news("tick", self.news, self.elapsed())
+
+
+class PartRun(Run):
+    """A part of a run that can end alone (one cube of a split, one round of a search):
+    it stops when ``should_stop`` (the whole run's) says so or when it is stopped itself,
+    which leaves the whole run going. Its clock and statistics are its own."""
+
+    def __init__(self, should_stop: Callable[[], bool]) -> None:
+        super().__init__()
+        self._outer = should_stop
+
+    def should_stop(self) -> bool:
+        return self._outer() or super().should_stop()

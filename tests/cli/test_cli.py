@@ -206,7 +206,9 @@ def test_every_blocked_file_counts(queens, tmp_path):
         # offered by solve, enumerate and optimize, and ignored there
         (["solve", "8", "--checkpoint", "c.sqlite"], "unrecognized arguments: --checkpoint"),
         (["enumerate", "8", "--scheduler", "tcp://x:1"], "unrecognized arguments: --scheduler"),
-        (["optimize", "8", "--weights", "w.json", "--checkpoint", "c.sqlite"], "--checkpoint"),
+        # optimize offers it for the armies backend's peaceable search, not for weights
+        (["optimize", "8", "--weights", "w.json", "--checkpoint", "c.sqlite"],
+         "option 'checkpoint' is only for counting placement; optimizing, deciding peaceable"),
         # argparse took -1:0 for an option: "expected one argument"
         (["solve", "8", "--given", "-1:0"], "argument --given: ROW must be at least 0, got '-1'"),
         (["count", "8", "--blocked", "-2:-1"], "argument --blocked: ROW must be at least 0"),
@@ -216,7 +218,8 @@ def test_arguments_that_were_silently_lost_are_refused(queens, tmp_path, argv, m
     (tmp_path / "i.json").write_text(
         '{"format": "queenslab-instance", "version": 1, "n": 8}', encoding="utf-8"
     )
-    run = queens(*(str(tmp_path / arg) if arg == "i.json" else arg for arg in argv))
+    (tmp_path / "w.json").write_text(str([[1] * 8] * 8), encoding="utf-8")
+    run = queens(*(str(tmp_path / arg) if arg in ("i.json", "w.json") else arg for arg in argv))
     assert run.returncode == 2, run.stderr
     assert run.stderr.count("\n") == 1 and message in run.stderr, run.stderr
 

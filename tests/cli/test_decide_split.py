@@ -40,7 +40,7 @@ def test_split_usage_errors_are_one_line(queens, tmp_path):
     for extra, message in [
         (["--split", "13"], "--split"),
         (["-b", "maxsat", "--split", "2"], "sat and cpsat"),
-        (["--scheduler", "tcp://127.0.0.1:9"], "serve --split"),
+        (["--scheduler", "tcp://127.0.0.1:9"], "for a split proof: add --split D"),
     ]:
         run = queens(*base, *extra)
         assert run.returncode == 2 and message in run.stderr, run.stderr

@@ -68,8 +68,8 @@ def test_help_fits_a_terminal(command, capsys, monkeypatch):
         (["count", "4", "--problem", "domination", "-b", "sat", "--workers", "2"],
          "backend 'sat' uses option 'workers' only in its own search of placement"),
         (["count", "5", "--problem", "domination", "--checkpoint", "F"],
-         "option 'checkpoint' is only for counting placement (bitmask, gpu), "
-         "not for counting domination"),
+         "option 'checkpoint' is only for counting placement; optimizing, deciding peaceable "
+         "(bitmask, gpu, armies), not for counting domination"),
         (["count", "4", "--problem", "domination", "--solver-cmd", "cadical"],
          "option 'solver_cmd' is only for solving, enumerating, counting placement; deciding "
          "any problem (sat)"),

@@ -103,7 +103,7 @@ def test_cubes_on_the_pools_workers_agree():
     [
         ({"backend": "maxsat", "split": 2}, "sat and cpsat"),
         ({"backend": "sat", "split": 0}, "split must be between 1 and 12"),
-        ({"backend": "sat", "checkpoint": "x.sqlite"}, "serve --split"),
+        ({"backend": "sat", "checkpoint": "x.sqlite"}, "for a split proof: add --split D"),
         ({"backend": "sat", "split": 2, "proof": "p", "checkpoint": "c"}, "without --checkpoint"),
         ({"backend": "cpsat", "split": 2, "proof": "p"}, "runs on -b sat"),
         (

@@ -129,6 +129,23 @@ def _portfolio_budget(patch: pytest.MonkeyPatch, k: int) -> dict:
     return {}
 
 
+def _rounds_budget(patch: pytest.MonkeyPatch, k: int) -> dict:
+    """k decisions of the armies search (an optimisation's rounds), then a stop."""
+    from queenslab.core.errors import LimitReached
+    from queenslab.exact import armies
+
+    made, calls = armies._Search.decide, []
+
+    def limited(self, target: int):
+        calls.append(1)
+        if len(calls) > k:
+            raise LimitReached
+        return made(self, target)
+
+    patch.setattr(armies._Search, "decide", limited)
+    return {"workers": 1}
+
+
 #: A deterministic budget per backend, in the solver's own units of work (never the clock):
 #: each sets it for one run (a test-only hook where the solver is made) or passes it as an
 #: option, and returns the options to call with.
@@ -139,6 +156,7 @@ BUDGETS = {
     "maxsat": _oracle_call_budget,
     "portfolio": _portfolio_budget,
     "graph-search": lambda patch, k: {"patience": k + 1},
+    "armies": _rounds_budget,
 }
 
 
@@ -245,9 +263,11 @@ def test_a_limit_leaves_a_valid_bound(name, problem, variant, monkeypatch):
     n = _sizes(problem)[-1]
     best, _ = _oracle(problem).optimum(problem, n, variant)
     # the kind's first model, not the measured default (problems/measured.py): colouring's
-    # exact cover is solved at the root, where no budget can stop it
+    # exact cover is solved at the root, where no budget can stop it; a search of a
+    # backend's own reads no model
     heuristic = backend_class(name).family is Family.HEURISTIC
-    model = None if heuristic else next(iter(kind_class(problem).models))
+    modelled = backend_class(name).family is Family.MODEL
+    model = next(iter(kind_class(problem).models)) if modelled else None
     statuses = set()
     for k in (0, 1, 4, 16):
         with monkeypatch.context() as patch:
@@ -268,7 +288,12 @@ def test_a_limit_leaves_a_valid_bound(name, problem, variant, monkeypatch):
 
 def test_every_optimizing_backend_has_a_budget():
     """The bound test above needs a way to stop each backend deterministically."""
-    optimizing = {name for name in names() if backend_class(name).does(Task.OPTIMIZE, "domination")}
+    optimizing = {
+        name
+        for name in names()
+        for kind in OTHER_KINDS
+        if backend_class(name).does(Task.OPTIMIZE, kind)
+    }
     assert optimizing <= set(BUDGETS)
 
 

@@ -40,7 +40,7 @@ from queenslab.core.kind import Question
 from queenslab.core.model import BoolModel, Literal, Sense, Var
 from queenslab.core.problem import Problem
 from queenslab.core.result import DecideResult, Status
-from queenslab.core.run import Run
+from queenslab.core.run import PartRun, Run
 from queenslab.models.zero_one.backend import decided
 from queenslab.models.zero_one.outcome import Outcome
 from queenslab.runtime.pool import Cluster, Pool, Processes, Serial, Threads, connect
@@ -200,17 +200,6 @@ def _tidy(root: str) -> None:
             cube.rmdir()
 
 
-class _CubeRun(Run):
-    """A cube's run: the pool worker's ``should_stop`` (the run's deadline, a stop)."""
-
-    def __init__(self, should_stop: Callable[[], bool]) -> None:
-        super().__init__()
-        self._outer = should_stop
-
-    def should_stop(self) -> bool:
-        return self._outer() or super().should_stop()
-
-
 def _solve_cubes(
     translator: str,
     settings: Mapping[str, Any],
@@ -225,7 +214,7 @@ def _solve_cubes(
     solve = importlib.import_module(f"queenslab.models.zero_one.{translator}").optimize
     for number, units in claimed:
         start = time.perf_counter()
-        run = _CubeRun(should_stop)
+        run = PartRun(should_stop)  # a cube's: the pool worker's should_stop
         cube = replace(model, clauses=[*model.clauses, *((lit,) for lit in units)])
         if proving is None:
             outcome = solve(cube, run, settings)

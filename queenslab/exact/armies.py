@@ -1,0 +1,185 @@
+"""The ``armies`` backend: peaceable armies proven by the line-colouring search
+(``exact.armies_plan``), split by the colouring of the rows.
+
+A decision at a target is one pass over the row colourings, each a job of the run's pool:
+threads (the kernel releases the GIL) or tasks on a Dask cluster. It ends at the first
+pair of colourings that reaches the target (yes; the answer is that pair's best armies) or
+when every job is refuted (no: the search was exhaustive). With a checkpoint file each
+refuted job is a row holding its bound (no pair of it reaches bound + 1): a killed run
+resumes, and any later decision or optimisation of the same board skips the jobs whose
+bound is below its target.
+
+An optimisation decides upwards from its incumbent (the start, else nothing): each yes
+gives better armies and the next target above them, told to the run as news; the first no
+proves the incumbent optimal. A limit or Ctrl-C leaves the incumbent and the bound.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import functools
+from collections.abc import Callable, Iterator
+from contextlib import closing
+from types import MappingProxyType
+from typing import Any, ClassVar
+
+import numpy as np
+
+from queenslab.boards import Board
+from queenslab.core.backend import Backend, Family, Feature, Option, Task, workers_option
+from queenslab.core.errors import LimitReached, UsageError
+from queenslab.core.kind import Question
+from queenslab.core.problem import Problem
+from queenslab.core.result import DecideResult, OptimizeResult, Status
+from queenslab.core.run import News, PartRun, Run, never
+from queenslab.exact.armies_plan import STOPPED, Plan
+from queenslab.problems.peaceable import Armies
+from queenslab.runtime.pool import Cluster, Pool, Serial, Threads, connect
+
+#: A refuted job's checkpoint row: (bound, pairs searched, subsets searched).
+METHOD = "armies: row colourings, each with its bound"
+NO_ARMIES = Armies(frozenset(), frozenset())
+
+
+class ArmiesBackend(Backend):
+    name = "armies"
+    family = Family.EXACT
+    tasks = MappingProxyType({"peaceable": frozenset({Task.OPTIMIZE, Task.DECIDE})})
+    features = frozenset({Feature.BLOCKED})
+    variants = frozenset({"standard", "toroidal"})
+    summary = "peaceable armies: exact search over line colourings, threads or Dask, resumable"
+    requires: ClassVar[dict[str, str]] = {"numba": "numba"}
+    options = (
+        workers_option(help="threads searching row colourings"),
+        Option("scheduler", "Dask scheduler address, e.g. tcp://127.0.0.1:8786", metavar="ADDR"),
+        Option("checkpoint", "SQLite file keeping the refuted row colourings (resumable)",
+               metavar="FILE"),
+    )  # fmt: skip
+
+    def load(self) -> None:
+        """Load the compiled kernels (their first call), timed as start-up."""
+        from queenslab.boards import board
+
+        plan = Plan.of(board(4))
+        plan.search(0, 1, never, np.zeros(2, np.int64))
+        plan.answer(0b0011, 0b0011)
+
+    def decide(
+        self, problem: Problem, run: Run, question: Question, value: int, proof: str | None = None
+    ) -> DecideResult:
+        if proof is not None:
+            raise UsageError(
+                "--proof keeps a SAT solver's proof; the armies backend's no is an exhaustive "
+                "search with no proof file (decide with -b sat for one)"
+            )
+        with _Search(problem.board, run, self.settings, problem.describe()) as search:
+            if value <= 0:
+                return DecideResult(Status.YES, answer=NO_ARMIES)
+            try:
+                found = search.decide(value)
+            except LimitReached:
+                return DecideResult(Status.LIMIT)
+        if found is None:
+            return DecideResult(Status.NO)
+        return DecideResult(Status.YES, answer=found)
+
+    def optimize(self, problem: Problem, run: Run, question: Question) -> OptimizeResult:
+        kind = question.kind
+        best = question.start
+        with _Search(problem.board, run, self.settings, problem.describe()) as search:
+            upper = search.plan.upper_bound()
+            if question.bound is not None:
+                upper = min(upper, question.bound)
+            run.learn("bound", News(bound=upper))
+            try:
+                while best is None or kind.value(best) < upper:
+                    found = search.decide(1 if best is None else kind.value(best) + 1)
+                    if found is None:
+                        break
+                    best = found
+                    run.learn("solution", News(kind.value(best), best))
+            except LimitReached:
+                return OptimizeResult.of_news(run.news, kind.name)
+        best = NO_ARMIES if best is None else best
+        run.learn("bound", News(bound=kind.value(best)))
+        value = kind.value(best)
+        return OptimizeResult(Status.OPTIMAL, value, best, kind.name, bound=value)
+
+
+class _Search:
+    """One board's search: its plan, pool and checkpoint, for one or more decisions."""
+
+    def __init__(self, board: Board, run: Run, settings: dict[str, Any], describe: str) -> None:
+        self._board, self._run, self._settings, self._describe = board, run, settings, describe
+        self._stack = contextlib.ExitStack()
+        self._bounds: dict[int, int] = {}
+        self._record: Any = None
+        self.plan: Plan
+
+    def __enter__(self) -> _Search:
+        with self._run.phase("build"):
+            self.plan = Plan.of(self._board)
+        try:
+            self._pool = self._open_pool()
+            if self._settings.get("checkpoint"):  # after the pool: no file from a failure
+                self._open_checkpoint(self._settings["checkpoint"])
+        except BaseException:
+            self._stack.close()
+            raise
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stack.close()
+
+    def _open_pool(self) -> Pool[int, tuple[int, int, int, int]]:
+        if self._settings.get("scheduler"):
+            return Cluster(self._stack.enter_context(closing(connect(self._settings["scheduler"]))))
+        workers = int(self._settings.get("workers") or 1)
+        return Threads(workers) if workers > 1 else Serial()
+
+    def _open_checkpoint(self, path: str) -> None:
+        from queenslab.exact.checkpoint import Checkpoint
+
+        jobs = len(self.plan.jobs())
+        self._record = self._stack.enter_context(
+            Checkpoint(path, self.plan.n, METHOD, jobs, self.plan.fingerprint(), self._describe)
+        )
+        ids, rows = self._record.finished()
+        self._bounds = {int(job): int(row[0]) for job, row in zip(ids, rows, strict=True)}
+
+    def decide(self, target: int) -> Armies | None:
+        """The best armies of the first pair of colourings reaching ``target``, or None
+        when none does; LimitReached at a stop."""
+        run, jobs = self._run, self.plan.jobs()
+        todo = [job for job in jobs if self._bounds.get(job, target) >= target]
+        refuted = len(jobs) - len(todo)
+        run.report(refuted, len(jobs))
+        run.stats.add(rounds=1)
+        work = functools.partial(_refute, self.plan, target)
+        # the round's own run: a yes ends its stream (which stops its run), not the search
+        stream = self._pool.stream(work, todo, PartRun(run.should_stop))
+        with closing(stream):
+            for rows, cols, pairs, subsets in stream:
+                run.stats.add(pairs=pairs, subsets=subsets)
+                if cols >= 0:
+                    return self.plan.answer(rows, cols)
+                self._bounds[rows] = target - 1
+                if self._record is not None:
+                    self._record.record([rows], [(target - 1, pairs, subsets)])
+                refuted += 1
+                run.report(refuted, len(jobs))
+        return None
+
+
+def _refute(
+    plan: Plan, target: int, claimed: Iterator[int], should_stop: Callable[[], bool]
+) -> Iterator[tuple[int, int, int, int]]:
+    """A pool worker: (rows, the column colouring reaching ``target`` or -1, pairs,
+    subsets) per row colouring it claims. A pure function of its arguments, so a Dask task
+    may be rerun."""
+    for rows in claimed:
+        counts = np.zeros(2, np.int64)
+        cols = plan.search(rows, target, should_stop, counts)
+        if cols == STOPPED:
+            return
+        yield rows, cols, int(counts[0]), int(counts[1])

@@ -1,0 +1,283 @@
+"""Peaceable armies by an exact search over the colours of the board's lines.
+
+In a peaceable placement no line holds queens of both colours, so each line can be given
+one colour (an empty line either); conversely, once every line has a colour, the cells
+whose four lines are all white may all hold white queens and those whose lines are all
+black may all hold black ones, and no queen attacks the other colour. So the largest
+armies are the best colouring of the lines: the most cells of the rarer colour (the
+view Smith, Petrie and Gent 2004 take of their line variables, taken here to its end:
+the cells are not chosen at all).
+
+The search colours the rows and columns outright (2^(2n) pairs, one per orbit of the
+board's symmetries and the colour swap), counts the candidates of each colour (white:
+white row and column) and drops the pairs that cannot reach the target; for the others
+the diagonals decide, exactly, in ``armies_kernel``: a cell is the crossing of two
+diagonals, one side of each connected part of that crossing graph is enumerated and the
+other side is a knapsack solved by dynamic programming. Boards whose attacks are all
+lines qualify (the standard board and the torus, blocked cells too); super-queens' leaps
+are not lines.
+
+A decision at ``target`` is split by the colouring of the rows: each row colouring is a
+job of the run's pool (threads, as the kernel releases the GIL, or a Dask cluster), and
+with a checkpoint each refuted job is a row (its bound, pairs, subsets), which any later
+decision or optimisation of the same board reuses. An optimisation decides upwards from
+its incumbent (the start, or nothing): each yes gives an answer (the best armies of the
+pair found) and the next target above it; the first no proves the incumbent optimal.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+
+from queenslab.boards import Board, Cell
+from queenslab.boards.graph import LineId, lines_through
+from queenslab.core.errors import UsageError
+from queenslab.problems.peaceable import Armies
+
+#: The most row and column lines together: a pair of colourings is one int64 key.
+MAX_OUTER_LINES = 60
+#: The most lines on the enumerated side of a part of the diagonals.
+MAX_ENUMERATED = 30
+#: Seconds one kernel call may take: a stop is seen within about this.
+SLICE_SECONDS = 0.1
+STOPPED = -2  # ``Plan.search``'s answer when a stop came first
+
+
+@dataclass(frozen=True)
+class Plan:
+    """A board's lines as ``armies_kernel`` reads them (its docstring has the arrays), and
+    which line each index stands for, to read an answer back."""
+
+    board: Board
+    open_cells: tuple[Cell, ...]
+    open_rows: np.ndarray
+    cells: np.ndarray
+    part_start: np.ndarray
+    part_u: np.ndarray
+    part_v: np.ndarray
+    images: np.ndarray
+    #: per part, the lines of its enumerated side and of its other side
+    sides: tuple[tuple[tuple[LineId, ...], tuple[LineId, ...]], ...]
+
+    @classmethod
+    def of(cls, board: Board) -> Plan:
+        if board.variant.leaps:
+            raise UsageError(
+                f"the {board.variant.name} board attacks by leaps, which are not lines: "
+                "the armies search colours lines"
+            )
+        n = board.n
+        if 2 * n > MAX_OUTER_LINES:
+            raise UsageError(f"the armies search takes n <= {MAX_OUTER_LINES // 2}, not {n}")
+        open_cells = tuple(board.open_cells())
+        open_rows = np.zeros(n, np.int64)
+        for r, c in open_cells:
+            open_rows[r] |= 1 << c
+        parts = _parts(board, open_cells)
+        sides, rows = [], []
+        starts = [0]
+        for members in parts:
+            u_lines, v_lines = _sides(board, members)
+            if len(u_lines) > MAX_ENUMERATED:
+                raise UsageError(f"the armies search takes n <= {MAX_ENUMERATED}, not {n}")
+            u_index = {line: i for i, line in enumerate(u_lines)}
+            v_index = {line: i for i, line in enumerate(v_lines)}
+            crossings: dict[tuple[int, int], int] = {}
+            for cell in members:
+                through = lines_through(board, cell)
+                u = next(u_index[line] for line in through[2:] if line in u_index)
+                v = next(v_index[line] for line in through[2:] if line in v_index)
+                layer = crossings[u, v] = crossings.get((u, v), -1) + 1
+                rows.append((cell[0], cell[1], len(sides), u, v, layer))
+            sides.append((u_lines, v_lines))
+            starts.append(len(rows))
+        return cls(
+            board=board,
+            open_cells=open_cells,
+            open_rows=open_rows,
+            cells=np.array(rows, np.int64).reshape(len(rows), 6),
+            part_start=np.array(starts, np.int64),
+            part_u=np.array([len(u) for u, _ in sides], np.int64),
+            part_v=np.array([len(v) for _, v in sides], np.int64),
+            images=_images(board),
+            sides=tuple(sides),
+        )
+
+    @property
+    def n(self) -> int:
+        return self.board.n
+
+    def jobs(self) -> range:
+        """The row colourings to search: the colour swap keeps those without the last row."""
+        return range(1 << max(0, self.n - 1))
+
+    def upper_bound(self) -> int:
+        """No colouring beats a white rectangle of a rows and b columns and the black one
+        of the others: max over a, b of min(ab, (n - a)(n - b))."""
+        n = self.n
+        return max(min(a * b, (n - a) * (n - b)) for a in range(n + 1) for b in range(n + 1))
+
+    def fingerprint(self) -> str:
+        """What a checkpoint's rows are true of: the board's cells and symmetries."""
+        text = repr((self.board.variant.name, self.n, self.open_cells, self.images.tobytes()))
+        return hashlib.sha256(text.encode()).hexdigest()
+
+    def search(
+        self, rows: int, target: int, should_stop: Callable[[], bool], counts: np.ndarray
+    ) -> int:
+        """The first column colouring that, with ``rows``, reaches ``target`` (-1: none;
+        ``STOPPED``: a stop came first); ``counts`` gains the pairs and subsets searched.
+        The kernel runs in slices of about ``SLICE_SECONDS``."""
+        from queenslab.exact.armies_kernel import search_pairs
+
+        first, end, size = 0, 1 << self.n, 16
+        while first < end:
+            if should_stop():
+                return STOPPED
+            last = min(end, first + size)
+            began = time.perf_counter()
+            found = search_pairs(
+                rows, first, last, target, self.n, self.open_rows, self.cells, self.part_start,
+                self.part_u, self.part_v, self.images, counts,
+            )  # fmt: skip
+            if found >= 0:
+                return int(found)
+            spent = time.perf_counter() - began
+            size = size * 2 if spent < SLICE_SECONDS / 4 else max(1, size // 2 + 1)
+            first = last
+        return -1
+
+    def answer(self, rows: int, cols: int) -> Armies:
+        """The largest equal armies of this row and column colouring."""
+        from queenslab.exact.armies_kernel import part_frontier
+
+        options = []  # per part: (white, black, subset) for each white count
+        for p in range(len(self.sides)):
+            start, end = int(self.part_start[p]), int(self.part_start[p + 1])
+            cap = end - start
+            out, chosen = np.empty(cap + 1, np.int64), np.empty(cap + 1, np.int64)
+            wmask, bmask = part_frontier(
+                rows, cols, self.cells, start, end, int(self.part_u[p]), int(self.part_v[p]),
+                cap, out, chosen,
+            )  # fmt: skip
+            reachable = [(w, int(out[w]), int(chosen[w])) for w in range(cap + 1) if out[w] >= 0]
+            options.append((reachable, wmask, bmask))
+        picks = _best_split([reachable for reachable, _, _ in options])
+        white_lines: set[LineId] = {(0, r) for r in range(self.n) if rows >> r & 1}
+        white_lines |= {(1, c) for c in range(self.n) if cols >> c & 1}
+        for p, (white, subset) in enumerate(picks):
+            u_lines, v_lines = self.sides[p]
+            white_lines |= {line for i, line in enumerate(u_lines) if subset >> i & 1}
+            _, wmask, bmask = options[p]
+            for v in _knapsack(subset, white, wmask, bmask, len(u_lines)):
+                white_lines.add(v_lines[v])
+        return _armies(self, white_lines)
+
+
+def _parts(board: Board, open_cells: tuple[Cell, ...]) -> list[list[Cell]]:
+    """The open cells grouped by connected part of the graph whose vertices are the
+    diagonal lines and whose edges are the open cells (each joins its two diagonals)."""
+    parent: dict[LineId, LineId] = {}
+
+    def root(line: LineId) -> LineId:
+        parent.setdefault(line, line)
+        while parent[line] != line:
+            parent[line] = parent[parent[line]]
+            line = parent[line]
+        return line
+
+    for cell in open_cells:
+        up, down = lines_through(board, cell)[2:]
+        parent[root(up)] = root(down)
+    groups: dict[LineId, list[Cell]] = {}
+    for cell in open_cells:
+        groups.setdefault(root(lines_through(board, cell)[2]), []).append(cell)
+    return list(groups.values())
+
+
+def _sides(board: Board, members: list[Cell]) -> tuple[tuple[LineId, ...], tuple[LineId, ...]]:
+    """A part's two sides, the smaller first (it is enumerated)."""
+    ups = tuple(sorted({lines_through(board, cell)[2] for cell in members}))
+    downs = tuple(sorted({lines_through(board, cell)[3] for cell in members}))
+    return (ups, downs) if len(ups) <= len(downs) else (downs, ups)
+
+
+def _images(board: Board) -> np.ndarray:
+    """``images[g, j, byte]``: where the bits of byte j of a key go under symmetry g (the
+    board's symmetries, identity first). Bit c of a key is column c, bit n + r row r."""
+    n = board.n
+    width = 2 * n
+    where = np.zeros((len(board.symmetries()), width), np.int64)
+    for g, symmetry in enumerate(board.symmetries()):
+        for bit in range(width):
+            # two cells of the line: their images share a row, or a column
+            line = [(0, bit), (1, bit)] if bit < n else [(bit - n, 0), (bit - n, 1)]
+            (r1, c1), (r2, _) = (symmetry.cell(n, r, c) for r, c in line)
+            where[g, bit] = n + r1 if r1 == r2 else c1
+    images = np.zeros((len(where), (width + 7) // 8, 256), np.int64)
+    for g in range(len(where)):
+        for j in range(images.shape[1]):
+            for byte in range(256):
+                moved = 0
+                for k in range(8):
+                    if byte >> k & 1 and 8 * j + k < width:
+                        moved |= 1 << int(where[g, 8 * j + k])
+                images[g, j, byte] = moved
+    return images
+
+
+def _best_split(parts: list[list[tuple[int, int, int]]]) -> list[tuple[int, int]]:
+    """Per part, the (white count, subset) of the frontier points that together give the
+    most cells of the rarer colour."""
+    best: dict[int, tuple[int, list[tuple[int, int]]]] = {0: (0, [])}
+    for reachable in parts:
+        grown: dict[int, tuple[int, list[tuple[int, int]]]] = {}
+        for white, (black, picks) in best.items():
+            for w, b, subset in reachable:
+                total = white + w
+                if total not in grown or grown[total][0] < black + b:
+                    grown[total] = (black + b, [*picks, (w, subset)])
+        best = grown
+    _, (_, picks) = max(best.items(), key=lambda item: min(item[0], item[1][0]))
+    return picks
+
+
+def _knapsack(
+    subset: int, white: int, wmask: np.ndarray, bmask: np.ndarray, u_count: int
+) -> list[int]:
+    """The other side's lines to colour white so that, with ``subset`` white on the
+    enumerated side, the part has at least ``white`` white cells and the most black."""
+    others = ((1 << u_count) - 1) & ~subset
+    gains = [
+        (sum((int(w) & subset).bit_count() for w in whites),
+         sum((int(b) & others).bit_count() for b in blacks))
+        for whites, blacks in zip(wmask.T, bmask.T, strict=True)
+    ]  # fmt: skip
+    table: list[dict[int, tuple[int, list[int]]]] = [{0: (0, [])}]
+    for v, (gain_w, gain_b) in enumerate(gains):
+        row: dict[int, tuple[int, list[int]]] = {}
+        for w, (b, whites) in table[-1].items():
+            for key, value in (((w, (b + gain_b, whites))), (w + gain_w, (b, [*whites, v]))):
+                if key not in row or row[key][0] < value[0]:
+                    row[key] = value
+        table.append(row)
+    return max(((b, whites) for w, (b, whites) in table[-1].items() if w >= white))[1]
+
+
+def _armies(plan: Plan, white_lines: set[LineId]) -> Armies:
+    """The equal armies of a colouring: the open cells with four lines of one colour, the
+    larger army cut down to the smaller."""
+    white, black = [], []
+    for r, c in plan.open_cells:
+        colours = {line in white_lines for line in lines_through(plan.board, (r, c))}
+        if colours == {True}:
+            white.append((r, c))
+        elif colours == {False}:
+            black.append((r, c))
+    size = min(len(white), len(black))
+    return Armies(frozenset(white[:size]), frozenset(black[:size]))

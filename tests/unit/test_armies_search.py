@@ -1,0 +1,206 @@
+"""The armies backend (exact.armies): its kernel against a brute force over the colourings
+of the diagonals, its symmetry reduction against none, and its decisions, optimisations,
+checkpoints, Dask runs and stops through the API. The harness (test_kind_backends.py)
+holds it to the brute-force optima on every variant it declares."""
+
+from __future__ import annotations
+
+import itertools
+import random
+import sqlite3
+
+import numpy as np
+import pytest
+
+import queenslab as ql
+from queenslab.boards import board
+from queenslab.core.errors import StoppedWithAnswer, UsageError
+from queenslab.core.run import never
+from queenslab.exact import armies_kernel
+from queenslab.exact.armies_plan import Plan
+from tests import kind_oracle
+
+
+def _diagonal_best(n: int, variant: str, blocked: set, rows: int, cols: int) -> int:
+    """The most cells of the rarer colour over every colouring of the diagonals, written
+    out with NumPy (no code of the search): the pair's true value."""
+    wraps = variant == "toroidal"
+    cells = [(r, c) for r in range(n) for c in range(n) if (r, c) not in blocked]
+    ups = sorted({(r - c) % n if wraps else r - c for r, c in cells})
+    downs = sorted({(r + c) % n if wraps else r + c for r, c in cells})
+    lines = len(ups) + len(downs)
+    colourings = (np.arange(1 << lines)[:, None] >> np.arange(lines)) & 1
+    white = np.zeros(len(colourings), int)
+    black = np.zeros(len(colourings), int)
+    for r, c in cells:
+        up = ups.index((r - c) % n if wraps else r - c)
+        down = len(ups) + downs.index((r + c) % n if wraps else r + c)
+        both = colourings[:, up] + colourings[:, down]
+        if rows >> r & 1 and cols >> c & 1:
+            white += both == 2
+        elif not rows >> r & 1 and not cols >> c & 1:
+            black += both == 0
+    return int(np.minimum(white, black).max())
+
+
+def _reaches(plan: Plan, rows: int, cols: int, target: int) -> bool:
+    counts = np.zeros(2, np.int64)
+    found = armies_kernel.reaches(
+        rows, cols, target, plan.cells, plan.part_start, plan.part_u, plan.part_v, counts
+    )
+    return bool(found)
+
+
+@pytest.mark.parametrize(
+    ("n", "variant", "blocked"),
+    [(4, "standard", ()), (4, "standard", ((1, 2), (3, 3))), (5, "toroidal", ()),
+     (4, "toroidal", ((0, 0),)), (6, "toroidal", ((2, 3),))],
+)  # fmt: skip
+def test_each_pair_decides_and_reads_back_its_true_value(n, variant, blocked):
+    """For sampled row and column colourings: the kernel says yes exactly up to the
+    brute force's value, and the answer read back has that many queens of each colour."""
+    plan = Plan.of(board(n, variant, blocked))
+    rng = random.Random(n)
+    for rows, cols in [(rng.randrange(1 << n), rng.randrange(1 << n)) for _ in range(25)]:
+        best = _diagonal_best(n, variant, set(blocked), rows, cols)
+        assert all(_reaches(plan, rows, cols, t) for t in range(1, best + 1))
+        assert not _reaches(plan, rows, cols, best + 1)
+        armies = plan.answer(rows, cols)
+        assert len(armies.white) == len(armies.black) == best
+        assert ql.problems.kind("peaceable").check(plan.board, armies) is None
+
+
+@pytest.mark.parametrize(("n", "blocked"), [(6, ()), (5, ((0, 1), (2, 2))), (7, ())])
+def test_one_pair_per_orbit_decides_as_every_pair(n, blocked):
+    """The board's symmetries and the colour swap lose no answer: at every target, the
+    search of one pair per orbit says yes exactly when some pair of all 2^(2n) does."""
+    plan = Plan.of(board(n, "standard", blocked))
+    for target in range(1, 10):
+        reduced = any(plan.search(rows, target, never, np.zeros(2, np.int64)) >= 0
+                      for rows in plan.jobs())  # fmt: skip
+        every = any(_reaches(plan, rows, cols, target)
+                    for rows, cols in itertools.product(range(1 << n), repeat=2))  # fmt: skip
+        assert reduced == every, target
+
+
+def test_the_orbits_are_about_a_sixteenth_of_the_pairs():
+    """Eight symmetries of the square and the colour swap: at n = 8 the pairs searched
+    are about 2^16 / 16 (a few more: pairs that a symmetry fixes have smaller orbits)."""
+    plan = Plan.of(board(8))
+    assert len(plan.jobs()) == 1 << 7  # the colour swap keeps the row colourings without row 7
+    full = (1 << 16) - 1
+    kept = sum(armies_kernel.canonical(key, full, plan.images) for key in range(1 << 16))
+    assert (1 << 16) // 16 <= kept < (1 << 16) // 13
+
+
+@pytest.mark.parametrize("n", range(1, 6))
+@pytest.mark.parametrize("variant", ["standard", "toroidal"])
+def test_decide_agrees_with_the_brute_force_at_every_value(n, variant):
+    best, _ = kind_oracle.optimum("peaceable", n, variant)
+    for value in range(best + 2):
+        result = ql.decide(n, "peaceable", value, "armies", variant=variant, workers=1)
+        assert result.status == ("yes" if value <= best else "no"), (value, best)
+        if result.status == "yes":
+            assert result.objective >= value
+            assert kind_oracle.fault("peaceable", n, variant, (), result.answer) is None
+
+
+def test_random_blocked_boards_reach_the_brute_force_optimum():
+    rng = random.Random(7)
+    for _ in range(8):
+        n = rng.randint(3, 5)
+        blocked = tuple(sorted(rng.sample([(r, c) for r in range(n) for c in range(n)], n - 1)))
+        variant = rng.choice(["standard", "toroidal"])
+        best, _ = kind_oracle.optimum("peaceable", n, variant, blocked)
+        result = ql.optimize(n, problem="peaceable", backend="armies", variant=variant,
+                             blocked=blocked, workers=2)  # fmt: skip
+        assert (result.status, result.objective, result.bound) == ("optimal", best, best)
+
+
+def test_optimize_starts_from_a_right_start_and_refuses_a_wrong_one():
+    start = ql.optimize(7, problem="peaceable", backend="armies").answer
+    warm = ql.optimize(7, problem="peaceable", backend="armies", start=start)
+    assert (warm.objective, warm.stats["rounds"]) == (7, 1)  # only the proof: no answer beats 7
+    wrong = {"white": [[0, 0]], "black": [[0, 1]]}
+    with pytest.raises(UsageError, match="not a peaceable answer"):
+        ql.optimize(7, problem="peaceable", backend="armies", start=wrong)
+
+
+def test_the_news_climb_to_the_optimum_and_end_on_its_bound():
+    events = []
+
+    def told(event, news, _seconds):
+        events.append((event, news.objective, news.bound))
+
+    ql.optimize(8, problem="peaceable", backend="armies", on_news=told)
+    solutions = [value for event, value, _ in events if event == "solution"]
+    assert solutions == sorted(set(solutions)) and solutions[-1] == 9
+    assert events[0] == ("bound", None, 16) and events[-1] == ("bound", 9, 9)
+
+
+def test_ctrl_c_keeps_the_best_armies_found():
+    def interrupt(event, news, _):
+        if event == "solution" and news.objective >= 3:
+            raise KeyboardInterrupt
+
+    with pytest.raises(StoppedWithAnswer) as stopped:
+        ql.optimize(9, problem="peaceable", backend="armies", on_news=interrupt)
+    best = stopped.value.result
+    assert best.status == "feasible" and best.objective >= 3
+    assert best.bound == Plan.of(board(9)).upper_bound() == 20  # min(4 x 5, 5 x 4)
+    assert best.answer["white"] and len(best.answer["white"]) == len(best.answer["black"])
+
+
+def test_a_checkpoint_resumes_a_stopped_proof_and_serves_a_later_optimisation(
+    tmp_path, monkeypatch
+):
+    """Ctrl-C in the middle of a proof keeps the refuted row colourings; the rerun
+    searches only the others, and a later optimisation of the board reuses every row."""
+    path = str(tmp_path / "armies.sqlite")
+    whole = ql.decide(9, "peaceable", 13, "armies", workers=1)
+    searched = Plan.search
+
+    def interrupted(plan, rows, target, should_stop, counts):
+        if rows == 100:
+            raise KeyboardInterrupt
+        return searched(plan, rows, target, should_stop, counts)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(Plan, "search", interrupted)
+        with pytest.raises(KeyboardInterrupt):
+            ql.decide(9, "peaceable", 13, "armies", workers=1, checkpoint=path)
+    with sqlite3.connect(path) as db:
+        assert db.execute("SELECT COUNT(*), MAX(total) FROM done").fetchone() == (100, 12)
+    resumed = ql.decide(9, "peaceable", 13, "armies", workers=2, checkpoint=path)
+    assert resumed.status == whole.status == "no"
+    assert 0 < resumed.stats["pairs"] < whole.stats["pairs"]
+    again = ql.decide(9, "peaceable", 14, "armies", checkpoint=path)  # bound 12 < 14 everywhere
+    assert (again.status, again.stats.get("pairs", 0)) == ("no", 0)
+    best = ql.optimize(9, problem="peaceable", backend="armies", checkpoint=path)
+    assert (best.status, best.objective) == ("optimal", 12)
+
+
+def test_a_checkpoint_of_another_board_is_refused(tmp_path):
+    path = str(tmp_path / "armies.sqlite")
+    ql.decide(6, "peaceable", 6, "armies", checkpoint=path)
+    with pytest.raises(UsageError, match="belongs to another"):
+        ql.decide(6, "peaceable", 6, "armies", checkpoint=path, blocked=[(0, 0)])
+
+
+def test_a_dask_cluster_gives_the_same_answers(dask_scheduler):
+    for value, status in ((9, "yes"), (10, "no")):
+        result = ql.decide(8, "peaceable", value, "armies", scheduler=dask_scheduler)
+        assert result.status == status
+    best = ql.optimize(8, problem="peaceable", backend="armies", scheduler=dask_scheduler)
+    assert (best.status, best.objective) == ("optimal", 9)
+
+
+def test_what_the_search_cannot_take_is_refused_in_one_line():
+    with pytest.raises(UsageError, match="leaps"):
+        Plan.of(board(5, "superqueens"))
+    with pytest.raises(UsageError, match="no proof file"):
+        ql.decide(5, "peaceable", 5, "armies", proof="unused")
+    with pytest.raises(UsageError, match="add --split D or -b armies"):
+        ql.decide(5, "peaceable", 5, "sat", checkpoint="unused.sqlite")
+    with pytest.raises(UsageError, match="superqueens"):
+        ql.decide(5, "peaceable", 5, "armies", variant="superqueens")
