@@ -3,7 +3,9 @@ prove the optimum in the fewest CPU seconds, written as ``queenslab/problems/mea
 
 For each kind, backend, model and ``--symmetry`` choice, ``ql.optimize`` at each of the
 kind's n (``--n kind:n,n``), smallest first, with a wall-clock ``--budget`` per run; the
-first n not proven within it ends that setting's climb (a larger board would fail too).
+first n not proven within it ends that setting's climb (a larger board would fail too). A
+backend with a search of its own for the kind (``armies`` for peaceable armies) is one
+setting, with no model and no symmetry (None in the table).
 CPU seconds (this process, its threads and its forked solvers) rank the proven runs, as
 they compare on a shared machine; a portfolio pays for all of its members.
 
@@ -34,16 +36,18 @@ from dataclasses import asdict, dataclass
 from _process import ROOT, machine
 
 import queenslab as ql
+from queenslab import registry
+from queenslab.core.backend import Task
 from queenslab.core.errors import QueensError
 from queenslab.core.problem import MAX_N
 from queenslab.problems import BUILTIN, measured
 
-BACKENDS = ("cpsat", "milp", "maxsat", "sat", "portfolio")
+BACKENDS = ("cpsat", "milp", "maxsat", "sat", "portfolio", "armies")
 #: A few n near each kind's reach on 2 cores with a budget of seconds (docs/problems.md).
 SIZES = {
     "domination": (9, 11, 13),
     "independent-domination": (9, 11, 13),
-    "peaceable": (6, 7),
+    "peaceable": (6, 7, 9, 10),
     "coloring": (7, 8),
 }
 TABLE = ROOT / "queenslab" / "problems" / "measured.py"
@@ -53,8 +57,8 @@ TABLE = ROOT / "queenslab" / "problems" / "measured.py"
 class Measure:
     problem: str
     backend: str
-    model: str
-    symmetry: str
+    model: str | None  # None: the backend's own search
+    symmetry: str | None
     n: int
     status: str
     seconds: float
@@ -66,12 +70,12 @@ class Measure:
 
 
 def measure(
-    problem: str, backend: str, model: str, symmetry: str, n: int, budget: float
+    problem: str, backend: str, model: str | None, symmetry: str | None, n: int, budget: float
 ) -> Measure:
     """One run; a setting the backend refuses reads 'refused'."""
     try:
         result = ql.optimize(n, problem=problem, backend=backend, model=model,
-                             symmetry=symmetry, time_limit=budget)  # fmt: skip
+                             symmetry=symmetry or "none", time_limit=budget)  # fmt: skip
     except QueensError:
         return Measure(problem, backend, model, symmetry, n, "refused", 0.0, 0.0)
     return Measure(problem, backend, model, symmetry, n, str(result.status), result.seconds,
@@ -82,8 +86,12 @@ def climb(args: argparse.Namespace) -> Iterator[Measure]:
     """Every setting up its kind's n while proven within the budget."""
     for problem, sizes in args.n.items():
         for backend in args.backends:
-            for model in BUILTIN[problem].models:
-                for symmetry in args.symmetry:
+            cls = registry.backend_class(backend)
+            if not cls.takes(problem):
+                continue
+            own = cls.searches_itself(Task.OPTIMIZE, problem)
+            for model in [None] if own else BUILTIN[problem].models:
+                for symmetry in [None] if own else args.symmetry:
                     for n in sizes:
                         found = measure(problem, backend, model, symmetry, n, args.budget)
                         yield found
@@ -126,7 +134,7 @@ def tables(rows: list[Measure]) -> tuple[dict, dict, dict]:
         settings[problem], reach[problem] = {}, {}
         for backend in dict.fromkeys(m.backend for m in runs):
             own = [m for m in runs if m.backend == backend]
-            if any(m.proven for m in own):
+            if any(m.proven and m.model is not None for m in own):
                 settings[problem][backend] = ranges(fastest(own, ("model", "symmetry")))
             reach[problem][backend] = max((m.n for m in own if m.proven), default=0)
     return best, settings, reach
@@ -156,7 +164,8 @@ rows come from the run named in SOURCES.
 
 #: The wall seconds each run had: a backend's reach is the largest n it proved within them.
 BUDGET = {budget!r}
-#: Kind -> ((first n, last n, backend, model, symmetry), ...): the fastest setting.
+#: Kind -> ((first n, last n, backend, model, symmetry), ...): the fastest setting (model
+#: and symmetry None: the backend's own search).
 BEST = {best!r}
 #: Kind -> backend -> ((first n, last n, model, symmetry), ...): its fastest model and symmetry.
 SETTINGS = {settings!r}

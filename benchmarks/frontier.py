@@ -11,8 +11,10 @@ own checker inside the command.
 The cases are the targets of the frontier issue: colouring proven for n <= 12 and n = 13,
 14 attempted; domination n = 15 within 10 minutes and n = 16 within an hour (and the same
 decision split over a local Dask cluster of two workers); independent domination n = 15
-and 16 within an hour each; peaceable armies n = 11 within 30 minutes, n = 12 split; and
-``queens optimize 9 --problem peaceable`` with no options within 60 s.
+and 16 within an hour each; peaceable armies n = 11 within 30 minutes, n = 12 split (on
+this machine's threads and on a local Dask cluster), n = 13 attempted, and the model
+setting that was the best before the armies search beside it at n = 10; and ``queens
+optimize 9 --problem peaceable`` with no options within 60 s.
 
     PYTHONPATH=. python benchmarks/frontier.py --only coloring peaceable-default
     PYTHONPATH=. python benchmarks/frontier.py --scale 0.1          # a quick pass
@@ -64,9 +66,12 @@ def _decide(problem: str, n: int, value: int, *options: str) -> tuple[str, ...]:
 
 HOUR = 3600.0
 #: The best setting measured at the frontier for domination (whose line model holds each
-#: family of lines beneath the queens) and peaceable armies (n = 10, docs/problems.md): the
-#: kind's line model, lex-leader symmetry breaking, from graph-search's answer.
+#: family of lines beneath the queens), and the best model setting for peaceable armies
+#: (n = 10, docs/problems.md): the kind's line model, lex-leader symmetry breaking, from
+#: graph-search's answer.
 LINES = ("-b", "sat", "--model", "lines", "--symmetry", "lex-leader", "--from-heuristic")
+#: Peaceable armies by the colours of the lines (exact.armies), named.
+ARMIES = ("-b", "armies")
 CASES = [
     *(
         Case(
@@ -112,20 +117,27 @@ CASES = [
         )
         for n in (15, 16)
     ),
-    Case("peaceable", "peaceable", 11, _optimize("peaceable", 11, *LINES), 1800.0),
-    Case(
-        "peaceable-11-split",
-        "peaceable",
-        11,
-        _decide("peaceable", 11, 18, *LINES[:-1], "--split", "8"),
-        1800.0,
+    # peaceable armies with no options (the measured default: the armies search)
+    *(
+        Case("peaceable", "peaceable", n, _optimize("peaceable", n), b)
+        for n, b in ((11, 1800.0), (12, HOUR))
     ),
-    Case(
-        "peaceable-split",
-        "peaceable",
-        12,
-        _decide("peaceable", 12, 22, *LINES[:-1], "--split", "8"),
-        HOUR,
+    *(
+        Case(
+            "peaceable-split",
+            "peaceable",
+            12,
+            _decide("peaceable", 12, 22, *ARMIES),
+            HOUR,
+            dask_workers=workers,
+        )
+        for workers in (0, 2)
+    ),
+    Case("peaceable-beyond", "peaceable", 13, _optimize("peaceable", 13), 2 * HOUR),
+    # the best model setting before the armies search (sat, lines, lex-leader), beside it
+    *(
+        Case("peaceable-models", "peaceable", 10, argv, 600.0)
+        for argv in (_optimize("peaceable", 10, *LINES), _optimize("peaceable", 10, *ARMIES))
     ),
     Case("peaceable-default", "peaceable", 9, _optimize("peaceable", 9), 60.0),
 ]

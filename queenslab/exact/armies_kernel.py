@@ -182,9 +182,63 @@ def combine(combined, part, cap, into):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, nogil=True)
+def side_allows(white, black, target, g, h):  # type: ignore[no-untyped-def]
+    """Whether the lines of one side of the diagonals, each coloured alone (a white line
+    gives its ``white`` candidates, a black one its ``black``), could give ``target`` of
+    each colour: a relaxation (a cell counts on one of its two diagonals only), so a no
+    rules the pair out before its parts are searched."""
+    g[:] = -1
+    g[0] = 0
+    for line in range(white.shape[0]):
+        h[:] = -1
+        for w in range(target + 1):
+            if g[w] < 0:
+                continue
+            if g[w] + black[line] > h[w]:
+                h[w] = g[w] + black[line]
+            up = min(target, w + white[line])
+            if g[w] > h[up]:
+                h[up] = g[w]
+        g[:] = h
+    return g[target] >= target
+
+
+@njit(cache=True, nogil=True)
+def sides_allow(rows, cols, target, cells, part_u, part_v):  # type: ignore[no-untyped-def]
+    """``side_allows`` for both sides of the diagonals."""
+    u_first = np.zeros(part_u.shape[0] + 1, np.int64)
+    v_first = np.zeros(part_v.shape[0] + 1, np.int64)
+    for p in range(part_u.shape[0]):
+        u_first[p + 1] = u_first[p] + part_u[p]
+        v_first[p + 1] = v_first[p] + part_v[p]
+    u_white = np.zeros(u_first[-1], np.int64)
+    u_black = np.zeros(u_first[-1], np.int64)
+    v_white = np.zeros(v_first[-1], np.int64)
+    v_black = np.zeros(v_first[-1], np.int64)
+    for k in range(cells.shape[0]):
+        in_rows = (rows >> cells[k, 0]) & 1
+        in_cols = (cols >> cells[k, 1]) & 1
+        u = u_first[cells[k, 2]] + cells[k, 3]
+        v = v_first[cells[k, 2]] + cells[k, 4]
+        if in_rows and in_cols:
+            u_white[u] += 1
+            v_white[v] += 1
+        elif not in_rows and not in_cols:
+            u_black[u] += 1
+            v_black[v] += 1
+    g = np.empty(target + 1, np.int64)
+    h = np.empty(target + 1, np.int64)
+    return side_allows(v_white, v_black, target, g, h) and side_allows(
+        u_white, u_black, target, g, h
+    )
+
+
+@njit(cache=True, nogil=True)
 def reaches(rows, cols, target, cells, part_start, part_u, part_v, counts):  # type: ignore[no-untyped-def]
     """Whether some colouring of the diagonals gives ``target`` cells of each colour with
     these rows and columns; ``counts[1]`` gains the subsets searched."""
+    if not sides_allow(rows, cols, target, cells, part_u, part_v):
+        return False
     parts = part_u.shape[0]
     width = 1
     for p in range(parts):

@@ -207,8 +207,10 @@ def test_every_blocked_file_counts(queens, tmp_path):
         (["solve", "8", "--checkpoint", "c.sqlite"], "unrecognized arguments: --checkpoint"),
         (["enumerate", "8", "--scheduler", "tcp://x:1"], "unrecognized arguments: --scheduler"),
         # optimize offers it for the armies backend's peaceable search, not for weights
-        (["optimize", "8", "--weights", "w.json", "--checkpoint", "c.sqlite"],
-         "option 'checkpoint' is only for counting placement; optimizing, deciding peaceable"),
+        (
+            ["optimize", "8", "--weights", "w.json", "--checkpoint", "c.sqlite"],
+            "option 'checkpoint' is only for counting placement; optimizing, deciding peaceable",
+        ),
         # argparse took -1:0 for an option: "expected one argument"
         (["solve", "8", "--given", "-1:0"], "argument --given: ROW must be at least 0, got '-1'"),
         (["count", "8", "--blocked", "-2:-1"], "argument --blocked: ROW must be at least 0"),

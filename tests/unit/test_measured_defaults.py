@@ -25,8 +25,13 @@ def check_ranges(rows: list[tuple]) -> None:
         assert row[0] <= row[1] and following[0] == row[1] + 1
 
 
-def check_setting(problem: str, backend: str, model: str, symmetry: str) -> None:
+def check_setting(problem: str, backend: str, model: str | None, symmetry: str | None) -> None:
+    """A model and symmetry of the kind; None for both: the backend's own search."""
     assert backend in registry.names()
+    if model is None:
+        cls = registry.backend_class(backend)
+        assert symmetry is None and cls.searches_itself(Task.OPTIMIZE, problem)
+        return
     assert model in kind(problem).models and symmetry in SYMMETRY_CHOICES
 
 
@@ -40,7 +45,8 @@ def test_the_table_names_existing_kinds_backends_models_and_symmetries():
         for first, _, backend, model, symmetry in rows:
             check_setting(problem, backend, model, symmetry)
             # the fastest setting is its backend's fastest at that n, and within its reach
-            assert defaults.setting(Problem(first, kind=problem), backend) == (model, symmetry)
+            setting = defaults.setting(Problem(first, kind=problem), backend)
+            assert setting == (None if model is None else (model, symmetry))
             assert measured.REACH[problem][backend] > 0
         for backend, own in measured.SETTINGS[problem].items():
             check_ranges(own)
