@@ -148,27 +148,42 @@ class _Search:
         self._bounds = {int(job): int(row[0]) for job, row in zip(ids, rows, strict=True)}
 
     def decide(self, target: int) -> Armies | None:
-        """The best armies of the first pair of colourings reaching ``target``, or None
-        when none does; LimitReached at a stop."""
+        """The best armies of the first pair of colourings (rows, then columns) reaching
+        ``target``, or None when none does; LimitReached at a stop. The first pair, not
+        the first found: the answer is the same on any number of workers."""
         run, jobs = self._run, self.plan.jobs()
         todo = [job for job in jobs if self._bounds.get(job, target) >= target]
         refuted = len(jobs) - len(todo)
         run.report(refuted, len(jobs))
         run.stats.add(rounds=1)
         work = functools.partial(_refute, self.plan, target)
+        finished = dict.fromkeys(todo, False)
+        lowest = 0  # todo[lowest] is the first job not finished
+        first: tuple[int, int] | None = None
         # the round's own run: a yes ends its stream (which stops its run), not the search
         stream = self._pool.stream(work, todo, PartRun(run.should_stop))
-        with closing(stream):
+        try:
             for rows, cols, pairs, subsets in stream:
                 run.stats.add(pairs=pairs, subsets=subsets)
+                finished[rows] = True
                 if cols >= 0:
-                    return self.plan.answer(rows, cols)
-                self._bounds[rows] = target - 1
-                if self._record is not None:
-                    self._record.record([rows], [(target - 1, pairs, subsets)])
-                refuted += 1
-                run.report(refuted, len(jobs))
-        return None
+                    first = min(first or (rows, cols), (rows, cols))
+                else:
+                    self._bounds[rows] = target - 1
+                    if self._record is not None:
+                        self._record.record([rows], [(target - 1, pairs, subsets)])
+                    refuted += 1
+                    run.report(refuted, len(jobs))
+                while lowest < len(todo) and finished[todo[lowest]]:
+                    lowest += 1
+                if first is not None and (lowest == len(todo) or todo[lowest] > first[0]):
+                    break  # every job before the first yes is finished
+        except LimitReached:
+            if first is None:
+                raise  # a yes found before the stop stands, if perhaps not the first pair
+        finally:
+            stream.close()
+        return None if first is None else self.plan.answer(*first)
 
 
 def _refute(

@@ -6,11 +6,24 @@ colourings of the rows and the columns (a key: the columns in the low bits, the 
 above them) and asks of each whether some colouring of the diagonals gives at least
 ``target`` white and ``target`` black cells. A cell is the crossing of one diagonal of
 each direction, so the diagonals form a bipartite graph whose edges are the cells: one
-side of each connected part is enumerated (every subset coloured white), and the other
-side is a knapsack solved exactly by dynamic programming (each of its lines gives its
-white cells or its black cells, never both).
+side of each connected part is searched depth first (each line white or black), and for
+each colouring of that side the other side is a knapsack solved exactly by dynamic
+programming (each of its lines gives its white cells or its black cells, never both).
 
-Arrays, as ``exact.armies.Plan`` builds them:
+Three bounds keep the work small, each sound, so the answer is exact:
+
+- the candidates: white cells lie on white rows and columns, black ones on black rows
+  and columns, so a pair with fewer than ``target`` of either is out at once;
+- a relaxation per part: one side of its diagonals coloured alone, each cell counted on
+  that side's line only, is a knapsack whose frontier no colouring of the part beats (the
+  smaller of the two sides' frontiers is kept); the parts' relaxations combined rule most
+  pairs out before any search;
+- the parts are searched one after the other, each asked only for what could still reach
+  the target with the exact frontiers of the parts before it and the relaxations of the
+  parts after it; a node of the depth-first search whose best case (its open lines
+  counted on both sides) meets no such requirement is cut with all it holds.
+
+Arrays, as ``exact.armies_plan.Plan`` builds them:
 
 - ``open_rows[r]``: the open columns of row r, as bits;
 - ``cells[k] = (row, col, part, u, v, layer)``: the open cells sorted by part; ``u``
@@ -76,6 +89,44 @@ def candidates(rows, cols, cells, start, end, wmask, bmask):  # type: ignore[no-
 
 
 @njit(cache=True, nogil=True)
+def knapsack(white, black, count, cap, g, h):  # type: ignore[no-untyped-def]
+    """Each of ``count`` lines gives its ``white`` cells or its ``black`` ones: leave in
+    ``g[w]`` the most black cells with w white (white counts above ``cap`` count as
+    ``cap``), -1 where none. Returns the largest w reached; ``h`` is scratch."""
+    for w in range(cap + 1):
+        g[w] = -1
+    g[0] = 0
+    top = 0  # the most white cells so far (capped): g is -1 above it
+    for line in range(count):
+        gain_w = white[line]
+        gain_b = black[line]
+        reach = min(cap, top + gain_w)
+        for w in range(reach + 1):
+            h[w] = -1
+        for w in range(top + 1):
+            most = g[w]
+            if most < 0:
+                continue
+            if most + gain_b > h[w]:  # the line black
+                h[w] = most + gain_b
+            up = min(cap, w + gain_w)  # the line white
+            if most > h[up]:
+                h[up] = most
+        top = reach
+        for w in range(top + 1):
+            g[w] = h[w]
+    return top
+
+
+@njit(cache=True, nogil=True)
+def at_least(out, cap):  # type: ignore[no-untyped-def]
+    """Turn "the most black with w white" into "with at least w white"."""
+    for w in range(cap - 1, -1, -1):
+        if out[w + 1] > out[w]:
+            out[w] = out[w + 1]
+
+
+@njit(cache=True, nogil=True)
 def frontier(u_count, v_count, wmask, bmask, cap, need_w, need_b, needs, out, chosen):  # type: ignore[no-untyped-def]
     """``out[w]`` = the most black cells of the part with at least w white ones (w up to
     ``cap``, white counts above it count as ``cap``), -1 where none; ``chosen[w]`` the
@@ -94,52 +145,58 @@ def frontier(u_count, v_count, wmask, bmask, cap, need_w, need_b, needs, out, ch
     first_w = wmask[0]
     first_b = bmask[0]
     searched = 0
-    for subset in range(np.int64(1) << u_count):
-        most_w = 0
-        most_b = 0
-        others = full ^ subset
-        for v in range(v_count):
-            gains_w[v] = popcount(first_w[v] & subset)
-            gains_b[v] = popcount(first_b[v] & others)
-            for layer in range(1, layers):  # a torus of even side: doubled crossings
-                gains_w[v] += popcount(wmask[layer, v] & subset)
-                gains_b[v] += popcount(bmask[layer, v] & others)
-            most_w += gains_w[v]
-            most_b += gains_b[v]
-        useful = False
-        for i in range(needs):
-            if most_w >= need_w[i] and most_b >= need_b[i]:
-                useful = True
-                break
-        if not useful:
+    # Depth first over the enumerated lines, line `depth` next: `white[depth]` holds the
+    # lines made white so far; the lines from `depth` on may still go either way, so the
+    # best case of a node counts them on both sides, and a node whose best case meets no
+    # requirement is cut with all its subsets.
+    white = np.zeros(u_count + 1, np.int64)
+    turn = np.zeros(u_count + 1, np.int64)  # 0: enter, 1: the line white next, 2: black
+    depth = 0
+    while depth >= 0:
+        if turn[depth] == 0:
+            open_ = full ^ ((np.int64(1) << depth) - 1)
+            may_w = white[depth] | open_
+            may_b = full ^ white[depth]
+            most_w = 0
+            most_b = 0
+            for v in range(v_count):
+                gains_w[v] = popcount(first_w[v] & may_w)
+                gains_b[v] = popcount(first_b[v] & may_b)
+                for layer in range(1, layers):  # a torus of even side: doubled crossings
+                    gains_w[v] += popcount(wmask[layer, v] & may_w)
+                    gains_b[v] += popcount(bmask[layer, v] & may_b)
+                most_w += gains_w[v]
+                most_b += gains_b[v]
+            useful = False
+            for i in range(needs):
+                if most_w >= need_w[i] and most_b >= need_b[i]:
+                    useful = True
+                    break
+            if not useful:
+                depth -= 1
+                continue
+            if depth == u_count:  # a whole subset: its gains are exact
+                searched += 1
+                top = knapsack(gains_w, gains_b, v_count, cap, g, h)
+                for w in range(top + 1):
+                    if g[w] > out[w]:
+                        out[w] = g[w]
+                        chosen[w] = white[depth]
+                depth -= 1
+                continue
+            turn[depth] = 1
+        if turn[depth] == 1:
+            turn[depth] = 2
+            white[depth + 1] = white[depth] | (np.int64(1) << depth)
+        elif turn[depth] == 2:
+            turn[depth] = 3
+            white[depth + 1] = white[depth]
+        else:
+            turn[depth] = 0
+            depth -= 1
             continue
-        searched += 1
-        for w in range(cap + 1):
-            g[w] = -1
-        g[0] = 0
-        top = 0  # the most white cells so far (capped): g is -1 above it
-        for v in range(v_count):
-            gain_w = gains_w[v]
-            gain_b = gains_b[v]
-            reach = min(cap, top + gain_w)
-            for w in range(reach + 1):
-                h[w] = -1
-            for w in range(top + 1):
-                black = g[w]
-                if black < 0:
-                    continue
-                if black + gain_b > h[w]:  # line v black
-                    h[w] = black + gain_b
-                up = min(cap, w + gain_w)  # line v white
-                if black > h[up]:
-                    h[up] = black
-            top = reach
-            for w in range(top + 1):
-                g[w] = h[w]
-        for w in range(top + 1):
-            if g[w] > out[w]:
-                out[w] = g[w]
-                chosen[w] = subset
+        depth += 1
+        turn[depth] = 0
     for w in range(cap - 1, -1, -1):  # at least w white: the best of every w' >= w
         if out[w + 1] > out[w]:
             out[w] = out[w + 1]
@@ -148,16 +205,16 @@ def frontier(u_count, v_count, wmask, bmask, cap, need_w, need_b, needs, out, ch
 
 
 @njit(cache=True, nogil=True)
-def staircase(combined, cap, later_w, later_b, need_w, need_b):  # type: ignore[no-untyped-def]
-    """What the next part must bring so that the parts so far (``combined``, as ``out`` of
-    ``frontier``) and the best case of the later parts reach ``cap`` of each colour: one
-    requirement per corner of the combined frontier. Returns their number."""
+def staircase(combined, cap, need_w, need_b):  # type: ignore[no-untyped-def]
+    """What a part must bring so that, with what the other parts may bring (``combined``,
+    as ``out`` of ``frontier``), ``cap`` cells of each colour are reached: one
+    requirement per corner of ``combined``. Returns their number."""
     needs = 0
     for w in range(cap + 1):
         if combined[w] < 0 or (w < cap and combined[w] == combined[w + 1]):
             continue  # unreachable, or dominated by the corner at w + 1
-        need_w[needs] = max(0, cap - w - later_w)
-        need_b[needs] = max(0, cap - combined[w] - later_b)
+        need_w[needs] = cap - w
+        need_b[needs] = max(0, cap - combined[w])
         needs += 1
     return needs
 
@@ -176,100 +233,80 @@ def combine(combined, part, cap, into):  # type: ignore[no-untyped-def]
             w = min(cap, a + b)
             if combined[a] + part[b] > into[w]:
                 into[w] = combined[a] + part[b]
-    for w in range(cap - 1, -1, -1):
-        if into[w + 1] > into[w]:
-            into[w] = into[w + 1]
+    at_least(into, cap)
 
 
 @njit(cache=True, nogil=True)
-def side_allows(white, black, target, g, h):  # type: ignore[no-untyped-def]
-    """Whether the lines of one side of the diagonals, each coloured alone (a white line
-    gives its ``white`` candidates, a black one its ``black``), could give ``target`` of
-    each colour: a relaxation (a cell counts on one of its two diagonals only), so a no
-    rules the pair out before its parts are searched."""
-    g[:] = -1
-    g[0] = 0
-    for line in range(white.shape[0]):
-        h[:] = -1
-        for w in range(target + 1):
-            if g[w] < 0:
-                continue
-            if g[w] + black[line] > h[w]:
-                h[w] = g[w] + black[line]
-            up = min(target, w + white[line])
-            if g[w] > h[up]:
-                h[up] = g[w]
-        g[:] = h
-    return g[target] >= target
-
-
-@njit(cache=True, nogil=True)
-def sides_allow(rows, cols, target, cells, part_u, part_v):  # type: ignore[no-untyped-def]
-    """``side_allows`` for both sides of the diagonals."""
-    u_first = np.zeros(part_u.shape[0] + 1, np.int64)
-    v_first = np.zeros(part_v.shape[0] + 1, np.int64)
-    for p in range(part_u.shape[0]):
-        u_first[p + 1] = u_first[p] + part_u[p]
-        v_first[p + 1] = v_first[p] + part_v[p]
-    u_white = np.zeros(u_first[-1], np.int64)
-    u_black = np.zeros(u_first[-1], np.int64)
-    v_white = np.zeros(v_first[-1], np.int64)
-    v_black = np.zeros(v_first[-1], np.int64)
+def relaxations(rows, cols, cells, part_u, part_v, cap, bound):  # type: ignore[no-untyped-def]
+    """``bound[p]``: a frontier no colouring of part p's diagonals beats. Each side of
+    the part coloured alone, a cell counted on that side's line only, is a knapsack over
+    the side's lines; both sides bound the part, so the smaller of the two does."""
+    parts = part_u.shape[0]
+    lines = max(part_u.max(), part_v.max())
+    white = np.zeros((parts, 2, lines), np.int64)
+    black = np.zeros((parts, 2, lines), np.int64)
     for k in range(cells.shape[0]):
         in_rows = (rows >> cells[k, 0]) & 1
         in_cols = (cols >> cells[k, 1]) & 1
-        u = u_first[cells[k, 2]] + cells[k, 3]
-        v = v_first[cells[k, 2]] + cells[k, 4]
+        p = cells[k, 2]
         if in_rows and in_cols:
-            u_white[u] += 1
-            v_white[v] += 1
+            white[p, 0, cells[k, 3]] += 1
+            white[p, 1, cells[k, 4]] += 1
         elif not in_rows and not in_cols:
-            u_black[u] += 1
-            v_black[v] += 1
-    g = np.empty(target + 1, np.int64)
-    h = np.empty(target + 1, np.int64)
-    return side_allows(v_white, v_black, target, g, h) and side_allows(
-        u_white, u_black, target, g, h
-    )
+            black[p, 0, cells[k, 3]] += 1
+            black[p, 1, cells[k, 4]] += 1
+    g = np.empty(cap + 1, np.int64)
+    h = np.empty(cap + 1, np.int64)
+    for p in range(parts):
+        knapsack(white[p, 0], black[p, 0], part_u[p], cap, g, h)
+        at_least(g, cap)
+        bound[p, :] = g
+        knapsack(white[p, 1], black[p, 1], part_v[p], cap, g, h)
+        at_least(g, cap)
+        for w in range(cap + 1):
+            bound[p, w] = min(bound[p, w], g[w])
 
 
 @njit(cache=True, nogil=True)
 def reaches(rows, cols, target, cells, part_start, part_u, part_v, counts):  # type: ignore[no-untyped-def]
     """Whether some colouring of the diagonals gives ``target`` cells of each colour with
-    these rows and columns; ``counts[1]`` gains the subsets searched."""
-    if not sides_allow(rows, cols, target, cells, part_u, part_v):
-        return False
+    these rows and columns; ``counts[1]`` gains the subsets searched.
+
+    The parts are searched one after the other; each is asked only for what could still
+    reach the target with the parts searched (their exact frontiers, combined) and the
+    parts after it (their relaxations): most pairs end before any search, and most
+    subsets of the first part are never searched."""
     parts = part_u.shape[0]
-    width = 1
-    for p in range(parts):
-        width = max(width, part_v[p])
-    layers = 1 + cells[:, 5].max() if cells.shape[0] else 1
-    wmask = np.empty((parts, layers, width), np.int64)
-    bmask = np.empty((parts, layers, width), np.int64)
-    part_w = np.empty(parts, np.int64)
-    part_b = np.empty(parts, np.int64)
-    for p in range(parts):
-        part_w[p], part_b[p] = candidates(
-            rows, cols, cells, part_start[p], part_start[p + 1], wmask[p], bmask[p]
-        )
+    bound = np.empty((parts, target + 1), np.int64)
+    relaxations(rows, cols, cells, part_u, part_v, target, bound)
+    later = np.empty((parts + 1, target + 1), np.int64)  # the relaxations of parts p..
+    later[parts, :] = -1
+    later[parts, 0] = 0
+    for p in range(parts - 1, -1, -1):
+        combine(later[p + 1], bound[p], target, later[p])
+    if later[0, target] < target:
+        return False
+    width = part_v.max()
+    layers = 1 + cells[:, 5].max()
+    wmask = np.empty((layers, width), np.int64)
+    bmask = np.empty((layers, width), np.int64)
     combined = np.full(target + 1, -1, np.int64)
     combined[0] = 0
+    ahead = np.empty(target + 1, np.int64)
     out = np.empty(target + 1, np.int64)
     chosen = np.empty(target + 1, np.int64)
     merged = np.empty(target + 1, np.int64)
     need_w = np.empty(target + 1, np.int64)
     need_b = np.empty(target + 1, np.int64)
-    later_w = part_w.sum()
-    later_b = part_b.sum()
     for p in range(parts):
-        later_w -= part_w[p]
-        later_b -= part_b[p]
-        needs = staircase(combined, target, later_w, later_b, need_w, need_b)
+        combine(combined, later[p + 1], target, ahead)
+        needs = staircase(ahead, target, need_w, need_b)
         if needs == 0:
             return False
+        candidates(rows, cols, cells, part_start[p], part_start[p + 1], wmask, bmask)
         counts[1] += frontier(
-            part_u[p], part_v[p], wmask[p], bmask[p], target, need_w, need_b, needs, out, chosen,
-        )  # fmt: skip
+            part_u[p], part_v[p], wmask, bmask, target, need_w, need_b, needs, out, chosen
+        )
         combine(combined, out, target, merged)
         combined[:] = merged
     return combined[target] >= target
