@@ -1,4 +1,6 @@
-"""Peaceable armies by an exact search over the colours of the board's lines.
+"""The line-colouring search for peaceable armies, on one board: what its compiled
+kernel (``armies_kernel``) reads, how a pair of row and column colourings is searched,
+and how an answer is read back.
 
 In a peaceable placement no line holds queens of both colours, so each line can be given
 one colour (an empty line either); conversely, once every line has a colour, the cells
@@ -9,20 +11,10 @@ view Smith, Petrie and Gent 2004 take of their line variables, taken here to its
 the cells are not chosen at all).
 
 The search colours the rows and columns outright (2^(2n) pairs, one per orbit of the
-board's symmetries and the colour swap), counts the candidates of each colour (white:
-white row and column) and drops the pairs that cannot reach the target; for the others
-the diagonals decide, exactly, in ``armies_kernel``: a cell is the crossing of two
-diagonals, one side of each connected part of that crossing graph is enumerated and the
-other side is a knapsack solved by dynamic programming. Boards whose attacks are all
-lines qualify (the standard board and the torus, blocked cells too); super-queens' leaps
-are not lines.
-
-A decision at ``target`` is split by the colouring of the rows: each row colouring is a
-job of the run's pool (threads, as the kernel releases the GIL, or a Dask cluster), and
-with a checkpoint each refuted job is a row (its bound, pairs, subsets), which any later
-decision or optimisation of the same board reuses. An optimisation decides upwards from
-its incumbent (the start, or nothing): each yes gives an answer (the best armies of the
-pair found) and the next target above it; the first no proves the incumbent optimal.
+board's symmetries and the colour swap); for each pair the diagonals decide, exactly, in
+the kernel. Boards whose attacks are all lines qualify (the standard board and the
+torus, blocked cells too); super-queens' leaps are not lines. How the pairs are shared
+out, checkpointed and turned into a decision or an optimum is ``exact.armies``.
 """
 
 from __future__ import annotations
@@ -78,7 +70,11 @@ class Plan:
         open_rows = np.zeros(n, np.int64)
         for r, c in open_cells:
             open_rows[r] |= 1 << c
-        parts = _parts(board, open_cells)
+        # the smaller parts first: a part searched later is held to the exact frontiers
+        # of those before it, so the largest enumeration is cut the most
+        parts = sorted(
+            _parts(board, open_cells), key=lambda members: len(_sides(board, members)[0])
+        )
         sides, rows = [], []
         starts = [0]
         for members in parts:
