@@ -21,9 +21,7 @@ import functools
 from collections.abc import Callable, Iterator
 from contextlib import closing
 from types import MappingProxyType
-from typing import Any, ClassVar
-
-import numpy as np
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from queenslab.boards import Board
 from queenslab.core.backend import Backend, Family, Feature, Option, Task, workers_option
@@ -32,13 +30,14 @@ from queenslab.core.kind import Question
 from queenslab.core.problem import Problem
 from queenslab.core.result import DecideResult, OptimizeResult, Status
 from queenslab.core.run import News, PartRun, Run, never
-from queenslab.exact.armies_plan import STOPPED, Plan
-from queenslab.problems.peaceable import Armies
 from queenslab.runtime.pool import Cluster, Pool, Serial, Threads, connect
 
-#: A refuted job's checkpoint row: (bound, pairs searched, subsets searched).
+if TYPE_CHECKING:
+    from queenslab.exact.armies_plan import Plan
+
+#: What a checkpoint's rows are: per refuted row colouring (bound, pairs, nodes).
 METHOD = "armies: row colourings, each with its bound"
-NO_ARMIES = Armies(frozenset(), frozenset())
+NO_ARMIES = {"white": [], "black": []}
 
 
 class ArmiesBackend(Backend):
@@ -58,10 +57,13 @@ class ArmiesBackend(Backend):
 
     def load(self) -> None:
         """Load the compiled kernels (their first call), timed as start-up."""
+        import numpy as np
+
         from queenslab.boards import board
+        from queenslab.exact.armies_plan import Plan
 
         plan = Plan.of(board(4))
-        plan.search(0, 1, never, np.zeros(2, np.int64))
+        plan.search(0, 1, never, np.zeros(3, np.int64))
         plan.answer(0b0011, 0b0011)
 
     def decide(
@@ -74,14 +76,14 @@ class ArmiesBackend(Backend):
             )
         with _Search(problem.board, run, self.settings, problem.describe()) as search:
             if value <= 0:
-                return DecideResult(Status.YES, answer=NO_ARMIES)
+                return DecideResult(Status.YES, answer=question.kind.from_json(NO_ARMIES))
             try:
                 found = search.decide(value)
             except LimitReached:
                 return DecideResult(Status.LIMIT)
         if found is None:
             return DecideResult(Status.NO)
-        return DecideResult(Status.YES, answer=found)
+        return DecideResult(Status.YES, answer=question.kind.from_json(found))
 
     def optimize(self, problem: Problem, run: Run, question: Question) -> OptimizeResult:
         kind = question.kind
@@ -96,11 +98,11 @@ class ArmiesBackend(Backend):
                     found = search.decide(1 if best is None else kind.value(best) + 1)
                     if found is None:
                         break
-                    best = found
+                    best = kind.from_json(found)
                     run.learn("solution", News(kind.value(best), best))
             except LimitReached:
                 return OptimizeResult.of_news(run.news, kind.name)
-        best = NO_ARMIES if best is None else best
+        best = kind.from_json(NO_ARMIES) if best is None else best
         run.learn("bound", News(bound=kind.value(best)))
         value = kind.value(best)
         return OptimizeResult(Status.OPTIMAL, value, best, kind.name, bound=value)
@@ -117,6 +119,8 @@ class _Search:
         self.plan: Plan
 
     def __enter__(self) -> _Search:
+        from queenslab.exact.armies_plan import Plan
+
         with self._run.phase("build"):
             self.plan = Plan.of(self._board)
         try:
@@ -131,7 +135,7 @@ class _Search:
     def __exit__(self, *exc: object) -> None:
         self._stack.close()
 
-    def _open_pool(self) -> Pool[int, tuple[int, int, int, int]]:
+    def _open_pool(self) -> Pool[int, tuple[int, ...]]:
         if self._settings.get("scheduler"):
             return Cluster(self._stack.enter_context(closing(connect(self._settings["scheduler"]))))
         workers = int(self._settings.get("workers") or 1)
@@ -147,9 +151,9 @@ class _Search:
         ids, rows = self._record.finished()
         self._bounds = {int(job): int(row[0]) for job, row in zip(ids, rows, strict=True)}
 
-    def decide(self, target: int) -> Armies | None:
-        """The best armies of the first pair of colourings (rows, then columns) reaching
-        ``target``, or None when none does; LimitReached at a stop. The first pair, not
+    def decide(self, target: int) -> dict[str, list[list[int]]] | None:
+        """The best armies (as JSON) of the first pair of colourings (rows, then columns)
+        reaching ``target``, or None when none does; LimitReached at a stop. The first pair, not
         the first found: the answer is the same on any number of workers."""
         run, jobs = self._run, self.plan.jobs()
         todo = [job for job in jobs if self._bounds.get(job, target) >= target]
@@ -163,15 +167,15 @@ class _Search:
         # the round's own run: a yes ends its stream (which stops its run), not the search
         stream = self._pool.stream(work, todo, PartRun(run.should_stop))
         try:
-            for rows, cols, pairs, subsets in stream:
-                run.stats.add(pairs=pairs, subsets=subsets)
+            for rows, cols, pairs, knapsacks, nodes in stream:
+                run.stats.add(pairs=pairs, knapsacks=knapsacks, nodes=nodes)
                 finished[rows] = True
                 if cols >= 0:
                     first = min(first or (rows, cols), (rows, cols))
                 else:
                     self._bounds[rows] = target - 1
                     if self._record is not None:
-                        self._record.record([rows], [(target - 1, pairs, subsets)])
+                        self._record.record([rows], [(target - 1, pairs, nodes)])
                     refuted += 1
                     run.report(refuted, len(jobs))
                 while lowest < len(todo) and finished[todo[lowest]]:
@@ -188,13 +192,17 @@ class _Search:
 
 def _refute(
     plan: Plan, target: int, claimed: Iterator[int], should_stop: Callable[[], bool]
-) -> Iterator[tuple[int, int, int, int]]:
+) -> Iterator[tuple[int, ...]]:
     """A pool worker: (rows, the column colouring reaching ``target`` or -1, pairs,
-    subsets) per row colouring it claims. A pure function of its arguments, so a Dask task
-    may be rerun."""
+    knapsacks, nodes) per row colouring it claims. A pure function of its arguments, so a
+    Dask task may be rerun."""
+    import numpy as np
+
+    from queenslab.exact.armies_plan import STOPPED
+
     for rows in claimed:
-        counts = np.zeros(2, np.int64)
+        counts = np.zeros(3, np.int64)
         cols = plan.search(rows, target, should_stop, counts)
         if cols == STOPPED:
             return
-        yield rows, cols, int(counts[0]), int(counts[1])
+        yield rows, cols, *(int(count) for count in counts)

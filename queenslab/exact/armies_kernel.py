@@ -127,12 +127,12 @@ def at_least(out, cap):  # type: ignore[no-untyped-def]
 
 
 @njit(cache=True, nogil=True)
-def frontier(u_count, v_count, wmask, bmask, cap, need_w, need_b, needs, out, chosen):  # type: ignore[no-untyped-def]
+def frontier(u_count, v_count, wmask, bmask, cap, need_w, need_b, needs, out, chosen, counts):  # type: ignore[no-untyped-def]
     """``out[w]`` = the most black cells of the part with at least w white ones (w up to
     ``cap``, white counts above it count as ``cap``), -1 where none; ``chosen[w]`` the
     enumerated subset reaching it. Only subsets whose best case meets one of the ``needs``
     requirements (white >= need_w[i] and black >= need_b[i]) are searched: the others
-    cannot help. Returns the number of subsets searched."""
+    cannot help. ``counts[1]`` gains the knapsacks solved, ``counts[2]`` the nodes."""
     for w in range(cap + 1):
         out[w] = -1
         chosen[w] = -1
@@ -144,7 +144,6 @@ def frontier(u_count, v_count, wmask, bmask, cap, need_w, need_b, needs, out, ch
     layers = wmask.shape[0]
     first_w = wmask[0]
     first_b = bmask[0]
-    searched = 0
     # Depth first over the enumerated lines, line `depth` next: `white[depth]` holds the
     # lines made white so far; the lines from `depth` on may still go either way, so the
     # best case of a node counts them on both sides, and a node whose best case meets no
@@ -154,6 +153,7 @@ def frontier(u_count, v_count, wmask, bmask, cap, need_w, need_b, needs, out, ch
     depth = 0
     while depth >= 0:
         if turn[depth] == 0:
+            counts[2] += 1
             open_ = full ^ ((np.int64(1) << depth) - 1)
             may_w = white[depth] | open_
             may_b = full ^ white[depth]
@@ -176,7 +176,7 @@ def frontier(u_count, v_count, wmask, bmask, cap, need_w, need_b, needs, out, ch
                 depth -= 1
                 continue
             if depth == u_count:  # a whole subset: its gains are exact
-                searched += 1
+                counts[1] += 1
                 top = knapsack(gains_w, gains_b, v_count, cap, g, h)
                 for w in range(top + 1):
                     if g[w] > out[w]:
@@ -201,7 +201,6 @@ def frontier(u_count, v_count, wmask, bmask, cap, need_w, need_b, needs, out, ch
         if out[w + 1] > out[w]:
             out[w] = out[w + 1]
             chosen[w] = chosen[w + 1]
-    return searched
 
 
 @njit(cache=True, nogil=True)
@@ -270,7 +269,7 @@ def relaxations(rows, cols, cells, part_u, part_v, cap, bound):  # type: ignore[
 @njit(cache=True, nogil=True)
 def reaches(rows, cols, target, cells, part_start, part_u, part_v, counts):  # type: ignore[no-untyped-def]
     """Whether some colouring of the diagonals gives ``target`` cells of each colour with
-    these rows and columns; ``counts[1]`` gains the subsets searched.
+    these rows and columns; ``counts`` gains the knapsacks and nodes (``frontier``).
 
     The parts are searched one after the other; each is asked only for what could still
     reach the target with the parts searched (their exact frontiers, combined) and the
@@ -304,8 +303,8 @@ def reaches(rows, cols, target, cells, part_start, part_u, part_v, counts):  # t
         if needs == 0:
             return False
         candidates(rows, cols, cells, part_start[p], part_start[p + 1], wmask, bmask)
-        counts[1] += frontier(
-            part_u[p], part_v[p], wmask, bmask, target, need_w, need_b, needs, out, chosen
+        frontier(
+            part_u[p], part_v[p], wmask, bmask, target, need_w, need_b, needs, out, chosen, counts
         )
         combine(combined, out, target, merged)
         combined[:] = merged
@@ -329,7 +328,8 @@ def search_pairs(  # type: ignore[no-untyped-def]
 ):
     """The first column colouring in [first, last) that, with the row colouring ``rows``,
     reaches ``target`` cells of each colour (one per orbit of the symmetries), or -1.
-    ``counts[0]`` gains the pairs whose diagonals were searched, ``counts[1]`` the subsets."""
+    ``counts[0]`` gains the pairs whose diagonals were searched, ``counts[1]`` and
+    ``counts[2]`` the knapsacks solved and nodes visited (``frontier``)."""
     n_rows = open_rows.shape[0]
     full = (np.int64(1) << (n_rows + n_cols)) - 1
     all_cols = (np.int64(1) << n_cols) - 1
@@ -360,5 +360,6 @@ def part_frontier(rows, cols, cells, start, end, u_count, v_count, cap, out, cho
     bmask = np.empty((layers, v_count), np.int64)
     candidates(rows, cols, cells, start, end, wmask, bmask)
     everything = np.zeros(1, np.int64)
-    frontier(u_count, v_count, wmask, bmask, cap, everything, everything, 1, out, chosen)
+    counts = np.zeros(3, np.int64)
+    frontier(u_count, v_count, wmask, bmask, cap, everything, everything, 1, out, chosen, counts)
     return wmask, bmask

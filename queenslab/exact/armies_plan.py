@@ -29,7 +29,6 @@ import numpy as np
 from queenslab.boards import Board, Cell
 from queenslab.boards.graph import LineId, lines_through
 from queenslab.core.errors import UsageError
-from queenslab.problems.peaceable import Armies
 
 #: The most row and column lines together: a pair of colourings is one int64 key.
 MAX_OUTER_LINES = 60
@@ -148,8 +147,9 @@ class Plan:
             first = last
         return -1
 
-    def answer(self, rows: int, cols: int) -> Armies:
-        """The largest equal armies of this row and column colouring."""
+    def answer(self, rows: int, cols: int) -> dict[str, list[list[int]]]:
+        """The largest equal armies of this row and column colouring, as the peaceable
+        kind writes an answer in JSON: {"white": cells, "black": cells}."""
         from queenslab.exact.armies_kernel import part_frontier
 
         options = []  # per part: (white, black, subset) for each white count
@@ -265,7 +265,7 @@ def _knapsack(
     return max(((b, whites) for w, (b, whites) in table[-1].items() if w >= white))[1]
 
 
-def _armies(plan: Plan, white_lines: set[LineId]) -> Armies:
+def _armies(plan: Plan, white_lines: set[LineId]) -> dict[str, list[list[int]]]:
     """The equal armies of a colouring: the open cells with four lines of one colour, the
     larger army cut down to the smaller."""
     white, black = [], []
@@ -276,4 +276,5 @@ def _armies(plan: Plan, white_lines: set[LineId]) -> Armies:
         elif colours == {False}:
             black.append((r, c))
     size = min(len(white), len(black))
-    return Armies(frozenset(white[:size]), frozenset(black[:size]))
+    return {"white": [list(cell) for cell in white[:size]],
+            "black": [list(cell) for cell in black[:size]]}  # fmt: skip

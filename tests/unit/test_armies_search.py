@@ -44,7 +44,7 @@ def _diagonal_best(n: int, variant: str, blocked: set, rows: int, cols: int) -> 
 
 
 def _reaches(plan: Plan, rows: int, cols: int, target: int) -> bool:
-    counts = np.zeros(2, np.int64)
+    counts = np.zeros(3, np.int64)
     found = armies_kernel.reaches(
         rows, cols, target, plan.cells, plan.part_start, plan.part_u, plan.part_v, counts
     )
@@ -66,8 +66,8 @@ def test_each_pair_decides_and_reads_back_its_true_value(n, variant, blocked):
         assert all(_reaches(plan, rows, cols, t) for t in range(1, best + 1))
         assert not _reaches(plan, rows, cols, best + 1)
         armies = plan.answer(rows, cols)
-        assert len(armies.white) == len(armies.black) == best
-        assert ql.problems.kind("peaceable").check(plan.board, armies) is None
+        assert len(armies["white"]) == len(armies["black"]) == best
+        assert kind_oracle.fault("peaceable", n, variant, blocked, armies) is None
 
 
 @pytest.mark.parametrize(("n", "blocked"), [(6, ()), (5, ((0, 1), (2, 2))), (7, ())])
@@ -76,7 +76,7 @@ def test_one_pair_per_orbit_decides_as_every_pair(n, blocked):
     search of one pair per orbit says yes exactly when some pair of all 2^(2n) does."""
     plan = Plan.of(board(n, "standard", blocked))
     for target in range(1, 10):
-        reduced = any(plan.search(rows, target, never, np.zeros(2, np.int64)) >= 0
+        reduced = any(plan.search(rows, target, never, np.zeros(3, np.int64)) >= 0
                       for rows in plan.jobs())  # fmt: skip
         every = any(_reaches(plan, rows, cols, target)
                     for rows, cols in itertools.product(range(1 << n), repeat=2))  # fmt: skip

@@ -28,6 +28,7 @@ EFFORT = {
     "divide-conquer": (),
     "explicit": (),
     "graph-search": ("moves",),
+    "armies": ("nodes",),
 }
 NATIVE = [name for name in names() if backend_class(name).family is not Family.MODEL]
 CASES = [
