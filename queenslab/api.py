@@ -527,6 +527,7 @@ def optimize(
     question = _question(instance, problem, model, symmetry, weights)
     _weighted(question)
     question = warm_start.warmed(question, instance.board, start, bound)
+    _counted_here(cpu_limit, options.get("scheduler"))
     engine = _resolve(Task.OPTIMIZE, instance, question, backend, options)
     run = Run(seed, time_limit, cpu_limit=cpu_limit, on_news=on_news)
     warm_start.announce(question, run)

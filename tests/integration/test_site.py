@@ -32,6 +32,7 @@ def site(tmp_path_factory):
     return site
 
 
+@pytest.mark.slow  # the site's build executes every notebook: about 40 s
 def test_site_builds_strictly(site):
     reference = (site / "reference" / "index.html").read_text()
     assert 'id="queenslab.api.solve"' in reference
@@ -39,6 +40,7 @@ def test_site_builds_strictly(site):
     assert (site / "notebooks" / "01-tour-of-the-paradigms.ipynb").exists()  # for download
 
 
+@pytest.mark.slow  # the site's build executes every notebook: about 40 s
 def test_notebooks_are_pages_with_their_outputs(site):
     for notebook in sorted((ROOT / "docs" / "notebooks").glob("*.ipynb")):
         page = (site / "notebooks" / notebook.stem / "index.html").read_text()
@@ -49,6 +51,7 @@ def test_notebooks_are_pages_with_their_outputs(site):
     assert "data:image/png;base64," in symmetry  # the profile plot
 
 
+@pytest.mark.slow  # the site's build executes every notebook: about 40 s
 def test_the_site_works_offline(site):
     for page in site.rglob("*.html"):
         text = page.read_text()
@@ -56,6 +59,7 @@ def test_the_site_works_offline(site):
         assert fetched == [], f"{page.relative_to(site)} fetches {fetched}"
 
 
+@pytest.mark.slow  # the site's build executes every notebook: about 40 s
 def test_teaching_comes_first_and_shows_the_player(site):
     nav = yaml.safe_load((ROOT / "mkdocs.yml").read_text())["nav"]
     assert list(nav[1].values()) == ["teaching.md"]

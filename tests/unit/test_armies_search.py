@@ -204,3 +204,6 @@ def test_what_the_search_cannot_take_is_refused_in_one_line():
         ql.decide(5, "peaceable", 5, "sat", checkpoint="unused.sqlite")
     with pytest.raises(UsageError, match="superqueens"):
         ql.decide(5, "peaceable", 5, "armies", variant="superqueens")
+    with pytest.raises(UsageError, match="counts this machine's CPU"):
+        ql.optimize(5, problem="peaceable", backend="armies", scheduler="tcp://127.0.0.1:9",
+                    cpu_limit=10)  # fmt: skip
