@@ -258,6 +258,11 @@ def workers_option(default: int | None = None, help: str = "parallel workers") -
     return Option("workers", help, default or default_workers(), convert=positive_int, metavar="K")
 
 
+def scheduler_option() -> Option:
+    """The ``scheduler`` option of the backends whose work runs on a Dask cluster."""
+    return Option("scheduler", "Dask scheduler address, e.g. tcp://127.0.0.1:8786", metavar="ADDR")
+
+
 def options_table(backends: Mapping[str, type[Backend]]) -> dict[str, list[tuple[str, Option]]]:
     """Each option name -> the backends declaring it, with their declarations."""
     table: dict[str, list[tuple[str, Option]]] = {}

@@ -24,7 +24,15 @@ from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from queenslab.boards import Board
-from queenslab.core.backend import Backend, Family, Feature, Option, Task, workers_option
+from queenslab.core.backend import (
+    Backend,
+    Family,
+    Feature,
+    Option,
+    Task,
+    scheduler_option,
+    workers_option,
+)
 from queenslab.core.errors import LimitReached, UsageError
 from queenslab.core.kind import Question
 from queenslab.core.problem import Problem
@@ -50,7 +58,7 @@ class ArmiesBackend(Backend):
     requires: ClassVar[dict[str, str]] = {"numba": "numba"}
     options = (
         workers_option(help="threads searching row colourings"),
-        Option("scheduler", "Dask scheduler address, e.g. tcp://127.0.0.1:8786", metavar="ADDR"),
+        scheduler_option(),
         Option("checkpoint", "SQLite file keeping the refuted row colourings (resumable)",
                metavar="FILE"),
     )  # fmt: skip

@@ -30,10 +30,9 @@ from queenslab.boards import Board, Cell
 from queenslab.boards.graph import LineId, lines_through
 from queenslab.core.errors import UsageError
 
-#: The most row and column lines together: a pair of colourings is one int64 key.
+#: The most row and column lines together: a pair of colourings is one int64 key (and a
+#: part's enumerated side, at most n lines, fits one int64 mask).
 MAX_OUTER_LINES = 60
-#: The most lines on the enumerated side of a part of the diagonals.
-MAX_ENUMERATED = 30
 #: Seconds one kernel call may take: a stop is seen within about this.
 SLICE_SECONDS = 0.1
 STOPPED = -2  # ``Plan.search``'s answer when a stop came first
@@ -78,8 +77,6 @@ class Plan:
         starts = [0]
         for members in parts:
             u_lines, v_lines = _sides(board, members)
-            if len(u_lines) > MAX_ENUMERATED:
-                raise UsageError(f"the armies search takes n <= {MAX_ENUMERATED}, not {n}")
             u_index = {line: i for i, line in enumerate(u_lines)}
             v_index = {line: i for i, line in enumerate(v_lines)}
             crossings: dict[tuple[int, int], int] = {}
@@ -126,7 +123,8 @@ class Plan:
         self, rows: int, target: int, should_stop: Callable[[], bool], counts: np.ndarray
     ) -> int:
         """The first column colouring that, with ``rows``, reaches ``target`` (-1: none;
-        ``STOPPED``: a stop came first); ``counts`` gains the pairs and subsets searched.
+        ``STOPPED``: a stop came first); ``counts`` gains the pairs, knapsacks and nodes
+        searched (``armies_kernel.search_pairs``).
         The kernel runs in slices of about ``SLICE_SECONDS``."""
         from queenslab.exact.armies_kernel import search_pairs
 

@@ -29,6 +29,7 @@ from queenslab.core.backend import (
     Option,
     Task,
     first_solution,
+    scheduler_option,
     workers_option,
 )
 from queenslab.core.errors import LimitReached, UsageError
@@ -60,7 +61,7 @@ class BitmaskBackend(Backend):
     requires: ClassVar[Mapping[str, str]] = {"numba": "numba"}
     options = (
         workers_option(help="counting threads"),
-        Option("scheduler", "Dask scheduler address, e.g. tcp://127.0.0.1:8786", metavar="ADDR"),
+        scheduler_option(),
         Option("checkpoint", "SQLite file recording finished subproblems (resumable)",
                metavar="FILE"),
     )  # fmt: skip
