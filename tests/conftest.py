@@ -83,6 +83,18 @@ for name in registry.names():
 """
 
 
+#: Backends whose every answer is a member's (the portfolio races them): their own unit tests
+#: (tests/unit/test_portfolio.py) check them against brute force in the default suite.
+RACERS = {"portfolio"}
+
+
+def harness_marks(name: str, variant: str) -> tuple[pytest.MarkDecorator, ...]:
+    """The harnesses (every backend, kind and model against brute force) check the standard
+    board in the default suite, and the other variants and the racers as slow tests (CI
+    runs both): these were half of the harness tier's time."""
+    return () if variant == "standard" and name not in RACERS else (pytest.mark.slow,)
+
+
 def asks_for_slow_tests(config: pytest.Config) -> bool:
     """Whether the ``-m`` expression names ``slow`` or ``gpu``: otherwise the slow tests
     are left out, so ``-m unit`` is the fast unit tier (a ``-m`` in ``addopts`` would be
@@ -161,8 +173,13 @@ def cpu_seconds(group: int) -> float:
     return ticks / os.sysconf("SC_CLK_TCK")
 
 
+#: CPU seconds a run has used when a test signals it: past its start-up (under 0.7 s of CPU
+#: for every command, the kernels loaded from the cache) and into its work.
+INTO_THE_WORK = 1.5
+
+
 def signal_after(
-    process: subprocess.Popen[str], seconds: float, signum: int = signal.SIGINT
+    process: subprocess.Popen[str], seconds: float = INTO_THE_WORK, signum: int = signal.SIGINT
 ) -> tuple[int, str, str]:
     """Send ``signum`` (Ctrl-C by default) to a ``start_queens`` run's group once it has
     used ``seconds`` of CPU time, the run still going: then ``finish`` it.

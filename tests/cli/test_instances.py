@@ -128,7 +128,7 @@ DENSITY = {"completion": 0.375, "blocked": 0.35, "excluded-diagonals": 0.75}
 def test_solve_instance_agrees_across_complete_backends_over_many_seeds(kind, tmp_path, capsys):
     """``queens solve --instance FILE`` (in-process: the real CLI, without start-up per call)."""
     verdicts = set()
-    for seed in range(12):
+    for seed in range(6):  # each kind's seeds give both answers
         instance = generate(kind, 8, DENSITY[kind], seed, min_open=2)
         path = str(tmp_path / f"{seed}.json")
         write(instance, path)

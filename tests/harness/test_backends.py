@@ -2,7 +2,9 @@
 
 Parametrized from the registry, so a new backend (or variant) is tested here without
 touching this file. Answers are checked by the naive oracle (tests/oracle.py) and against
-the published OEIS tables; random blocked cells and givens are drawn by Hypothesis.
+the published OEIS tables; random blocked cells and givens are drawn by Hypothesis. The
+variants beyond the standard board, and the portfolio (checked by its unit tests), are
+slow tests.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from queenslab.core.errors import UsageError
 from queenslab.lab import reference
 from queenslab.registry import backend_class, info, names
 from tests import oracle
+from tests.conftest import harness_marks
 
 ALL = names()
 #: Board sizes with solutions, and without, per variant (small enough for every method).
@@ -37,7 +40,8 @@ SLOW = {("sharpsat", "toroidal"): {11}, ("sharpsat", "superqueens"): {11}}
 
 
 def _cases(task: Task, *, needs: tuple[Feature, ...] = ()) -> list:
-    """(backend, variant) pairs; unavailable backends are shown as skipped, never dropped."""
+    """(backend, variant) pairs; unavailable backends are shown as skipped, never dropped,
+    and variants other than the standard board and the racers are slow tests."""
     cases = []
     for name in ALL:
         cls = backend_class(name)
@@ -50,8 +54,11 @@ def _cases(task: Task, *, needs: tuple[Feature, ...] = ()) -> list:
                     name,
                     variant,
                     id=f"{name}-{variant}",
-                    marks=pytest.mark.skipif(
-                        not details.available, reason=f"{name}: {details.why_unavailable}"
+                    marks=(
+                        pytest.mark.skipif(
+                            not details.available, reason=f"{name}: {details.why_unavailable}"
+                        ),
+                        *harness_marks(name, variant),
                     ),
                 )
             )

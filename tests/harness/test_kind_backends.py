@@ -7,7 +7,8 @@ Parametrized from the backend registry and the kinds registered when the tests a
 collected (``problems.kind_names()``: plug-ins, and tests/harness/conftest.py's): a new
 backend or kind is tested here without touching this file. Complete backends must prove
 the brute-force optimum and count its answers; a heuristic's answer must pass the oracle's
-checker and never beat it.
+checker and never beat it. The variants beyond the standard board, and the
+portfolio (checked by its unit tests), are slow tests.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from queenslab.core.backend import Family, Task
 from queenslab.problems import DEFAULT_KIND, kind_class, kind_names
 from queenslab.registry import backend_class, info, names
 from tests import kind_brute_force, kind_oracle
+from tests.conftest import harness_marks
 
 OTHER_KINDS = [k for k in kind_names() if k != DEFAULT_KIND]
 #: A board with blocked cells off its centre, so that symmetries of it are few.
@@ -39,7 +41,8 @@ def _sizes(problem: str) -> range:
 
 
 def _cases(task: Task, variants: bool = True) -> list:
-    """(backend, kind, variant) triples; unavailable backends are shown as skipped."""
+    """(backend, kind, variant) triples; unavailable backends are shown as skipped, and
+    variants other than the standard board and the racers are slow tests."""
     cases = []
     for name in names():
         cls = backend_class(name)
@@ -50,7 +53,8 @@ def _cases(task: Task, variants: bool = True) -> list:
             if not cls.does(task, problem):
                 continue
             for variant in sorted(cls.variants) if variants else ["standard"]:
-                cases.append(pytest.param(name, problem, variant, marks=skip,
+                cases.append(pytest.param(name, problem, variant,
+                                          marks=(skip, *harness_marks(name, variant)),
                                           id=f"{name}-{problem}-{variant}"))  # fmt: skip
     return cases
 

@@ -1,7 +1,8 @@
 """Placement through the kind lane: its ``cells`` 0-1 model (``model="cells"``, with and
 without lex-leader constraints) on every backend that does the task on a kind's model,
 against tests/oracle.py's brute force over permutations, on n = 1..6, a blocked board and
-given queens; weighted, the optimum is the brute force's.
+given queens; weighted, the optimum is the brute force's. The variants beyond the standard
+board, and the portfolio (checked by its unit tests), are slow tests.
 
 Parametrized from the registry: a backend that declares a task on every kind's model
 (``Backend.does(task, "placement", native=False)``) is tested here without an edit.
@@ -16,6 +17,7 @@ import queenslab as ql
 from queenslab.core.backend import Task
 from queenslab.registry import backend_class, info, names
 from tests import oracle
+from tests.conftest import harness_marks
 
 SIZES = range(1, 7)
 SYMMETRIES = ("none", "lex-leader")
@@ -25,7 +27,8 @@ BOARDS = [(6, ((2, 2), (0, 1)), ()), (6, (), ((0, 1),)), (8, ((3, 3), (0, 6)), (
 
 
 def _cases(task: Task) -> list:
-    """(backend, variant) pairs; unavailable backends are shown as skipped."""
+    """(backend, variant) pairs; unavailable backends are shown as skipped, and variants
+    other than the standard board and the racers are slow tests."""
     cases = []
     for name in names():
         cls = backend_class(name)
@@ -36,7 +39,9 @@ def _cases(task: Task) -> list:
             not details.available, reason=f"{name}: {details.why_unavailable}"
         )
         cases += [
-            pytest.param(name, variant, marks=skip, id=f"{name}-{variant}")
+            pytest.param(
+                name, variant, marks=(skip, *harness_marks(name, variant)), id=f"{name}-{variant}"
+            )
             for variant in sorted(cls.variants)
             if variant in oracle.VARIANTS
         ]

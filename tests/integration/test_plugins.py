@@ -37,11 +37,11 @@ def site(tmp_path_factory):
     return target
 
 
-def _run(argv: list[str], *paths) -> subprocess.CompletedProcess:
+def _run(argv: list[str], *paths, **env: str) -> subprocess.CompletedProcess:
     path = os.pathsep.join(str(p) for p in [*paths, ROOT])
     return subprocess.run(
         argv, capture_output=True, text=True, timeout=600, cwd=ROOT,
-        env={**os.environ, "PYTHONPATH": path},
+        env={**os.environ, "PYTHONPATH": path, **env},
     )  # fmt: skip
 
 
@@ -76,10 +76,13 @@ def test_an_installed_kind_is_found_by_the_command_line(site):
 
 
 def _harness(selection: str, *paths, plugin: list[str] = ()) -> str:
-    """Run tests/harness/test_backends.py on the backends ``selection`` names; its summary line."""
-    argv = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *plugin,
-            "tests/harness/test_backends.py", "-k", selection]  # fmt: skip
-    run = _run(argv, *paths)
+    """Run tests/harness/test_backends.py on the backends ``selection`` names; its summary
+    line. Every variant (``-m "slow or not slow"``: they are slow tests), in this process
+    (``-n 0``: a few tests need no workers), with the kernels this run has warmed."""
+    argv = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-n", "0",
+            "-m", "slow or not slow", *plugin, "tests/harness/test_backends.py",
+            "-k", selection]  # fmt: skip
+    run = _run(argv, *paths, QUEENSLAB_TEST_NO_WARMUP="1")
     assert run.returncode == 0, run.stdout[-3000:] + run.stderr[-3000:]
     return run.stdout.strip().splitlines()[-1]
 

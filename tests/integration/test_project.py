@@ -47,7 +47,7 @@ def test_a_tier_leaves_out_the_slow_tests_unless_asked(expression, fast, slow):
     """Issue 35: ``-m unit`` replaced addopts' ``-m 'not slow'`` and ran 50 minutes."""
     listed = subprocess.run(
         [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--collect-only", "-q",
-         "-m", expression, "tests/unit/test_heuristics.py"],
+         "-n", "0", "-m", expression, "tests/unit/test_heuristics.py"],
         capture_output=True, text=True, cwd=ROOT, timeout=600,
     ).stdout.splitlines()  # fmt: skip
     here = "tests/unit/test_heuristics.py::"

@@ -34,6 +34,11 @@ def _needs(backend: str) -> pytest.MarkDecorator:
     return pytest.mark.skipif(not info(backend).available, reason=f"{backend} not installed")
 
 
+#: One big model per backend in the default suite (the portfolio's members too); the other
+#: tasks and kinds are slow tests, here and for Ctrl-C below.
+SLOW = pytest.mark.slow
+
+
 @pytest.mark.parametrize(
     "args",
     [
@@ -41,17 +46,20 @@ def _needs(backend: str) -> pytest.MarkDecorator:
         pytest.param(["solve", "2000", "-b", "milp"], marks=_needs("milp")),
         pytest.param(["solve", "150", "-b", "sat"], marks=_needs("sat")),
         pytest.param(["count", "1000", "-b", "sat"], marks=_needs("sat")),  # n³ clauses
-        pytest.param(["enumerate", "1000", "-b", "sat"], marks=_needs("sat")),
-        pytest.param(["count", "1000", "-b", "cpsat"], marks=_needs("cpsat")),
-        pytest.param(["count", "14", "-b", "milp"], marks=_needs("milp")),
-        pytest.param(["enumerate", "14", "-b", "milp"], marks=_needs("milp")),
+        pytest.param(["enumerate", "1000", "-b", "sat"], marks=(_needs("sat"), SLOW)),
+        pytest.param(["count", "1000", "-b", "cpsat"], marks=(_needs("cpsat"), SLOW)),
+        pytest.param(["count", "14", "-b", "milp"], marks=(_needs("milp"), SLOW)),
+        pytest.param(["enumerate", "14", "-b", "milp"], marks=(_needs("milp"), SLOW)),
         *(
             pytest.param(
-                ["optimize", "80", "-b", name, "--problem", "domination"], marks=_needs(name)
+                ["optimize", "80", "-b", name, "--problem", "domination"],
+                marks=(_needs(name), *(() if name in ("maxsat", "portfolio") else (SLOW,))),
             )
             for name in ("cpsat", "milp", "maxsat", "sat", "portfolio")
         ),
-        pytest.param(["count", "80", "-b", "sat", "--problem", "domination"], marks=_needs("sat")),
+        pytest.param(
+            ["count", "80", "-b", "sat", "--problem", "domination"], marks=(_needs("sat"), SLOW)
+        ),
     ],
     ids=" ".join,
 )
@@ -95,14 +103,22 @@ LONG_RUNS = {
 }
 
 
-@pytest.mark.parametrize("case", LONG_RUNS)
+@pytest.mark.parametrize(
+    "case",
+    [
+        pytest.param(
+            case, marks=SLOW if case.endswith(" domination") and "portfolio" not in case else ()
+        )
+        for case in LONG_RUNS
+    ],
+)
 def test_ctrl_c_ends_a_model_run_with_one_line(case, weights_file):
     args, weights_n = LONG_RUNS[case]
     backend = args[3]
     if not info(backend).available:
         pytest.skip(f"{backend} not installed")
     extra = _weights(weights_n, weights_file) if weights_n else []
-    code, out, err = signal_after(start_queens(*args, *extra), 3)
+    code, out, err = signal_after(start_queens(*args, *extra))
     assert (code, err) == (130, "queens: interrupted\n"), err
     if args[0] == "optimize" and "--problem" in args:  # the best answer found, or "limit"
         assert out.startswith("domination n=14: feasible") or out.startswith(
@@ -181,7 +197,7 @@ LONG_COUNTS = {"bitmask": "18", "cpsat": "16", "sat": "16", "milp": "14"}
 @pytest.mark.parametrize(("backend", "n"), LONG_COUNTS.items())
 def test_ctrl_c_stops_a_count_cleanly(backend, n):
     process = start_queens("count", n, "--backend", backend)
-    assert signal_after(process, 3) == (130, "", "queens: interrupted\n")
+    assert signal_after(process) == (130, "", "queens: interrupted\n")
 
 
 @pytest.mark.parametrize(
@@ -240,7 +256,7 @@ def test_ctrl_c_inside_a_python_sat_solve_is_one_line(args, tmp_path):
     SIGINT itself and raised "Caught keyboard interrupt" (a traceback, exit 1)."""
     argv = [arg.replace("all.jsonl", str(tmp_path / "all.jsonl")) for arg in args]
     process = start_queens(*argv, "-b", "sat", "--workers", "1")
-    assert signal_after(process, 3) == (130, "", "queens: interrupted\n")
+    assert signal_after(process) == (130, "", "queens: interrupted\n")
     assert list(tmp_path.iterdir()) == []
 
 
@@ -266,7 +282,7 @@ def test_a_worker_process_dies_at_sigterm_whatever_thread_takes_it():
 def test_sigterm_ends_an_enumeration_in_worker_processes(tmp_path):
     output = tmp_path / "all.jsonl"
     process = start_queens("enumerate", "14", "-b", "sat", "--output", str(output))
-    ended = signal_after(process, 3, signal.SIGTERM)
+    ended = signal_after(process, signum=signal.SIGTERM)
     assert ended == (143, "", "queens: terminated\n")
     assert list(tmp_path.iterdir()) == []
 

@@ -78,12 +78,6 @@ def test_every_model_agrees_with_brute_force_on_every_variant(model, n, variant,
         assert got == brute_force(n, variant, blocked)
 
 
-@pytest.mark.parametrize(("model", "name"), PAIRS)
-def test_lex_leader_keeps_the_optimum(model, name):
-    for n in (4, 5):
-        assert value(name, n, model, "lex-leader") == reference.optimum("peaceable", n)
-
-
 def classes(armies: list[Armies], n: int, swap: bool) -> int:
     """Optima up to the square's symmetries and, with ``swap``, the colours (without it,
     black is forced by white and the answer keeps only some of its cells: white alone)."""

@@ -82,13 +82,6 @@ def test_every_model_agrees_with_brute_force(model, n, variant, blocked):
         assert got == chromatic(n, variant, blocked)
 
 
-@pytest.mark.parametrize("model", ["precedence", "assignment"])
-@pytest.mark.parametrize("name", TRANSLATORS)
-def test_lex_leader_keeps_the_optimum(model, name):
-    for n in (4, 5):
-        assert value(name, n, model, "lex-leader") == reference.optimum("coloring", n)
-
-
 @pytest.mark.parametrize("name", ENUMERATORS)
 def test_lex_leader_and_precedence_keep_a_colouring_of_every_class(name):
     """Value precedence names the colours once; lex-leader over the board's symmetries then

@@ -171,4 +171,4 @@ def test_a_signal_stops_the_trials_inside_the_kernel(signum, code, line):
     ended in "SystemError: CPUDispatcher(<function lv_trials>) returned a result with an
     exception set"."""
     process = start_queens("lv-study", "--n", "40", "--repeat", "1000000")
-    assert signal_after(process, 3, signum) == (code, "", line)
+    assert signal_after(process, signum=signum) == (code, "", line)

@@ -3,7 +3,8 @@ answer of one member meeting the best bound of another) ends the race, a member 
 fails is reported, and a limit keeps the best answer with a bound that holds.
 
 Every brute-force case of every kind and variant runs in tests/harness/test_kind_backends.py
-(the portfolio is one more backend there); here, what only a portfolio does.
+(the portfolio is one more backend there, in the slow tests); here, the optimum and the
+decisions of every built-in kind against brute force, and what only a portfolio does.
 """
 
 from __future__ import annotations
