@@ -89,10 +89,18 @@ RACERS = {"portfolio"}
 
 
 def harness_marks(name: str, variant: str) -> tuple[pytest.MarkDecorator, ...]:
-    """The harnesses (every backend, kind and model against brute force) check the standard
-    board in the default suite, and the other variants and the racers as slow tests (CI
-    runs both): these were half of the harness tier's time."""
-    return () if variant == "standard" and name not in RACERS else (pytest.mark.slow,)
+    """The marks of a harness case (every backend, kind and model against brute force): an
+    unavailable backend is shown as skipped, never dropped; the default suite checks the
+    standard board, and the other variants and the racers are slow tests (CI runs both):
+    these were half of the harness tier's time."""
+    from queenslab.registry import info
+
+    details = info(name)
+    unavailable = pytest.mark.skipif(
+        not details.available, reason=f"{name}: {details.why_unavailable}"
+    )
+    slow = variant != "standard" or name in RACERS
+    return (unavailable, pytest.mark.slow) if slow else (unavailable,)
 
 
 def asks_for_slow_tests(config: pytest.Config) -> bool:

@@ -21,7 +21,7 @@ import queenslab as ql
 from queenslab.core.backend import Family, Feature, Task
 from queenslab.core.errors import UsageError
 from queenslab.lab import reference
-from queenslab.registry import backend_class, info, names
+from queenslab.registry import backend_class, names
 from tests import oracle
 from tests.conftest import harness_marks
 
@@ -47,19 +47,10 @@ def _cases(task: Task, *, needs: tuple[Feature, ...] = ()) -> list:
         cls = backend_class(name)
         if not cls.searches_itself(task, "placement") or not set(needs) <= cls.features:
             continue
-        details = info(name)
         for variant in sorted(cls.variants):
             cases.append(
                 pytest.param(
-                    name,
-                    variant,
-                    id=f"{name}-{variant}",
-                    marks=(
-                        pytest.mark.skipif(
-                            not details.available, reason=f"{name}: {details.why_unavailable}"
-                        ),
-                        *harness_marks(name, variant),
-                    ),
+                    name, variant, id=f"{name}-{variant}", marks=harness_marks(name, variant)
                 )
             )
     return cases

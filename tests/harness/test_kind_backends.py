@@ -21,7 +21,7 @@ import queenslab as ql
 from queenslab.boards import board
 from queenslab.core.backend import Family, Task
 from queenslab.problems import DEFAULT_KIND, kind_class, kind_names
-from queenslab.registry import backend_class, info, names
+from queenslab.registry import backend_class, names
 from tests import kind_brute_force, kind_oracle
 from tests.conftest import harness_marks
 
@@ -46,15 +46,12 @@ def _cases(task: Task, variants: bool = True) -> list:
     cases = []
     for name in names():
         cls = backend_class(name)
-        details = info(name)
-        why = f"{name}: {details.why_unavailable}"
-        skip = pytest.mark.skipif(not details.available, reason=why)
         for problem in OTHER_KINDS:
             if not cls.does(task, problem):
                 continue
             for variant in sorted(cls.variants) if variants else ["standard"]:
                 cases.append(pytest.param(name, problem, variant,
-                                          marks=(skip, *harness_marks(name, variant)),
+                                          marks=harness_marks(name, variant),
                                           id=f"{name}-{problem}-{variant}"))  # fmt: skip
     return cases
 

@@ -15,7 +15,7 @@ import pytest
 
 import queenslab as ql
 from queenslab.core.backend import Task
-from queenslab.registry import backend_class, info, names
+from queenslab.registry import backend_class, names
 from tests import oracle
 from tests.conftest import harness_marks
 
@@ -34,14 +34,8 @@ def _cases(task: Task) -> list:
         cls = backend_class(name)
         if not cls.does(task, "placement", native=False):
             continue
-        details = info(name)
-        skip = pytest.mark.skipif(
-            not details.available, reason=f"{name}: {details.why_unavailable}"
-        )
         cases += [
-            pytest.param(
-                name, variant, marks=(skip, *harness_marks(name, variant)), id=f"{name}-{variant}"
-            )
+            pytest.param(name, variant, marks=harness_marks(name, variant), id=f"{name}-{variant}")
             for variant in sorted(cls.variants)
             if variant in oracle.VARIANTS
         ]
