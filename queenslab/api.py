@@ -55,7 +55,7 @@ from queenslab import registry
 from queenslab.boards import DEFAULT_VARIANT, Cell
 from queenslab.core import warm_start
 from queenslab.core.backend import Backend, Family, Task
-from queenslab.core.errors import StoppedWithAnswer, UsageError
+from queenslab.core.errors import BackendBug, StoppedWithAnswer, UsageError
 from queenslab.core.integers import integer
 from queenslab.core.kind import ProblemKind, Question, check_symmetry
 from queenslab.core.model import BoolModel
@@ -67,10 +67,6 @@ from queenslab.problems import kind, kind_class
 R = TypeVar("R", SolveResult, CountResult, OptimizeResult, DecideResult)
 #: What ``problem=`` takes: a kind's name (``ql.kinds()``) or a kind itself.
 KindArgument = str | ProblemKind | None
-
-
-class BackendBug(AssertionError):
-    """A backend broke its contract: an invalid board, a lost given queen, a false claim."""
 
 
 def make_problem(

@@ -30,6 +30,12 @@ class BackendUnavailable(QueensError):
     """The backend's solver package is not installed; the message says what to install."""
 
 
+class BackendBug(AssertionError):
+    """A backend broke its contract: an invalid board, a lost given queen, a false claim,
+    or a solver's values that violate the model it was given (raised by ``api``'s checks
+    and by ``models.zero_one.backend``, which names the translator)."""
+
+
 class Terminated(KeyboardInterrupt):
     """SIGTERM: raised in the main thread so the run ends as on Ctrl-C, every cleanup
     (solver processes, temporary files) done, and the CLI exits with code 143."""
