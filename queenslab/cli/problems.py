@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 
-from queenslab.core.errors import ExitCode
+from queenslab.core.errors import ExitCode, QueensError
 
 HELP = "list problem kinds: the question, its sense, models and published sequences"
 EXAMPLES = """examples:
@@ -22,12 +23,16 @@ def run(args: argparse.Namespace) -> int:
 
     records = []
     for name in kind_names():
-        cls = kind_class(name)
+        try:
+            cls = kind_class(name)
+        except QueensError as broken:  # one broken plug-in hides none of the others
+            print(f"queens: warning: {broken}", file=sys.stderr)
+            continue
         records.append({
             "name": name,
             "question": cls.question,
-            "sense": str(cls.sense),
-            "models": dict(cls.models),
+            "sense": "none" if cls.sense is None else str(cls.sense),
+            "models": dict(cls.formulations()),
             "source": "built-in" if name in BUILTIN else f"plug-in ({cls.__module__})",
             "sequences": {"value": dict(cls.value_sequences), "count": dict(cls.count_sequences)},
         })  # fmt: skip
@@ -37,5 +42,5 @@ def run(args: argparse.Namespace) -> int:
     for record in records:
         print(f"{record['name']} ({record['sense']}, {record['source']}): {record['question']}")
         for model, where in record["models"].items():
-            print(f"  --model {model}: {where}")
+            print(f"  --model {model}" + (f": {where}" if where else ""))
     return ExitCode.OK

@@ -1,5 +1,7 @@
 """Exceptions that the CLI turns into one-line messages, and the exit codes: one table."""
 
+from __future__ import annotations
+
 from enum import IntEnum
 
 
@@ -28,6 +30,30 @@ class CapabilityError(QueensError):
 
 class BackendUnavailable(QueensError):
     """The backend's solver package is not installed; the message says what to install."""
+
+
+class KindError(QueensError):
+    """A problem kind that cannot be stated as written: its class attributes, or its
+    ``state``, ``check`` or ``decode`` raised, or its model has no variables or no
+    objective to optimise (exit code 2). The kind is at fault, never a solver."""
+
+
+class ModelMismatch(KindError):
+    """A kind's model admits an answer the kind's own checker rejects (the solver's values
+    satisfied the model it was given): the model and its checker disagree."""
+
+    def __init__(self, kind: str, answer: object, why: str) -> None:
+        shown = repr(answer)
+        shown = shown if len(shown) <= 200 else shown[:197] + "..."
+        super().__init__(
+            f"the {kind} kind's model admits an answer its checker rejects ({why}): {shown}; "
+            "the model and its checker disagree"
+        )
+        self.kind, self.answer, self.why = kind, answer, why
+
+    def __reduce__(self) -> tuple[type[ModelMismatch], tuple[str, object, str]]:
+        """Raised in a forked solver process, it travels back whole."""
+        return type(self), (self.kind, self.answer, self.why)
 
 
 class BackendBug(AssertionError):

@@ -9,22 +9,28 @@ that shares no code with the models, so a wrong model can never vouch for itself
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterable, Mapping, Sequence
+import functools
+from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import chain, combinations
-from typing import Any, ClassVar
+from types import MappingProxyType
+from typing import Any, ClassVar, Generic, Literal, TypeVar
 
-from queenslab.boards import Board, Cell
+from queenslab.boards import VARIANTS, Board, Cell
 from queenslab.boards.symmetry import Symmetry
-from queenslab.core.errors import UsageError
+from queenslab.core.errors import KindError, LimitReached, QueensError, Undecided, UsageError
 from queenslab.core.expressions import ModelBuilder
 from queenslab.core.model import BoolModel, Sense, Var
 
 #: ``--symmetry`` choices: every model takes them.
 SYMMETRY_CHOICES = ("none", "lex-leader")
+#: Every board variant, for a kind that understands them all (``variants = ALL_VARIANTS``).
+ALL_VARIANTS: tuple[str, ...] = tuple(VARIANTS)
+#: The answer type of a kind: a set of cells by default (``ProblemKind[frozenset[Cell]]``).
+AnswerT = TypeVar("AnswerT")
 
 
-class ProblemKind:
+class ProblemKind(Generic[AnswerT]):
     """Base class of a question about a board, the built-in ones and a user's alike.
 
     A subclass sets the class attributes and writes ``state`` (each of its ``models``,
@@ -43,9 +49,16 @@ class ProblemKind:
 
     name: ClassVar[str]
     question: ClassVar[str]
-    sense: ClassVar[Sense]
-    #: Formulations, the default first: name -> one line on where it comes from.
-    models: ClassVar[Mapping[str, str]] = {"default": "the model its state method writes"}
+    #: The objective's direction, ``"min"`` or ``"max"``; None (the default): the question
+    #: has no objective, and its answers are solved, counted and enumerated, not optimised.
+    sense: ClassVar[Literal["min", "max"] | Sense | None] = None
+    #: Formulations, the default first: names (a tuple passes ruff's RUF012 as written),
+    #: or name -> one line on where it comes from. Read through ``formulations()``.
+    models: ClassVar[Mapping[str, str] | Sequence[str]] = ("default",)
+    #: The board variants whose rules the kind's models and checker understand; any other
+    #: board is refused in one line before any work. A kind that knows them all says
+    #: ``variants = ALL_VARIANTS``.
+    variants: ClassVar[Sequence[str]] = ("standard",)
     #: Formulations whose solutions at the optimum are not the kind's answers one for one
     #: (labelled colours, armies compared by count): name -> what they would count. Counting
     #: and enumerating refuse them; every other model counts the same answers.
@@ -65,9 +78,61 @@ class ProblemKind:
     takes_givens: ClassVar[bool] = False
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
+        """The class attributes as a user writes them, checked and read once: a kind that
+        cannot be stated is refused when its class is made, in one line naming it. The
+        methods a kind writes are wrapped so that an exception escaping them is the kind's
+        ``KindError``, naming it, wherever a backend called them."""
         super().__init_subclass__(**kwargs)
-        if "sense" in cls.__dict__:
+        for method in _KIND_METHODS:
+            if method in cls.__dict__:
+                setattr(cls, method, _blamed(cls.__dict__[method], method))
+        name = cls.__dict__.get("name", getattr(cls, "name", cls.__name__))
+        if "sense" in cls.__dict__ and cls.sense is not None:
+            if cls.sense not in ("min", "max"):
+                raise KindError(f"kind {name!r}: sense is 'min', 'max' or None, got {cls.sense!r}")
             cls.sense = Sense(cls.sense)  # "min" and "max" read as the backends test them
+        if "models" in cls.__dict__:
+            models = cls.models
+            if isinstance(models, str) or not models:
+                raise KindError(f"kind {name!r}: models is a tuple of names or a dict, got "
+                                f"{models!r}")  # fmt: skip
+            described = models if isinstance(models, Mapping) else dict.fromkeys(models, "")
+            cls.models = MappingProxyType(dict(described))
+        if "variants" in cls.__dict__:
+            unknown = [v for v in cls.variants if v not in VARIANTS]
+            if isinstance(cls.variants, str) or unknown:
+                raise KindError(f"kind {name!r}: unknown variants {unknown or cls.variants!r}; "
+                                f"choose from: {', '.join(VARIANTS)}")  # fmt: skip
+
+    @classmethod
+    def formulations(cls) -> Mapping[str, str]:
+        """The formulations, the default first: name -> where it comes from ("" unsaid)."""
+        models = cls.models
+        return models if isinstance(models, Mapping) else dict.fromkeys(models, "")
+
+    @classmethod
+    def goal(cls) -> Sense:
+        """The objective's direction; a one-line KindError for a kind with none."""
+        if cls.sense is None:
+            raise KindError(
+                f"kind {cls.name!r} states no objective (sense = None): solve, count or "
+                "enumerate its answers, or give it a sense and an objective to optimise"
+            )
+        return Sense(cls.sense)
+
+    @classmethod
+    def refuse_board(cls, variant: str, blocked: bool, givens: bool) -> None:
+        """A one-line UsageError when the kind does not take this board: a variant it does
+        not declare, blocked cells or given queens it does not take."""
+        if variant not in cls.variants:
+            raise UsageError(
+                f"problem {cls.name!r} does not take the {variant} board (it declares "
+                f"variants: {', '.join(cls.variants)})"
+            )
+        if givens and not cls.takes_givens:
+            raise UsageError(f"problem {cls.name!r} takes no given queens")
+        if blocked and not cls.takes_blocked:
+            raise UsageError(f"problem {cls.name!r} takes no blocked cells")
 
     def __init__(self, weights: Any = None, givens: Sequence[Cell] = ()) -> None:
         if weights is not None and not self.takes_weights:
@@ -79,12 +144,13 @@ class ProblemKind:
 
     def model_name(self, model: str | None) -> str:
         """``model`` checked against this kind's formulations; None: the default one."""
+        models = self.formulations()
         if model is None:
-            return next(iter(self.models))
-        if model not in self.models:
+            return next(iter(models))
+        if model not in models:
             raise UsageError(
                 f"unknown model {model!r} for problem {self.name!r}; "
-                f"choose from: {', '.join(self.models)}"
+                f"choose from: {', '.join(models)}"
             )
         return model
 
@@ -92,7 +158,7 @@ class ProblemKind:
         """``model_name(model)``, refused in one line when it cannot count the answers."""
         name = self.model_name(model)
         if name in self.uncounted:
-            counting = ", ".join(m for m in self.models if m not in self.uncounted)
+            counting = ", ".join(m for m in self.formulations() if m not in self.uncounted)
             raise UsageError(
                 f"the {name} model of {self.name} would count {self.uncounted[name]}, not "
                 f"its answers; count and enumerate with: {counting}"
@@ -101,19 +167,36 @@ class ProblemKind:
 
     def state(self, m: ModelBuilder, board: Board, model: str) -> None:
         """State the model called ``model`` of this question on ``board`` with ``m``."""
-        raise NotImplementedError
+        raise KindError(f"the {self.name} kind writes no state method")
 
     def build(self, board: Board, model: str, symmetry: str = "none") -> BoolModel:
+        """The model called ``model`` on ``board``; a KindError when it cannot be solved as
+        stated (no variables, or an objective that does not match ``sense``)."""
         m = ModelBuilder(f"{self.name}-{model}")
         self.state(m, board, model)
         if symmetry == "lex-leader":
             self.break_symmetry(m, board, model)
-        return m.bool_model
+        built = m.bool_model
+        if not built.names:
+            raise KindError(f"the {self.name} kind's {model} model states no variables")
+        unweighted = self.takes_weights and self.weights is None
+        if self.sense is not None and not unweighted:
+            if not built.objective:
+                raise KindError(
+                    f"the {self.name} kind has sense {str(self.sense)!r} but its {model} model "
+                    "states no objective (m.minimise(...) or m.maximise(...))"
+                )
+            if built.sense != self.sense:
+                raise KindError(
+                    f"the {self.name} kind has sense {str(self.sense)!r} but its {model} model "
+                    f"{built.sense}imises"
+                )
+        return built
 
     def break_symmetry(self, m: ModelBuilder, board: Board, model: str) -> None:
         """Lex-leader over the board's symmetries, on the one family of ``m.cells``."""
         if len(m.cell_families) != 1:
-            raise NotImplementedError(
+            raise KindError(
                 f"{self.name} made {len(m.cell_families)} families of cell variables: "
                 "the default lex-leader takes one; override break_symmetry"
             )
@@ -125,7 +208,7 @@ class ProblemKind:
         """The open cells whose answer variables are true (one per open cell, in order)."""
         open_cells = list(board.open_cells())
         if len(open_cells) != len(model.answer):
-            raise NotImplementedError(
+            raise KindError(
                 f"{self.name} has {len(model.answer)} answer variables for "
                 f"{len(open_cells)} open cells: the default decode takes one a cell; "
                 "override decode"
@@ -153,7 +236,7 @@ class ProblemKind:
 
     def check(self, board: Board, answer: Any) -> str | None:
         """None when ``answer`` answers the question on ``board``, else what is wrong."""
-        raise NotImplementedError
+        raise KindError(f"the {self.name} kind writes no check method")
 
     def text(self, board: Board, data: Any) -> str:
         """An answer's JSON data drawn as text; here a list of [row, col] queens: Q a
@@ -170,11 +253,37 @@ class ProblemKind:
         return map(frozenset, chain.from_iterable(combinations(cells, k) for k in sizes))
 
 
+#: The methods a kind writes: an exception escaping one is the kind's (``_blamed``).
+_KIND_METHODS = (
+    "state", "check", "decode", "encode", "value", "to_json", "break_symmetry", "text",
+)  # fmt: skip
+#: Exceptions that say something on purpose and pass through a kind's methods as they are.
+_PASSED = (QueensError, LimitReached, Undecided)
+
+
+def _blamed(method: Callable[..., Any], what: str) -> Callable[..., Any]:
+    """``method`` with any exception but those that say something on purpose turned into a
+    one-line KindError naming the kind and the method (the original chained)."""
+
+    @functools.wraps(method)
+    def blamed(self: ProblemKind[Any], *args: Any, **kwargs: Any) -> Any:
+        try:
+            return method(self, *args, **kwargs)
+        except _PASSED:
+            raise
+        except Exception as exc:
+            raise KindError(
+                f"the {self.name} kind's {what} raised {type(exc).__name__}: {exc}"
+            ) from exc
+
+    return blamed
+
+
 def encode_cells(board: Board, model: BoolModel, cells: Collection[Cell]) -> dict[Var, bool]:
     """One answer variable per open cell (``m.cells``, in order): true on ``cells``."""
     open_cells = list(board.open_cells())
     if len(open_cells) != len(model.answer):
-        raise NotImplementedError(
+        raise KindError(
             f"{model.name} has {len(model.answer)} answer variables for {len(open_cells)} "
             "open cells: the default encode takes one a cell; override encode"
         )
@@ -182,8 +291,9 @@ def encode_cells(board: Board, model: BoolModel, cells: Collection[Cell]) -> dic
 
 
 def cells_from_json(data: Any, what: str) -> list[Cell]:
-    """``data`` as a list of cells, each a [row, col] pair of integers; UsageError naming
-    ``what`` otherwise."""
+    """``data`` as a list of cells, each a [row, col] pair of integers, each once; UsageError
+    naming ``what`` otherwise (a cell named twice would vanish into the kind's set, and
+    the answer read would not be the one written)."""
     if not isinstance(data, list) or not all(
         isinstance(cell, list | tuple)
         and len(cell) == 2
@@ -191,7 +301,13 @@ def cells_from_json(data: Any, what: str) -> list[Cell]:
         for cell in data
     ):
         raise UsageError(f"{what} is a list of [row, col] cells, got {str(data)[:60]}")
-    return [(r, c) for r, c in data]
+    cells = [(r, c) for r, c in data]
+    seen: set[Cell] = set()
+    for cell in cells:
+        if cell in seen:
+            raise UsageError(f"{what} names the cell {list(cell)} twice")
+        seen.add(cell)
+    return cells
 
 
 def grid(board: Board, marks: dict[Cell, str]) -> str:

@@ -39,12 +39,25 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from queenslab.boards import Board, Cell
-from queenslab.boards.graph import neighbours
-from queenslab.core.errors import UsageError
-from queenslab.core.expressions import Family, Lit, ModelBuilder, any_of, exactly_one, total
-from queenslab.core.kind import ProblemKind, cell_images, cells_from_json, grid
-from queenslab.core.model import BoolModel, Var
+from queenslab.modelling import (
+    ALL_VARIANTS,
+    Board,
+    BoolModel,
+    Cell,
+    Family,
+    Lit,
+    ModelBuilder,
+    ProblemKind,
+    UsageError,
+    Var,
+    any_of,
+    cell_images,
+    cells_from_json,
+    exactly_one,
+    grid,
+    neighbours,
+    total,
+)
 from queenslab.problems import coloring_exact_cover as exact_cover
 
 
@@ -169,6 +182,7 @@ class Coloring(ProblemKind):
     name = "coloring"
     question = "fewest colours so that no two queens of one colour attack each other"
     sense = "min"
+    variants = ALL_VARIANTS
     models: ClassVar[Mapping[str, str]] = {
         "precedence": "x[cell][colour] and used[colour], with value precedence on colours",
         "assignment": "x[cell][colour] and used[colour], used colours in order",

@@ -24,12 +24,19 @@ from __future__ import annotations
 
 from collections.abc import Collection
 
-from queenslab.boards import Board, Cell
-from queenslab.core.errors import UsageError
-from queenslab.core.expressions import Lit, ModelBuilder, exactly_one, total
-from queenslab.core.model import BoolModel, Var
 from queenslab.core.problem import Problem
 from queenslab.exact import backtracking
+from queenslab.modelling import (
+    Board,
+    BoolModel,
+    Cell,
+    Lit,
+    ModelBuilder,
+    UsageError,
+    Var,
+    exactly_one,
+    total,
+)
 
 PREFIX = "s"
 

@@ -33,12 +33,24 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import ClassVar
 
-from queenslab.boards import Board, Cell
-from queenslab.boards.graph import LineId, cells, leap_reach, lines_through, open_lines, reach
-from queenslab.boards.hilbert import hilbert_order
-from queenslab.boards.standard import Standard
-from queenslab.core.expressions import Family, Lit, ModelBuilder, any_of, total
-from queenslab.core.kind import ProblemKind
+from queenslab.modelling import (
+    ALL_VARIANTS,
+    Board,
+    Cell,
+    Family,
+    LineId,
+    Lit,
+    ModelBuilder,
+    ProblemKind,
+    all_cells,
+    any_of,
+    hilbert_order,
+    leap_reach,
+    lines_through,
+    open_lines,
+    reach,
+    total,
+)
 
 
 def _unreached(cell: Cell) -> str:
@@ -55,7 +67,7 @@ def lower_bound(board: Board) -> int:
     numbers of the queen's graph", Australas. J. Combin. 37, 2007). Not a theorem on the
     torus, with super-queens' leaps or on blocked boards, so none is stated there.
     """
-    if board.variant is not Standard or board.blocked:
+    if board.variant.name != "standard" or board.blocked:
         return 0
     n = board.n
     return n // 2 if n in (3, 11) else (n + 1) // 2
@@ -65,6 +77,7 @@ class Domination(ProblemKind):
     name = "domination"
     question = "fewest queens that occupy or attack every cell"
     sense = "min"
+    variants = ALL_VARIANTS
     models: ClassVar[Mapping[str, str]] = {
         "cells": "one variable per open cell, one covering clause per cell",
         "lines": "cells, plus a variable per line saying it holds a queen: short covering clauses",
@@ -102,7 +115,7 @@ class Domination(ProblemKind):
             o = held[line] = m.var(f"line_{line[0]}_{line[1]}_held")
             m.add(o >> any_of(queen[cell] for cell in members))
             m.add(*(queen[cell] >> o for cell in members))
-        for cell in cells(board):
+        for cell in all_cells(board):
             through = [held[line] for line in lines_through(board, cell) if line in held]
             leaps = (queen[other] for other in leap_reach(board, cell))
             m.add(any_of(through, leaps), why=_unreached(cell))
@@ -115,7 +128,7 @@ class Domination(ProblemKind):
         for queen in answer:
             if not board.is_open(*queen):
                 return f"queen {queen[0]}:{queen[1]} is on a blocked or missing cell"
-        for cell in cells(board):
+        for cell in all_cells(board):
             if cell not in answer and not any(board.attacks(q, cell) for q in answer):
                 return f"cell {cell[0]}:{cell[1]} is neither occupied nor attacked"
         return None

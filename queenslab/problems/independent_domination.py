@@ -19,8 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import ClassVar
 
-from queenslab.boards import Board, Cell
-from queenslab.core.expressions import Family, ModelBuilder, at_most_one
+from queenslab.modelling import Board, Cell, Family, ModelBuilder, at_most_one
 from queenslab.problems.domination import Domination
 
 

@@ -30,11 +30,25 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from queenslab.boards import Board, Cell, Line
-from queenslab.core.errors import UsageError
-from queenslab.core.expressions import Family, Lit, ModelBuilder, any_of, at_most_one, total
-from queenslab.core.kind import ProblemKind, cell_images, cells_from_json, grid
-from queenslab.core.model import BoolModel, Var
+from queenslab.modelling import (
+    ALL_VARIANTS,
+    Board,
+    BoolModel,
+    Cell,
+    Family,
+    Line,
+    Lit,
+    ModelBuilder,
+    ProblemKind,
+    UsageError,
+    Var,
+    any_of,
+    at_most_one,
+    cell_images,
+    cells_from_json,
+    grid,
+    total,
+)
 
 
 @dataclass(frozen=True)
@@ -140,6 +154,7 @@ class Peaceable(ProblemKind):
     name = "peaceable"
     question = "largest m: m white and m black queens, no queen attacking the other colour"
     sense = "max"
+    variants = ALL_VARIANTS
     models: ClassVar[Mapping[str, str]] = {
         name: formulation.summary for name, formulation in FORMULATIONS.items()
     }

@@ -18,18 +18,31 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
-from queenslab.boards import Board, Cell
-from queenslab.core.errors import UsageError
-from queenslab.core.expressions import ModelBuilder, at_most_one, exactly_one, total
-from queenslab.core.kind import ProblemKind, encode_cells, grid, lex_leader
-from queenslab.core.model import BoolModel, Sense, Var
-from queenslab.core.placement import Placement
+from queenslab.modelling import (
+    ALL_VARIANTS,
+    Board,
+    BoolModel,
+    Cell,
+    ModelBuilder,
+    Placement,
+    ProblemKind,
+    Sense,
+    UsageError,
+    Var,
+    at_most_one,
+    encode_cells,
+    exactly_one,
+    grid,
+    lex_leader,
+    total,
+)
 
 
 class NQueens(ProblemKind):
     name = "placement"
     question = "n non-attacking queens, of greatest total weight when weights are given"
     sense = Sense.MAX
+    variants = ALL_VARIANTS
     models: ClassVar[Mapping[str, str]] = {
         "cells": "one variable per open cell, each line and leap pair of the board as a group"
     }
