@@ -6,6 +6,7 @@ import ast
 import re
 import subprocess
 import sys
+import tomllib
 from pathlib import Path
 
 import pytest
@@ -21,10 +22,34 @@ def readme_commands() -> list[str]:
     return re.findall(r"```bash\n(.+?)\n```", setup)
 
 
-def test_readme_has_exactly_two_setup_commands():
-    install_and_run, install_and_test = readme_commands()
+def test_readme_has_exactly_three_setup_commands():
+    install_and_run, install_and_test, programs = readme_commands()
     assert install_and_run.startswith("pip install . && queens ")
     assert install_and_test.startswith('pip install ".[test]" && ')
+    assert programs.startswith("sudo apt-get install ")
+
+
+def _apt_packages(text: str) -> set[str]:
+    """The packages an ``apt-get install`` line (continued with backslashes) names."""
+    line = text.replace("\\\n", " ").split("apt-get install", 1)[1].splitlines()[0]
+    return {word for word in line.split() if not word.startswith("-")}
+
+
+def test_readme_names_the_debian_programs_ci_installs():
+    """A fresh machine skipped about 30 tests for programs only .ci/run installed."""
+    ci = (ROOT / ".ci" / "run").read_text()
+    assert _apt_packages(readme_commands()[2]) == _apt_packages(ci) != set()
+
+
+def test_the_test_extra_pulls_no_nvidia_wheel_and_ci_installs_nvrtc_after():
+    """NVRTC (217 MB) has its own extra; CI installs it after the README's test command."""
+    extras = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    extras = extras["optional-dependencies"]
+    assert not [name for name in extras["test"] if name.startswith("nvidia")]
+    assert any(name.startswith("nvidia-cuda-nvrtc") for name in extras["gpu-compile"])
+    lines = (ROOT / ".ci" / "run").read_text().splitlines()
+    after = lines[lines.index(readme_commands()[1]) + 1 :]
+    assert any('pip install --quiet ".[gpu-compile]"' in line for line in after)
 
 
 def test_ci_runs_exactly_the_readme_test_command():

@@ -153,7 +153,7 @@ def test_nodes_do_not_depend_on_how_deep_the_host_expands(monkeypatch, host_buil
 def test_the_kernel_compiles_with_nvrtc(architecture):
     library = gpu_host.nvrtc_library()
     if library is None:
-        pytest.skip("NVRTC is missing: pip install nvidia-cuda-nvrtc-cu12 (in the test extra)")
+        pytest.skip("NVRTC is missing: pip install \".[gpu-compile]\"")
     status, log, ptx = gpu_host.nvrtc_compile(library, architecture)
     assert status == 0 and not log.strip(), log
     assert b".entry count_states(" in ptx and b"ld.shared" in ptx  # the stacks: shared memory
