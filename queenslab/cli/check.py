@@ -9,11 +9,11 @@ board's own line keys, so 10^8 queens never become Python integers.
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
 from queenslab import boards
-from queenslab.boards.base import KERNEL_FROM
+from queenslab.boards.base import KERNEL_FROM, LineFamily
 from queenslab.cli import arguments as a
 from queenslab.core.errors import ExitCode, UsageError
 from queenslab.io import readers
@@ -81,7 +81,9 @@ def verdict(board: Board, cols: Sequence[int] | np.ndarray) -> str | None:
         return None if found.valid else found.describe()
     if board.is_valid(cols):
         return None
-    return _huge_clash(board, cols)
+    import numpy as np
+
+    return _huge_clash(board, np.asarray(cols))  # a JSON list of 8 MB is read as a list
 
 
 def _huge_clash(board: Board, cols: np.ndarray) -> str:
@@ -107,8 +109,12 @@ def _huge_clash(board: Board, cols: np.ndarray) -> str:
         if cols[r] == c:
             return f"row {r} has its queen on a blocked cell"
     for dr, dc in board.variant.leaps:
-        hits = _first_true(lambda s, e, dr=dr, dc=dc: cols[s + dr : e + dr] - cols[s:e] == dc,
-                           n - dr)  # fmt: skip
+
+        def leaped(s: int, e: int, dr: int = dr, dc: int = dc) -> np.ndarray:
+            hit: np.ndarray = cols[s + dr : e + dr] - cols[s:e] == dc
+            return hit
+
+        hits = _first_true(leaped, n - dr)
         if hits is not None:
             pairs.append((hits, hits + dr))
     if not pairs:
@@ -117,7 +123,7 @@ def _huge_clash(board: Board, cols: np.ndarray) -> str:
     return f"the queens of rows {earlier} and {later} attack each other"
 
 
-def _first_on_line(family: Any, cols: np.ndarray, row: int, col: int) -> int | None:
+def _first_on_line(family: LineFamily, cols: np.ndarray, row: int, col: int) -> int | None:
     """The first row above ``row`` whose queen shares its line of ``family``."""
     import numpy as np
 
@@ -126,12 +132,13 @@ def _first_on_line(family: Any, cols: np.ndarray, row: int, col: int) -> int | N
 
     def same_line(start: int, stop: int) -> np.ndarray:
         rows = np.arange(start, stop, dtype=np.int64)
-        return family.key(n, rows, np.asarray(cols[start:stop], dtype=np.int64)) == key
+        same: np.ndarray = family.key(n, rows, np.asarray(cols[start:stop], dtype=np.int64)) == key
+        return same
 
     return _first_true(same_line, row)
 
 
-def _first_true(test: Any, length: int) -> int | None:
+def _first_true(test: Callable[[int, int], np.ndarray], length: int) -> int | None:
     """The first index below ``length`` where ``test(start, stop)`` holds, chunk by chunk."""
     import numpy as np
 

@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from queenslab.boards import board
+from queenslab.boards.base import KERNEL_FROM
 from queenslab.cli.check import verdict
 from queenslab.core.errors import UsageError
 from queenslab.core.placement import Placement
@@ -102,6 +103,14 @@ def test_huge_verdicts_name_the_first_attacked_row_and_its_partner():
     bad = cols.copy()
     bad[7] = n
     assert verdict(board(n), bad) == "row 7 has its queen off the board"
+
+
+def test_a_huge_list_gets_its_verdict_on_a_board_with_leaps():
+    """A JSON file under 8 MB is read as a list: the leaps' pass subtracted two lists."""
+    n = KERNEL_FROM
+    assert verdict(board(n, "superqueens"), list(range(n))) == (
+        "the queens of rows 0 and 1 attack each other"
+    )
 
 
 @pytest.mark.parametrize(
