@@ -47,6 +47,7 @@ COMMANDS: dict[str, str] = {
     "estimate": "queenslab.cli.estimate",
     "backends": "queenslab.cli.backends",
     "problems": "queenslab.cli.problems",
+    "warm": "queenslab.cli.warm",
 }
 
 #: Flags accepted before or after the command.

@@ -1,7 +1,11 @@
-"""Import numba with a writable compile cache, so ``cache=True`` works on read-only installs.
+"""Import numba with one compile cache for this package, wherever its sources lie.
 
-Numba writes its cache beside the source files; when that directory is not writable (a
-system-wide install), point ``NUMBA_CACHE_DIR`` at the user's cache before numba loads.
+Numba keeps a kernel's cache beside its source file (or under a folder named by the
+source's path): every copy of the package, the checkout the tests import and the
+installed ``queens``, compiled the same kernels again. This package's kernels are cached
+under ``native.cache_root()`` instead (``NUMBA_CACHE_DIR`` when set, else the user's
+cache, writable on a read-only install too), in a folder named by the module and a digest
+of its source, so identical sources share one cache and two versions keep one each.
 Kernel modules import numba's names from here, never from numba directly.
 
 Loading one of this package's kernels from the cache skips numba's context refresh (unless
@@ -14,21 +18,19 @@ lowering.
 
 from __future__ import annotations
 
-import os
+import functools
+import hashlib
 import time
 from pathlib import Path
 from typing import Any
 
-from queenslab.compiled import first_compile
-from queenslab.compiled.native import enabled, numba_user_cache
-
-if "NUMBA_CACHE_DIR" not in os.environ and not os.access(Path(__file__).parent, os.W_OK):
-    os.environ["NUMBA_CACHE_DIR"] = str(numba_user_cache())
-
-from numba import carray, cfunc, njit, types  # imported after the environment is set
+from numba import carray, cfunc, njit, types
 from numba.core import caching, cgutils, event
 from numba.core.runtime import rtsys
 from numba.extending import intrinsic
+
+from queenslab.compiled import first_compile
+from queenslab.compiled.native import cache_root, enabled
 
 __all__ = ["carray", "cfunc", "cgutils", "intrinsic", "njit", "types"]
 
@@ -36,6 +38,48 @@ __all__ = ["carray", "cfunc", "cgutils", "intrinsic", "njit", "types"]
 _numba_load_overload = caching.Cache.load_overload
 #: The modules whose kernels are this package's (all of queenslab, not this wing alone).
 _PACKAGE = __name__.partition(".")[0] + "."
+
+
+@functools.cache
+def _digest(source: str) -> str:
+    """The source file's content, digested: the same for every copy of it."""
+    return hashlib.sha256(Path(source).read_bytes()).hexdigest()[:24]
+
+
+class _SharedLocator(caching._CacheLocator):
+    """Where numba caches this package's kernels: ``cache_root()/<module>-<digest>``."""
+
+    def __init__(self, function: Any, source: str) -> None:
+        self._lineno = function.__code__.co_firstlineno
+        self._stamp = _digest(source)
+        self._path = str(cache_root() / f"{function.__module__}-{self._stamp}")
+
+    def get_cache_path(self) -> str:
+        return self._path
+
+    def get_source_stamp(self) -> str:
+        """The content, not the file's time: a copy of the same source is as fresh."""
+        return self._stamp
+
+    def get_disambiguator(self) -> str:
+        return str(self._lineno)
+
+    @classmethod
+    def from_function(cls, function: Any, source: str) -> _SharedLocator | None:
+        """This package's functions only; None (numba's own places) where the cache root
+        cannot be written."""
+        if not getattr(function, "__module__", "").startswith(_PACKAGE):
+            return None
+        try:
+            locator = cls(function, source)
+            locator.ensure_cache_path()
+        except OSError:
+            return None
+        return locator
+
+
+_CACHE_IMPL = getattr(caching, "CacheImpl", None) or caching._CacheImpl  # its name before 0.68
+_CACHE_IMPL._locator_classes.insert(0, _SharedLocator)
 
 
 def _load_overload(self: caching.Cache, sig: Any, target_context: Any) -> Any:

@@ -138,7 +138,7 @@ def _cache_file(callback: Callback, llvm: Any) -> Path:
     settings = sorted((k, v) for k, v in os.environ.items() if k.startswith("NUMBA_"))
     versions = (sys.version, llvm.llvm_version_info)
     digest.update(repr((versions, _cpu(llvm), settings)).encode())
-    directory = _directory(_source(callback.module))
+    directory = cache_root() / "queenslab-native"
     return directory / f"{callback.module}.{callback.name}-{digest.hexdigest()[:32]}{SUFFIX}"
 
 
@@ -192,19 +192,14 @@ def _source(module: str) -> Path:
     return Path(spec.origin)
 
 
-def _directory(source: Path) -> Path:
-    """Beside Numba's cache of ``source``'s kernels, wherever ``_numba`` puts it."""
+def cache_root() -> Path:
+    """Where this package's compiled code is kept: ``NUMBA_CACHE_DIR`` when set, else the
+    user's cache. One place for every copy of the sources (the checkout the tests import,
+    the installed ``queens``) and every command: a cache beside the sources was one per copy,
+    so the installed command compiled again what the tests had compiled."""
     configured = os.environ.get("NUMBA_CACHE_DIR")
     if configured:
-        return Path(configured) / "queenslab-native"
-    if os.access(source.parent, os.W_OK):
-        return source.parent / "__pycache__"
-    return numba_user_cache() / "queenslab-native"
-
-
-def numba_user_cache() -> Path:
-    """Numba's cache for this package in the user's home, used when the package's own
-    directory is not writable (a system-wide install)."""
+        return Path(configured)
     home_cache = os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache"
     return Path(home_cache) / "queenslab" / "numba"
 

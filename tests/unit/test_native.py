@@ -48,7 +48,8 @@ def kernels(tmp_path, monkeypatch, request):
     name = f"kernels_{request.node.name.replace('[', '_').replace(']', '_').replace('-', '_')}"
     (tmp_path / f"{name}.py").write_text(KERNELS)
     monkeypatch.syspath_prepend(str(tmp_path))
-    return name, tmp_path / "__pycache__"
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(tmp_path))
+    return name, tmp_path / "queenslab-native"
 
 
 def _callback(module: str, name: str) -> native.Callback:
@@ -154,7 +155,7 @@ def test_an_unwritable_cache_leaves_numbas_callback_and_no_file(kernels, monkeyp
     module, _ = kernels
     blocker = tmp_path / "not-a-directory"
     blocker.write_text("")
-    monkeypatch.setattr(native, "_directory", lambda source: blocker / "cache")
+    monkeypatch.setenv("NUMBA_CACHE_DIR", str(blocker / "cache"))
     assert _callback(module, "doubled")(3) == 6
     left = [p for p in tmp_path.rglob("*") if p.name.startswith(".") or native.SUFFIX in p.name]
     assert left == []
