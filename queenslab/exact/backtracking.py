@@ -11,7 +11,7 @@ out in lexicographic order of ``cols``.
 from __future__ import annotations
 
 from array import array
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from contextlib import closing
 from types import MappingProxyType
 
@@ -30,7 +30,7 @@ MAX_N = 10**6
 _CHECK_EVERY = 4096  # column tests between two looks at the clock
 
 
-def search(problem: Problem, run: Run | None = None) -> Iterator[tuple[int, ...]]:
+def search(problem: Problem, run: Run | None = None) -> Generator[tuple[int, ...], None, None]:
     """Yield every solution of ``problem``, in lexicographic order.
 
     Iterative (no recursion limit), in O(n) memory: the line of a cell is worked out when

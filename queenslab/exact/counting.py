@@ -44,7 +44,7 @@ def count(
             return CountResult(None, status=Status.LIMIT)
         results = np.zeros((len(plan), 3), dtype=np.int64)
         pending = np.ones(len(plan), dtype=bool)
-        pool: Pool = Threads(workers)
+        pool: Pool[parallel.Chunk, parallel.Finished] = Threads(workers)
         if scheduler:  # before the checkpoint: no file from a failure
             pool = Cluster(stack.enter_context(closing(connect(scheduler))))
         if checkpoint:

@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import random
 from collections import deque
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Generator, Iterator
 from contextlib import closing
 from dataclasses import dataclass
 from types import MappingProxyType
@@ -232,7 +232,7 @@ class CspSearch:
         )
 
     # -- the search -----------------------------------------------------------------------
-    def solutions(self) -> Iterator[tuple[int, ...]]:
+    def solutions(self) -> Generator[tuple[int, ...], None, None]:
         """Every solution, in the order the strategy meets them; statistics into the run."""
         try:
             domains = list(self.start)
@@ -265,7 +265,7 @@ class CspSearch:
         for col in self._candidates(domains, row):
             if not domains[row] >> col & 1:  # no inference: the test fails
                 if self.emit:
-                    self._say_reject(row, col)
+                    self._say_reject(self.emit, row, col)
                 continue
             yield from self._place(domains, row, col, depth)
 
@@ -281,7 +281,7 @@ class CspSearch:
         pruned = self.pruned
         wiped = self._infer(domains, after)
         if self.emit:
-            fields = {"given": True} if row in self.givens else {}
+            fields: dict[str, Any] = {"given": True} if row in self.givens else {}
             if self.strategy.inference != "none":
                 fields.update(domains=list(after), pruned=self.pruned - pruned)
             if self.strategy.inference == "mac":
@@ -301,13 +301,13 @@ class CspSearch:
         taken, self.revisions = self.revisions or [], []
         return taken
 
-    def _say_reject(self, row: int, col: int) -> None:
+    def _say_reject(self, emit: Emit, row: int, col: int) -> None:
         """A failed test, with the first queen that attacks the cell and along what."""
         for other, placed in enumerate(self.cols):
             if placed >= 0:
                 line = self.board.attack_line((other, placed), (row, col))
                 if line is not None:
-                    self.emit("reject", row=row, col=col, by=other, line=line)
+                    emit("reject", row=row, col=col, by=other, line=line)
                     return
 
 
@@ -331,7 +331,7 @@ class CspBackend(Backend):
         s = self.settings
         return Strategy(s["inference"], s["variables"], s["values"])
 
-    def _search(self, problem: Problem, run: Run) -> Iterator[tuple[int, ...]]:
+    def _search(self, problem: Problem, run: Run) -> Generator[tuple[int, ...], None, None]:
         return CspSearch(problem, self.strategy(), run).solutions()
 
     def solve(self, problem: Problem, run: Run, question: Question) -> SolveResult:

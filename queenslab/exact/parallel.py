@@ -12,7 +12,7 @@ it, so a checkpoint keeps it.
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from typing import Protocol
 
 import numpy as np
@@ -21,6 +21,8 @@ from queenslab.core.run import Run
 from queenslab.runtime.pool import Pool
 
 Finished = tuple[np.ndarray, np.ndarray]
+#: A job of the pool: a chunk of ids and its part of the plan.
+Chunk = tuple[np.ndarray, "Plan"]
 #: Chunks per worker (progress granularity vs per-job overhead).
 CHUNKS_PER_WORKER = 128
 
@@ -28,7 +30,8 @@ CHUNKS_PER_WORKER = 128
 class Plan(Protocol):
     """What the runners and the checkpoint need of a split count."""
 
-    n: int
+    @property
+    def n(self) -> int: ...
 
     @property
     def method(self) -> str: ...
@@ -66,7 +69,7 @@ def chunks(ids: np.ndarray, count: int) -> list[np.ndarray]:
 
 
 def count_chunks(
-    stop: np.ndarray, claimed: Iterator[tuple[np.ndarray, Plan]], should_stop: object
+    stop: np.ndarray, claimed: Iterator[Chunk], should_stop: object
 ) -> Iterator[Finished]:
     """A worker of the pool: each claimed chunk counted, its finished subproblems handed on.
 
@@ -77,7 +80,9 @@ def count_chunks(
         yield _finished(ids, count_part(part, stop))
 
 
-def run_plan(plan: Plan, ids: np.ndarray, pool: Pool, workers: int, run: Run) -> Iterator[Finished]:
+def run_plan(
+    plan: Plan, ids: np.ndarray, pool: Pool[Chunk, Finished], workers: int, run: Run
+) -> Generator[Finished, None, None]:
     """The finished subproblems of ``ids`` as the pool's ``workers`` count them.
 
     LimitReached once the run stops, after what the stopped kernels finished.

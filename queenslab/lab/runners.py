@@ -10,7 +10,7 @@ ends a running solve at once whatever solver holds it, and solvers that hold the
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Iterator, Sequence
 from contextlib import closing
 from dataclasses import dataclass
 from typing import Any
@@ -61,7 +61,7 @@ def solve_jobs(
 
 def solves(
     jobs: Sequence[Job], time_limit: float | None, workers: int, scheduler: str | None = None
-) -> Iterator[Finished]:
+) -> Generator[Finished, None, None]:
     """Outcomes as they finish, from ``workers`` processes or the Dask scheduler at
     ``scheduler``; closing the stream ends the solves still running."""
     from queenslab.runtime.pool import Cluster, Processes, connect
@@ -69,7 +69,7 @@ def solves(
     work = functools.partial(solve_jobs, time_limit)
     run = Run()  # no deadline of its own: every solve has its time limit
     if scheduler is None:
-        yield from Processes(max(1, min(workers, len(jobs)))).stream(work, jobs, run)
+        yield from Processes[Job, Finished](max(1, min(workers, len(jobs)))).stream(work, jobs, run)
         return
     with closing(connect(scheduler)) as client:
-        yield from Cluster(client).stream(work, jobs, run)
+        yield from Cluster[Job, Finished](client).stream(work, jobs, run)

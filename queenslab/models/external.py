@@ -27,7 +27,7 @@ from __future__ import annotations
 import os
 import shlex
 import signal
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Generator, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from queenslab.core.backend import Option
@@ -209,7 +209,9 @@ def _solve_once(
     return status, literals
 
 
-def boards(problem: Problem, settings: Mapping[str, Any], run: Run) -> Iterator[tuple[int, ...]]:
+def boards(
+    problem: Problem, settings: Mapping[str, Any], run: Run
+) -> Generator[tuple[int, ...], None, None]:
     """Every solution once, each blocked before the next run; LimitReached on a stop."""
     import tempfile
     from pathlib import Path

@@ -37,7 +37,7 @@ import contextlib
 import queue
 import threading
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Generator, Iterable, Iterator
 from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from queenslab.core.errors import LimitReached, QueensError, UsageError
@@ -67,7 +67,7 @@ class Pool(Generic[J, T]):
 
     def stream(
         self, work: Work[J, T], jobs: Iterable[J], run: Run, *, drain: bool = False
-    ) -> Iterator[T]:
+    ) -> Generator[T, None, None]:
         raise NotImplementedError
 
 
@@ -76,7 +76,7 @@ class Serial(Pool[J, T]):
 
     def stream(
         self, work: Work[J, T], jobs: Iterable[J], run: Run, *, drain: bool = False
-    ) -> Iterator[T]:
+    ) -> Generator[T, None, None]:
         items = iter(work(_claimed(iter(jobs), run.should_stop), run.should_stop))
         with _closing(items):
             for item in items:
@@ -95,7 +95,7 @@ class Threads(Pool[J, T]):
 
     def stream(
         self, work: Work[J, T], jobs: Iterable[J], run: Run, *, drain: bool = False
-    ) -> Iterator[T]:
+    ) -> Generator[T, None, None]:
         source, lock = iter(jobs), threading.Lock()
         halt = threading.Event()  # the consumer is gone: workers end without a word
         channel: queue.Queue[tuple[int, Any]] = queue.Queue(self.workers * QUEUED_PER_WORKER)
@@ -150,7 +150,7 @@ class Processes(Pool[J, T]):
 
     def stream(
         self, work: Work[J, T], jobs: Iterable[J], run: Run, *, drain: bool = False
-    ) -> Iterator[T]:
+    ) -> Generator[T, None, None]:
         import multiprocessing  # here: its import costs every command's start-up ~10 ms
 
         if "fork" not in multiprocessing.get_all_start_methods():
@@ -202,7 +202,7 @@ class Cluster(Pool[J, T]):
 
     def stream(
         self, work: Work[J, T], jobs: Iterable[J], run: Run, *, drain: bool = False
-    ) -> Iterator[T]:
+    ) -> Generator[T, None, None]:
         from concurrent.futures import CancelledError
 
         from distributed import as_completed
@@ -367,7 +367,7 @@ def _child(
 
     def claim() -> int:
         with counter.get_lock():
-            number = counter.value
+            number: int = counter.value
             counter.value = number + 1
         return number
 
