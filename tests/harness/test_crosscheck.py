@@ -14,6 +14,7 @@ from queenslab.core.errors import UsageError
 from queenslab.core.placement import Placement
 from queenslab.core.result import CountResult, SolveResult, Status
 from queenslab.exact.backtracking import BacktrackingBackend
+from queenslab.heuristics.explicit import ExplicitBackend
 from queenslab.lab import reference
 from queenslab.lab.crosscheck import crosscheck
 
@@ -39,11 +40,23 @@ class DiagonalHeuristic(Backend):
         return SolveResult(Status.SOLVED, Placement(range(problem.n)))
 
 
+class EvenOnlyConstruction(ExplicitBackend):
+    """A construction that refuses odd n, as a user's own may (no built-in one refuses)."""
+
+    name = "even-only"
+
+    def solve(self, problem, run, question):
+        if problem.n % 2:
+            raise UsageError(f"even-only does not cover n={problem.n}")
+        return super().solve(problem, run, question)
+
+
 @pytest.fixture
 def broken(monkeypatch):
     monkeypatch.setattr(registry.BACKENDS, "registered", dict(registry.BACKENDS.registered))
     registry.register_backend(OffByOneCounter)
     registry.register_backend(DiagonalHeuristic)
+    registry.register_backend(EvenOnlyConstruction)
 
 
 def test_cli_crosscheck_small_range_agrees(queens):
@@ -92,12 +105,12 @@ def test_sizes_nothing_can_check_are_refused(backends):
         crosscheck([30], backends)
 
 
-def test_a_construction_that_does_not_cover_n_is_not_a_failure():
-    report = crosscheck([14], ["divide-conquer", "explicit"])
+def test_a_construction_that_does_not_cover_n_is_not_a_failure(broken):
+    report = crosscheck([4, 5], ["even-only", "explicit"])
     assert report.ok
-    row = report.counts.rows[0]
-    assert row.heuristics["divide-conquer"].note == "n not covered"
-    assert row.heuristics["explicit"].note == ""
+    even, odd = (row.heuristics for row in report.counts.rows)
+    assert even["even-only"].note == "" and odd["even-only"].note == "n not covered"
+    assert odd["explicit"].note == ""
 
 
 def test_an_unknown_backend_is_a_usage_error(capsys):

@@ -99,20 +99,67 @@ def test_divide_conquer_builds_111_through_a_decomposition():
     assert result.stats["recipe"] == "add(block(drop(torus 11) x torus 11))"
 
 
-def test_divide_conquer_covers_exactly_what_plan_says():
-    """Every n < 3000: a valid board when planned, a UsageError naming explicit otherwise."""
-    for n in range(1, 3000):
-        if dc.plan(n) is None:
-            with pytest.raises(UsageError, match="explicit"):
-                ql.solve(n, "divide-conquer")
-        else:
-            assert Placement(dc.build(dc.plan(n))).is_valid(), n
-    assert dc.uncovered(40) == [2, 3, 14, 15, 26, 27, 32, 33, 38]
+def test_divide_conquer_builds_every_board_from_4_to_2000():
+    """Each board goes through ql.solve, so the harness's O(n) check validates it."""
+    for n in range(4, 2001):
+        assert ql.solve(n, "divide-conquer").status == ql.Status.SOLVED, n
+    for n in (2, 3):
+        with pytest.raises(UsageError, match=f"no board exists for n = {n}"):
+            ql.solve(n, "divide-conquer")
 
 
-def test_divide_conquer_reaches_large_composite_boards():
-    for n in (720, 10**6, 2**20):
-        assert ql.solve(n, "divide-conquer").status == ql.Status.SOLVED
+#: Sizes that toroidal tiles, block products and corner moves alone refused (n = 2, 3 mod 6);
+#: 1000203 and 10000203 are products whose factors did not help.
+REFUSED_BEFORE = (32, 33, 74, 86, 123, 128, 100238, 1000203, 10000203)
+
+
+@pytest.mark.parametrize("n", [720, 10**5, 10**6, 2**20, *REFUSED_BEFORE])
+def test_divide_conquer_builds_large_boards_and_those_once_refused(n):
+    assert ql.solve(n, "divide-conquer").status == ql.Status.SOLVED
+
+
+def test_divide_conquer_plans_boards_up_to_max_n():
+    """Every residue mod 6 near MAX_N = 10^9 (planned only: a board there is 4 GB)."""
+    for n in (999_900_218, *range(10**9 - 5, 10**9 + 1)):
+        assert dc.plan(n) is not None, n
+
+
+def test_divide_conquer_searches_only_the_sizes_no_rule_composes(monkeypatch):
+    """Without the base boards of SEARCHED, the rules leave exactly those sizes (and 2, 3)."""
+    searched = sorted(dc.SEARCHED)
+    caches = (dc.plan, dc._with_corner, dc._with_free_diagonal, dc._free_by_product)
+    for cached in caches:
+        cached.cache_clear()
+    monkeypatch.setattr(dc, "SEARCHED", frozenset())
+    try:
+        assert [n for n in range(1, 2001) if dc.plan(n) is None] == [2, 3, *searched]
+    finally:
+        for cached in caches:
+            cached.cache_clear()
+
+
+@pytest.mark.parametrize("b", [5, 7, 11, 13, 25, 35])
+@pytest.mark.parametrize("a", [5, 7, 8, 11])
+def test_patching_the_top_left_block_gives_a_solution(a, b):
+    """Fact 4: any top-left board of size 1 or 4..(b + 1) / 2 fits, and its mirror image."""
+    outer = dc.build(dc._with_corner(a))
+    for c in [1, *range(4, (b + 1) // 2 + 1)]:
+        for corner in (explicit_columns(c), explicit_columns(c)[::-1].copy()):
+            board = Placement(dc.patch(outer, b, corner))
+            assert board.n == (a - 1) * b + c and board.is_valid(), c
+
+
+def test_a_top_left_block_above_the_bound_can_clash():
+    """Torus 5 x tile 7 with a 5-board whose queen stands at its bottom-left corner."""
+    corner = dc.torus(5)[::-1].copy()
+    assert Placement(corner).is_valid()
+    assert Placement(dc.patch(dc.torus(5), 7, corner)).attacking_pair_count() == 1
+
+
+def test_divide_conquer_names_its_recipe():
+    assert ql.solve(86, "divide-conquer").stats["recipe"] == (
+        "patch(torus 5 x tile 19, top-left search 10 with corner)"
+    )
 
 
 @pytest.mark.parametrize(("a", "b"), [(5, 7), (7, 11), (25, 13), (35, 5)])
