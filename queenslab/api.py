@@ -527,6 +527,7 @@ def optimize(
     engine = _resolve(Task.OPTIMIZE, instance, question, backend, options)
     run = Run(seed, time_limit, cpu_limit=cpu_limit, on_news=on_news)
     warm_start.announce(question, run)
+    cpu_start = cpu_seconds()
     try:
         result = _timed(
             engine, Task.OPTIMIZE, instance, run, question,
@@ -534,7 +535,7 @@ def optimize(
         )  # fmt: skip
     except KeyboardInterrupt as stop:
         best = warm_start.kept(question, OptimizeResult.of_news(run.news, instance.kind))
-        best.seconds = run.elapsed()
+        best.seconds, best.cpu_seconds = run.elapsed(), cpu_seconds() - cpu_start
         _identify(best, instance, engine.name)
         _checked_optimum(question, instance, best)
         raise StoppedWithAnswer(best, stop) from stop

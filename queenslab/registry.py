@@ -189,6 +189,7 @@ def _handles(
         cls.does(task, problem.kind, native)
         and features <= cls.features
         and problem.variant in cls.variants
+        and problem.n <= cls.largest_n
     )
 
 
@@ -263,6 +264,8 @@ def _refusal(cls: type[Backend], problem: Problem, wanted: set[Feature]) -> str 
         return f"does not model the {problem.kind} problem"
     if problem.variant not in cls.variants:
         return f"does not handle the {problem.variant} board"
+    if problem.n > cls.largest_n:
+        return f"takes n <= {cls.largest_n}, not {problem.n}"
     lacking = sorted(wanted - cls.features)
     if lacking:
         return f"does not support {', '.join(_FEATURES[f] for f in lacking)}"

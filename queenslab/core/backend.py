@@ -23,7 +23,7 @@ from typing import Any, ClassVar
 from queenslab.boards import DEFAULT_VARIANT
 from queenslab.core.errors import CapabilityError, LimitReached, UsageError
 from queenslab.core.kind import Question
-from queenslab.core.problem import Problem
+from queenslab.core.problem import MAX_N, Problem
 from queenslab.core.result import CountResult, DecideResult, OptimizeResult, SolveResult, Status
 from queenslab.core.run import Run
 
@@ -109,6 +109,9 @@ class Backend:
     summary: ClassVar[str] = ""
     #: Board variants the backend searches correctly (see ``queenslab.boards``).
     variants: ClassVar[frozenset[str]] = frozenset({DEFAULT_VARIANT})
+    #: The largest n the backend takes: a larger board is refused when it is named and
+    #: passed over when a default is chosen.
+    largest_n: ClassVar[int] = MAX_N
     #: Importable modules the backend needs, and the pip package that provides them.
     requires: ClassVar[Mapping[str, str]] = {}
     options: ClassVar[tuple[Option, ...]] = ()

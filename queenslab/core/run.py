@@ -213,11 +213,16 @@ class Run:
 class PartRun(Run):
     """A part of a run that can end alone (one cube of a split, one round of a search):
     it stops when ``should_stop`` (the whole run's) says so or when it is stopped itself,
-    which leaves the whole run going. Its clock and statistics are its own."""
+    which leaves the whole run going. Its clock and statistics are its own. A stop of the
+    whole run stops the part, its ``stop_flag`` set too, so kernels polling it end (the
+    whole run's deadline went unseen by them)."""
 
     def __init__(self, should_stop: Callable[[], bool]) -> None:
         super().__init__()
         self._outer = should_stop
 
     def should_stop(self) -> bool:
-        return self._outer() or super().should_stop()
+        if self._outer():
+            self.stop()
+            return True
+        return super().should_stop()

@@ -2,12 +2,15 @@
 (``exact.armies_plan``), split by the colouring of the rows.
 
 A decision at a target is one pass over the row colourings, each a job of the run's pool:
-threads (the kernel releases the GIL) or tasks on a Dask cluster. It ends at the first
-pair of colourings that reaches the target (yes; the answer is that pair's best armies) or
-when every job is refuted (no: the search was exhaustive). With a checkpoint file each
-refuted job is a row holding its bound (no pair of it reaches bound + 1): a killed run
-resumes, and any later decision or optimisation of the same board skips the jobs whose
-bound is below its target.
+threads (the kernel releases the GIL; one thread too, so that the main thread only waits
+and sees Ctrl-C at once) or tasks on a Dask cluster. The kernel polls the round's stop
+flag, which a limit, Ctrl-C and the end of the round set. A decision ends at the first
+pair of colourings that reaches the target (yes; the answer is armies of that pair
+reaching it) or when every job is refuted (no: the search was exhaustive). Row
+colourings whose bound (``Plan.row_bound``) is below the target are never handed out.
+With a checkpoint file each refuted job is a row holding its bound (no pair of it
+reaches bound + 1): a killed run resumes, and any later decision or optimisation of the
+same board skips the jobs whose bound is below its target.
 
 An optimisation decides upwards from its incumbent (the start, else nothing): each yes
 gives better armies and the next target above them, told to the run as news; the first no
@@ -18,6 +21,7 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import threading
 from collections.abc import Callable, Iterator
 from contextlib import closing
 from types import MappingProxyType
@@ -37,11 +41,16 @@ from queenslab.core.errors import LimitReached, UsageError
 from queenslab.core.kind import Question
 from queenslab.core.problem import Problem
 from queenslab.core.result import DecideResult, OptimizeResult, Status
-from queenslab.core.run import News, PartRun, Run, never
-from queenslab.runtime.pool import Cluster, Pool, Serial, Threads, connect
+from queenslab.core.run import News, PartRun, Run
+from queenslab.runtime.pool import Cluster, Pool, Threads, connect
 
 if TYPE_CHECKING:
-    from queenslab.exact.armies_plan import Plan
+    import numpy as np
+
+    from queenslab.exact.armies_plan import Picks, Plan
+
+    #: A worker's answer per row colouring (``_refute``).
+    Found = tuple[int, int, Picks, int, int, int]
 
 #: What a checkpoint's rows are: per refuted row colouring (bound, pairs, nodes).
 METHOD = "armies: row colourings, each with its bound"
@@ -54,6 +63,7 @@ class ArmiesBackend(Backend):
     tasks = MappingProxyType({"peaceable": frozenset({Task.OPTIMIZE, Task.DECIDE})})
     features = frozenset({Feature.BLOCKED})
     variants = frozenset({"standard", "toroidal"})
+    largest_n = 30  # armies_plan.MAX_OUTER_LINES // 2: a pair of colourings is one int64 key
     summary = "peaceable armies: exact search over line colourings, threads or Dask, resumable"
     requires: ClassVar[dict[str, str]] = {"numba": "numba"}
     options = (
@@ -71,8 +81,8 @@ class ArmiesBackend(Backend):
         from queenslab.exact.armies_plan import Plan
 
         plan = Plan.of(board(4))
-        plan.search(0, 1, never, np.zeros(3, np.int64))
-        plan.answer(0b0011, 0b0011)
+        cols, picks = plan.search(0b0011, 1, np.zeros(1, np.uint8), np.zeros(3, np.int64))
+        plan.answer(0b0011, cols, picks)
 
     def decide(
         self, problem: Problem, run: Run, question: Question, value: int, proof: str | None = None
@@ -143,11 +153,12 @@ class _Search:
     def __exit__(self, *exc: object) -> None:
         self._stack.close()
 
-    def _open_pool(self) -> Pool[int, tuple[int, ...]]:
+    def _open_pool(self) -> Pool[int, Found]:
+        """A Dask cluster, else threads: one thread too, for the main thread only waits
+        (a kernel in the main thread held Ctrl-C back until it returned)."""
         if self._settings.get("scheduler"):
             return Cluster(self._stack.enter_context(closing(connect(self._settings["scheduler"]))))
-        workers = int(self._settings.get("workers") or 1)
-        return Threads(workers) if workers > 1 else Serial()
+        return Threads(int(self._settings.get("workers") or 1))
 
     def _open_checkpoint(self, path: str) -> None:
         from queenslab.exact.checkpoint import Checkpoint
@@ -160,57 +171,79 @@ class _Search:
         self._bounds = {int(job): int(row[0]) for job, row in zip(ids, rows, strict=True)}
 
     def decide(self, target: int) -> dict[str, list[list[int]]] | None:
-        """The best armies (as JSON) of the first pair of colourings (rows, then columns)
+        """The armies (as JSON) of the first pair of colourings (rows, then columns)
         reaching ``target``, or None when none does; LimitReached at a stop. The first pair, not
-        the first found: the answer is the same on any number of workers."""
-        run, jobs = self._run, self.plan.jobs()
-        todo = [job for job in jobs if self._bounds.get(job, target) >= target]
-        refuted = len(jobs) - len(todo)
-        run.report(refuted, len(jobs))
+        the first found: the answer is the same on any number of workers.
+
+        The row colourings are handed out lazily (2^29 of them at n = 30), those whose
+        checkpoint bound or ``row_bound`` is below the target skipped."""
+        run, total = self._run, len(self.plan.jobs())
+        pending: set[int] = set()  # handed out, not yet finished
+        lock = threading.Lock()
+        refuted = 0
+
+        def todo() -> Iterator[int]:
+            nonlocal refuted
+            for job in self.plan.jobs():
+                with lock:
+                    if min(self._bounds.get(job, target), self.plan.row_bound(job)) < target:
+                        refuted += 1
+                        continue
+                    pending.add(job)
+                yield job
+
         run.stats.add(rounds=1)
-        work = functools.partial(_refute, self.plan, target)
-        finished = dict.fromkeys(todo, False)
-        lowest = 0  # todo[lowest] is the first job not finished
-        first: tuple[int, int] | None = None
+        part = PartRun(run.should_stop)
+        work = functools.partial(_refute, self.plan, target, part.stop_flag)
+        first: tuple[int, int, Picks] | None = None
         # the round's own run: a yes ends its stream (which stops its run), not the search
-        stream = self._pool.stream(work, todo, PartRun(run.should_stop))
+        stream = self._pool.stream(work, todo(), part)
         try:
-            for rows, cols, pairs, knapsacks, nodes in stream:
+            for rows, cols, picks, pairs, knapsacks, nodes in stream:
                 run.stats.add(pairs=pairs, knapsacks=knapsacks, nodes=nodes)
-                finished[rows] = True
+                with lock:
+                    pending.discard(rows)
+                    earliest = min(pending, default=None)
                 if cols >= 0:
-                    first = min(first or (rows, cols), (rows, cols))
+                    first = min(first or (rows, cols, picks), (rows, cols, picks))
                 else:
                     self._bounds[rows] = target - 1
                     if self._record is not None:
                         self._record.record([rows], [(target - 1, pairs, nodes)])
-                    refuted += 1
-                    run.report(refuted, len(jobs))
-                while lowest < len(todo) and finished[todo[lowest]]:
-                    lowest += 1
-                if first is not None and (lowest == len(todo) or todo[lowest] > first[0]):
+                    with lock:
+                        refuted += 1
+                run.report(refuted, total)
+                if first is not None and (earliest is None or earliest > first[0]):
                     break  # every job before the first yes is finished
         except LimitReached:
             if first is None:
                 raise  # a yes found before the stop stands, if perhaps not the first pair
         finally:
             stream.close()
-        return None if first is None else self.plan.answer(*first)
+        if first is None:
+            run.report(total, total)
+            return None
+        return self.plan.answer(*first)
 
 
 def _refute(
-    plan: Plan, target: int, claimed: Iterator[int], should_stop: Callable[[], bool]
-) -> Iterator[tuple[int, ...]]:
-    """A pool worker: (rows, the column colouring reaching ``target`` or -1, pairs,
-    knapsacks, nodes) per row colouring it claims. A pure function of its arguments, so a
-    Dask task may be rerun."""
+    plan: Plan,
+    target: int,
+    stop: np.ndarray,
+    claimed: Iterator[int],
+    should_stop: Callable[[], bool],
+) -> Iterator[Found]:
+    """A pool worker: per row colouring it claims, (rows, the first column colouring
+    reaching ``target`` or -1, what its answer is read back from, pairs, knapsacks, nodes).
+    The kernel polls ``stop`` (the round's flag); ``should_stop`` is looked at between
+    jobs. A pure function of its arguments, so a Dask task may be rerun."""
     import numpy as np
 
     from queenslab.exact.armies_plan import STOPPED
 
     for rows in claimed:
         counts = np.zeros(3, np.int64)
-        cols = plan.search(rows, target, should_stop, counts)
+        cols, picks = plan.search(rows, target, stop, counts)
         if cols == STOPPED:
             return
-        yield rows, cols, *(int(count) for count in counts)
+        yield rows, cols, picks, *(int(count) for count in counts)

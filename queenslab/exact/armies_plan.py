@@ -20,8 +20,6 @@ out, checkpointed and turned into a decision or an optimum is ``exact.armies``.
 from __future__ import annotations
 
 import hashlib
-import time
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -33,9 +31,9 @@ from queenslab.core.errors import UsageError
 #: The most row and column lines together: a pair of colourings is one int64 key (and a
 #: part's enumerated side, at most n lines, fits one int64 mask).
 MAX_OUTER_LINES = 60
-#: Seconds one kernel call may take: a stop is seen within about this.
-SLICE_SECONDS = 0.1
-STOPPED = -2  # ``Plan.search``'s answer when a stop came first
+STOPPED = -2  # ``Plan.search``'s answer when a stop came first (``armies_kernel.STOPPED``)
+#: Per part, the (white count, enumerated subset) an answer is read back from.
+Picks = tuple[tuple[int, int], ...]
 
 
 @dataclass(frozen=True)
@@ -111,8 +109,13 @@ class Plan:
     def upper_bound(self) -> int:
         """No colouring beats a white rectangle of a rows and b columns and the black one
         of the others: max over a, b of min(ab, (n - a)(n - b))."""
-        n = self.n
-        return max(min(a * b, (n - a) * (n - b)) for a in range(n + 1) for b in range(n + 1))
+        return max(self.row_bound((1 << a) - 1) for a in range(self.n + 1))
+
+    def row_bound(self, rows: int) -> int:
+        """What no colouring with these rows beats: max over b of min(ab, (n - a)(n - b)),
+        a the white rows."""
+        n, a = self.n, rows.bit_count()
+        return max(min(a * b, (n - a) * (n - b)) for b in range(n + 1))
 
     def fingerprint(self) -> str:
         """What a checkpoint's rows are true of: the board's cells and symmetries."""
@@ -120,54 +123,47 @@ class Plan:
         return hashlib.sha256(text.encode()).hexdigest()
 
     def search(
-        self, rows: int, target: int, should_stop: Callable[[], bool], counts: np.ndarray
-    ) -> int:
-        """The first column colouring that, with ``rows``, reaches ``target`` (-1: none;
-        ``STOPPED``: a stop came first); ``counts`` gains the pairs, knapsacks and nodes
-        searched (``armies_kernel.search_pairs``).
-        The kernel runs in slices of about ``SLICE_SECONDS``."""
+        self, rows: int, target: int, stop: np.ndarray, counts: np.ndarray
+    ) -> tuple[int, Picks]:
+        """The first column colouring that, with ``rows``, reaches ``target``, and what its
+        answer is read back from (``answer``); (-1, ()) when none does, (``STOPPED``, ())
+        when ``stop[0]`` was set first. ``counts`` gains the pairs, knapsacks and nodes
+        searched (``armies_kernel.search_pairs``)."""
         from queenslab.exact.armies_kernel import search_pairs
 
-        first, end, size = 0, 1 << self.n, 16
-        while first < end:
-            if should_stop():
-                return STOPPED
-            last = min(end, first + size)
-            began = time.perf_counter()
-            found = search_pairs(
-                rows, first, last, target, self.n, self.open_rows, self.cells, self.part_start,
-                self.part_u, self.part_v, self.images, counts,
-            )  # fmt: skip
-            if found >= 0:
-                return int(found)
-            spent = time.perf_counter() - began
-            size = size * 2 if spent < SLICE_SECONDS / 4 else max(1, size // 2 + 1)
-            first = last
-        return -1
+        front = np.empty((len(self.sides), target + 1), np.int64)
+        chosen = np.empty_like(front)
+        cols = int(search_pairs(
+            rows, target, self.n, self.open_rows, self.cells, self.part_start, self.part_u,
+            self.part_v, self.images, counts, stop, front, chosen,
+        ))  # fmt: skip
+        return (cols, ()) if cols < 0 else (cols, self.picks(front, chosen))
 
-    def answer(self, rows: int, cols: int) -> dict[str, list[list[int]]]:
-        """The largest equal armies of this row and column colouring, as the peaceable
-        kind writes an answer in JSON: {"white": cells, "black": cells}."""
-        from queenslab.exact.armies_kernel import part_frontier
+    def picks(self, front: np.ndarray, chosen: np.ndarray) -> Picks:
+        """Per part, the point of ``front`` (its enumerated subset in ``chosen``, as
+        ``armies_kernel.reaches`` leaves them) that together give the most cells of the
+        rarer colour."""
+        points = [
+            [(w, b, subset) for w, (b, subset) in enumerate(zip(blacks, subsets, strict=True))
+             if b >= 0]
+            for blacks, subsets in zip(front.tolist(), chosen.tolist(), strict=True)
+        ]  # fmt: skip
+        return tuple(_best_split(points))
 
-        options = []  # per part: (white, black, subset) for each white count
-        for p in range(len(self.sides)):
-            start, end = int(self.part_start[p]), int(self.part_start[p + 1])
-            cap = end - start
-            out, chosen = np.empty(cap + 1, np.int64), np.empty(cap + 1, np.int64)
-            wmask, bmask = part_frontier(
-                rows, cols, self.cells, start, end, int(self.part_u[p]), int(self.part_v[p]),
-                cap, out, chosen,
-            )  # fmt: skip
-            reachable = [(w, int(out[w]), int(chosen[w])) for w in range(cap + 1) if out[w] >= 0]
-            options.append((reachable, wmask, bmask))
-        picks = _best_split([reachable for reachable, _, _ in options])
+    def answer(self, rows: int, cols: int, picks: Picks) -> dict[str, list[list[int]]]:
+        """The equal armies of this row and column colouring and ``picks`` (``search``),
+        as the peaceable kind writes an answer in JSON: {"white": cells, "black": cells}."""
+        from queenslab.exact.armies_kernel import candidates
+
         white_lines: set[LineId] = {(0, r) for r in range(self.n) if rows >> r & 1}
         white_lines |= {(1, c) for c in range(self.n) if cols >> c & 1}
         for p, (white, subset) in enumerate(picks):
             u_lines, v_lines = self.sides[p]
+            start, end = int(self.part_start[p]), int(self.part_start[p + 1])
+            shape = (1 + int(self.cells[start:end, 5].max()), len(v_lines))
+            wmask, bmask = np.empty(shape, np.int64), np.empty(shape, np.int64)
+            candidates(rows, cols, self.cells, start, end, wmask, bmask)
             white_lines |= {line for i, line in enumerate(u_lines) if subset >> i & 1}
-            _, wmask, bmask = options[p]
             for v in _knapsack(subset, white, wmask, bmask, len(u_lines)):
                 white_lines.add(v_lines[v])
         return _armies(self, white_lines)
