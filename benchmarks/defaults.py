@@ -1,25 +1,38 @@
-"""The defaults measured: per problem kind, the backend, model and symmetry setting that
-prove the optimum in the fewest CPU seconds, written as ``queenslab/problems/measured.py``.
+"""The defaults measured: per problem kind, the backend, model, symmetry and warm start
+that prove the optimum in the fewest CPU seconds, written as ``queenslab/problems/measured.py``.
 
-For each kind, backend, model and ``--symmetry`` choice, ``ql.optimize`` at each of the
-kind's n (``--n kind:n,n``), smallest first, with a wall-clock ``--budget`` per run; the
-first n not proven within it ends that setting's climb (a larger board would fail too). A
-backend with a search of its own for the kind (``armies`` for peaceable armies) is one
-setting, with no model and no symmetry (None in the table).
+For each kind, backend, model, ``--symmetry`` choice and start (none, or graph-search's
+answer first: ``--from-heuristic``), ``ql.optimize`` at each of the kind's n (``--n
+kind:n,n``), smallest first, with a ``--budget`` of CPU seconds per run (and ten times as
+many wall seconds, should a run not count its CPU); the first n not proven within it ends
+that setting's climb (a larger board would fail too). A backend with a search of its own
+for the kind (``armies`` for peaceable armies) is one setting, with no model, no symmetry
+and no start (None in the table: it takes none).
 CPU seconds (this process, its threads and its forked solvers) rank the proven runs, as
 they compare on a shared machine; a portfolio pays for all of its members.
 
-What the table keeps, per kind: for each n measured, the fastest (backend, model, symmetry)
-and each backend's fastest (model, symmetry), as n ranges (a range runs up to the next n
-measured; the last to any n); and each backend's reach, the largest n it proved within the
-budget. Every run is a line on stderr and, with ``--log``, a JSON line.
+A few n with a budget of seconds do not show what pays at the frontier, so each kind
+measured is also run at its frontier n (``--frontier kind:n``, with ``--frontier-budget``
+CPU seconds): the recipe docs/problems.md gives there (``RECIPES``, parsed as a user
+types it) and the setting the climb chose for that n. Both join the table (not the
+reach), so from that n on the faster of them is the default. Then every recipe is held
+against the default the table chose at its n: when the recipe proved the optimum and the
+default did not, or in fewer CPU seconds, the run names the recipe on stderr, writes
+nothing and exits 1. ``--check`` does only that, against the committed table (no climb):
+is a documented recipe beating a default?
 
-    python benchmarks/defaults.py                      # the bounded run, about 20 minutes
-    python benchmarks/defaults.py --write              # and write the table module
-    python benchmarks/defaults.py --n domination:9,11,13 --write   # one kind again
+What the table keeps, per kind: for each n measured, the fastest (backend, model, symmetry,
+start) and each backend's fastest (model, symmetry, start), as n ranges (a range runs up to
+the next n measured; the last to any n); each backend's reach, the largest n it proved
+within the budget; and the budget. Every run is a line on stderr and, with ``--log``, a
+JSON line.
+
+    python benchmarks/defaults.py                      # every kind, an hour or more
+    python benchmarks/defaults.py --n coloring:7,8,10 --write   # one kind again
+    python benchmarks/defaults.py --check --frontier coloring:12  # a recipe vs the default
 
 A run that measures some kinds keeps the others' rows from the table it replaces, each
-kind with the run that measured it (``SOURCES``); their budgets must agree.
+kind with the run that measured it (``SOURCES``) and its budget.
 """
 
 from __future__ import annotations
@@ -31,16 +44,18 @@ import sys
 import textwrap
 import time
 from collections.abc import Iterator
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 
 from _process import ROOT, machine
 
 import queenslab as ql
 from queenslab import registry
+from queenslab.cli import build_parser
 from queenslab.core.backend import Task
 from queenslab.core.errors import QueensError
 from queenslab.core.problem import MAX_N
 from queenslab.problems import BUILTIN, measured
+from queenslab.problems.defaults import HEURISTIC
 
 BACKENDS = ("cpsat", "milp", "maxsat", "sat", "portfolio", "armies")
 #: A few n near each kind's reach on 2 cores with a budget of seconds (docs/problems.md).
@@ -48,8 +63,20 @@ SIZES = {
     "domination": (9, 11, 13),
     "independent-domination": (9, 11, 13),
     "peaceable": (6, 7, 9, 10),
-    "coloring": (7, 8),
+    "coloring": (7, 8, 10),
 }
+#: The frontier recipes docs/problems.md gives, as a user types them after ``queens
+#: optimize N --problem KIND``: kind -> (its frontier n, the options).
+LINES = "-b sat --model lines --symmetry lex-leader --from-heuristic"
+RECIPES = {
+    "coloring": (12, "-b sat --model exact-cover --from-heuristic"),
+    "domination": (15, LINES),
+    "independent-domination": (15, LINES),
+}
+STARTS = ("none", HEURISTIC)
+#: Wall seconds a run may take per CPU second of its budget (a backstop: the CPU limit
+#: ends the run).
+WALL = 10.0
 TABLE = ROOT / "queenslab" / "problems" / "measured.py"
 
 
@@ -59,27 +86,37 @@ class Measure:
     backend: str
     model: str | None  # None: the backend's own search
     symmetry: str | None
+    start: str | None  # "none", HEURISTIC (graph-search first); None: its own search
     n: int
-    status: str
-    seconds: float
-    cpu: float
+    status: str = ""
+    seconds: float = 0.0
+    cpu: float = 0.0
 
     @property
     def proven(self) -> bool:
         return self.status == "optimal"
 
+    @property
+    def setting(self) -> tuple[str | None, ...]:
+        return (self.backend, self.model, self.symmetry, self.start)
 
-def measure(
-    problem: str, backend: str, model: str | None, symmetry: str | None, n: int, budget: float
-) -> Measure:
-    """One run; a setting the backend refuses reads 'refused'."""
+    def same(self, other: Measure) -> bool:
+        """The same setting on the same board, whatever came of it."""
+        return (self.problem, self.n, self.setting) == (other.problem, other.n, other.setting)
+
+
+def measure(asked: Measure, budget: float) -> Measure:
+    """One run of the setting ``asked`` at its n; a setting the backend refuses reads
+    'refused'."""
     try:
-        result = ql.optimize(n, problem=problem, backend=backend, model=model,
-                             symmetry=symmetry or "none", time_limit=budget)  # fmt: skip
+        result = ql.optimize(asked.n, problem=asked.problem, backend=asked.backend,
+                             model=asked.model, symmetry=asked.symmetry or "none",
+                             from_heuristic=asked.start == HEURISTIC, cpu_limit=budget,
+                             time_limit=budget * WALL)  # fmt: skip
     except QueensError:
-        return Measure(problem, backend, model, symmetry, n, "refused", 0.0, 0.0)
-    return Measure(problem, backend, model, symmetry, n, str(result.status), result.seconds,
-                   result.cpu_seconds)  # fmt: skip
+        return replace(asked, status="refused")
+    return replace(asked, status=str(result.status), seconds=result.seconds,
+                   cpu=result.cpu_seconds)  # fmt: skip
 
 
 def climb(args: argparse.Namespace) -> Iterator[Measure]:
@@ -92,14 +129,65 @@ def climb(args: argparse.Namespace) -> Iterator[Measure]:
             own = cls.searches_itself(Task.OPTIMIZE, problem)
             for model in [None] if own else BUILTIN[problem].models:
                 for symmetry in [None] if own else args.symmetry:
-                    for n in sizes:
-                        found = measure(problem, backend, model, symmetry, n, args.budget)
-                        yield found
-                        if not found.proven:
-                            break
+                    for start in [None] if own else args.starts:
+                        for n in sizes:
+                            asked = Measure(problem, backend, model, symmetry, start, n)
+                            found = measure(asked, args.budget)
+                            yield found
+                            if not found.proven:
+                                break
 
 
-Setting = tuple[str, ...]  # (backend, model, symmetry) or (model, symmetry)
+def recipe(problem: str, n: int) -> Measure:
+    """The setting of ``problem``'s documented recipe at ``n``, read by the CLI's parser."""
+    options = RECIPES[problem][1].split()
+    args = build_parser().parse_args(["optimize", str(n), "--problem", problem, *options])
+    start = HEURISTIC if args.from_heuristic else "none"
+    return Measure(problem, args.backend, args.model, args.symmetry, start, n)
+
+
+def chosen(best: dict, problem: str, n: int) -> Measure | None:
+    """The setting the table ``best`` (BEST's form) chose for ``problem`` at ``n``; None
+    where no setting proved any n."""
+    row = next((row for row in best.get(problem, []) if row[0] <= n <= row[1]), None)
+    return None if row is None else Measure(problem, *row[2:], n)
+
+
+def frontier(args: argparse.Namespace, best: dict) -> Iterator[Measure]:
+    """At each frontier n, the recipe and the setting ``best`` chose (once when they are
+    the same)."""
+    for problem, sizes in args.frontier.items():
+        for n in sizes:
+            asked = [recipe(problem, n), chosen(best, problem, n)]
+            for setting in dict.fromkeys(m for m in asked if m is not None):
+                yield measure(setting, args.frontier_budget)
+
+
+def beaten(runs: list[Measure], best: dict) -> Iterator[str]:
+    """A line for each recipe run that beats the default ``best`` chose at its n: proven
+    where the default was not, or in fewer CPU seconds (the default's run at that n among
+    ``runs``)."""
+    for run in runs:
+        if not run.proven or run.problem not in RECIPES:
+            continue
+        if run.setting != recipe(run.problem, run.n).setting:
+            continue
+        default = chosen(best, run.problem, run.n)
+        if default is not None and default.setting == run.setting:
+            continue
+        theirs = [m for m in runs if default is not None and m.same(default)]
+        if theirs and theirs[0].proven and theirs[0].cpu <= run.cpu:
+            continue
+        name = "none" if default is None else " ".join(map(str, default.setting))
+        took = f"{theirs[0].status} in {theirs[0].cpu:.1f} CPU s" if theirs else "not measured"
+        yield (
+            f"defaults.py: a recipe beats the default: `queens optimize {run.n} --problem "
+            f"{run.problem} {RECIPES[run.problem][1]}` proved the optimum in {run.cpu:.1f} "
+            f"CPU s; the default ({name}): {took}"
+        )
+
+
+Setting = tuple[str | None, ...]  # (backend, model, symmetry, start) or (model, ...)
 
 
 def ranges(best: dict[int, Setting]) -> list[tuple[int, int, *Setting]]:
@@ -125,49 +213,54 @@ def fastest(runs: list[Measure], key: tuple[str, ...]) -> dict[int, Setting]:
     return {n: tuple(getattr(m, field) for field in key) for n, m in best.items()}
 
 
-def tables(rows: list[Measure]) -> tuple[dict, dict, dict]:
-    """BEST, SETTINGS and REACH of the table module."""
+def tables(rows: list[Measure], climbed: list[Measure]) -> tuple[dict, dict, dict]:
+    """BEST and SETTINGS of every run in ``rows``; REACH of those ``climbed`` within the
+    budget."""
     best, settings, reach = {}, {}, {}
     for problem in dict.fromkeys(m.problem for m in rows):
         runs = [m for m in rows if m.problem == problem]
-        best[problem] = ranges(fastest(runs, ("backend", "model", "symmetry")))
+        best[problem] = ranges(fastest(runs, ("backend", "model", "symmetry", "start")))
         settings[problem], reach[problem] = {}, {}
         for backend in dict.fromkeys(m.backend for m in runs):
             own = [m for m in runs if m.backend == backend]
             if any(m.proven and m.model is not None for m in own):
-                settings[problem][backend] = ranges(fastest(own, ("model", "symmetry")))
-            reach[problem][backend] = max((m.n for m in own if m.proven), default=0)
+                key = ("model", "symmetry", "start")
+                settings[problem][backend] = ranges(fastest(own, key))
+            mine = [m for m in climbed if (m.problem, m.backend) == (problem, backend)]
+            if mine:
+                reach[problem][backend] = max((m.n for m in mine if m.proven), default=0)
     return best, settings, reach
 
 
-def module(rows: list[Measure], source: str, budget: float) -> str:
+def module(rows: list[Measure], climbed: list[Measure], source: str, budget: float) -> str:
     """The table module: this run's kinds, and every other kind kept from the table
-    before (with the run that measured it), so one kind can be measured again alone."""
-    best, settings, reach = tables(rows)
+    before (with the run that measured it and its budget), so one kind can be measured
+    again alone."""
+    best, settings, reach = tables(rows, climbed)
     sources = {problem: source for problem in best}
-    kept = [problem for problem in measured.BEST if problem not in best]
-    if kept and budget != measured.BUDGET:
-        raise SystemExit(
-            f"--budget {budget:g} differs from the table's {measured.BUDGET:g} s, so the "
-            f"kinds not measured now ({', '.join(kept)}) cannot be kept: measure them too"
-        )
-    for problem in kept:
-        best[problem] = measured.BEST[problem]
-        settings[problem] = measured.SETTINGS[problem]
-        reach[problem] = measured.REACH[problem]
-        sources[problem] = measured.SOURCES[problem]
+    budgets = {problem: budget for problem in best}
+    for problem in measured.BEST:
+        if problem not in best:
+            best[problem] = measured.BEST[problem]
+            settings[problem] = measured.SETTINGS[problem]
+            reach[problem] = measured.REACH[problem]
+            sources[problem] = measured.SOURCES[problem]
+            budgets[problem] = measured.BUDGET[problem]
     return f'''"""The defaults measured by benchmarks/defaults.py: generated, never edited by hand.
 
-Each run had {budget:g} wall seconds; proven runs are ranked by CPU seconds. Each kind's
-rows come from the run named in SOURCES.
+Each run had the CPU seconds of its kind's BUDGET; proven runs are ranked by CPU seconds,
+the frontier's too (SOURCES: ``--frontier``, with a budget of their own). Each kind's rows
+come from the run named in SOURCES.
 """
 
-#: The wall seconds each run had: a backend's reach is the largest n it proved within them.
-BUDGET = {budget!r}
-#: Kind -> ((first n, last n, backend, model, symmetry), ...): the fastest setting (model
-#: and symmetry None: the backend's own search).
+#: Kind -> the CPU seconds each run had: a backend's reach is the largest n it proved
+#: within them.
+BUDGET = {budgets!r}
+#: Kind -> ((first n, last n, backend, model, symmetry, start), ...): the fastest setting
+#: (start "heuristic": graph-search's answer first; model, symmetry and start None: the
+#: backend's own search).
 BEST = {best!r}
-#: Kind -> backend -> ((first n, last n, model, symmetry), ...): its fastest model and symmetry.
+#: Kind -> backend -> ((first n, last n, model, symmetry, start), ...): its fastest setting.
 SETTINGS = {settings!r}
 #: Kind -> backend -> the largest n proven within BUDGET (0: none of the n measured).
 REACH = {reach!r}
@@ -190,29 +283,65 @@ def sizes(text: str) -> tuple[str, tuple[int, ...]]:
         raise argparse.ArgumentTypeError(f"write kind:n,n..., got {text!r}") from None
 
 
-def main() -> None:
+def arguments(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", nargs="+", type=sizes, help="kind:n,n (default: SIZES)")
     parser.add_argument("--backends", nargs="+", default=list(BACKENDS))
     parser.add_argument("--symmetry", nargs="+", default=["none", "lex-leader"])
-    parser.add_argument("--budget", type=float, default=8.0, help="wall seconds per run")
+    parser.add_argument("--starts", nargs="+", choices=STARTS, default=list(STARTS))
+    parser.add_argument("--budget", type=float, default=8.0, help="CPU seconds per run")
+    parser.add_argument(
+        "--frontier", nargs="*", type=sizes,
+        help="kind:n, the frontier n where the recipe meets the default (default: each "
+        "measured kind's RECIPES n; none given: none)",
+    )  # fmt: skip
+    parser.add_argument("--frontier-budget", type=float, default=900.0,
+                        help="CPU seconds per frontier run")  # fmt: skip
+    parser.add_argument("--check", action="store_true",
+                        help="only the frontier, against the committed table")  # fmt: skip
     parser.add_argument("--log", help="append every run as a JSON line to this file")
     parser.add_argument("--write", action="store_true", help=f"write {TABLE.relative_to(ROOT)}")
-    args = parser.parse_args()
-    args.n = dict(args.n) if args.n else SIZES
+    args = parser.parse_args(argv)
+    args.n = {} if args.check else dict(args.n) if args.n else SIZES
+    if args.frontier is None:
+        kinds = measured.BEST if args.check else args.n
+        args.frontier = {kind: (RECIPES[kind][0],) for kind in kinds if kind in RECIPES}
+    else:
+        args.frontier = dict(args.frontier)
+    return args
+
+
+def main(argv: list[str] | None = None) -> None:
+    args = arguments(argv)
     where = machine()
     print(where, file=sys.stderr, flush=True)
-    rows = []
-    for m in climb(args):
+    rows: list[Measure] = []
+
+    def told(m: Measure) -> Measure:
         rows.append(m)
-        print(f"  {m.problem} {m.backend} {m.model} {m.symmetry} n={m.n}: {m.status} in "
-              f"{m.seconds:.2f} s ({m.cpu:.2f} CPU s)", file=sys.stderr, flush=True)  # fmt: skip
+        print(f"  {m.problem} {m.backend} {m.model} {m.symmetry} {m.start} n={m.n}: "
+              f"{m.status} in {m.seconds:.2f} s ({m.cpu:.2f} CPU s)", file=sys.stderr,
+              flush=True)  # fmt: skip
         if args.log:
             with open(args.log, "a") as log:
                 log.write(json.dumps({**asdict(m), "machine": where}) + "\n")
-    command = " ".join(["python benchmarks/defaults.py", *sys.argv[1:]])
+        return m
+
+    climbed = [told(m) for m in climb(args)]
+    best = {**measured.BEST, **tables(climbed, climbed)[0]}
+    for m in frontier(args, best):
+        told(m)
+    best = {**best, **tables(rows, climbed)[0]} if climbed else best
+    failures = list(beaten(rows, best))
+    for line in failures:
+        print(line, file=sys.stderr)
+    if failures:
+        raise SystemExit(1)
+    if not climbed:
+        return
+    command = " ".join(["python benchmarks/defaults.py", *(argv or sys.argv[1:])])
     when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
-    text = module(rows, f"{command} on {where}, {when}", args.budget)
+    text = module(rows, climbed, f"{command} on {where}, {when}", args.budget)
     if args.write:
         TABLE.write_text(text)
         subprocess.run(["ruff", "format", "--quiet", str(TABLE)], check=True)

@@ -62,7 +62,7 @@ from queenslab.core.model import BoolModel
 from queenslab.core.problem import Problem
 from queenslab.core.result import CountResult, DecideResult, OptimizeResult, SolveResult, Status
 from queenslab.core.run import NewsCallback, ProgressCallback, Run, cpu_seconds
-from queenslab.problems import kind, kind_class
+from queenslab.problems import defaults, kind, kind_class
 
 R = TypeVar("R", SolveResult, CountResult, OptimizeResult, DecideResult)
 #: What ``problem=`` takes: a kind's name (``ql.kinds()``) or a kind itself.
@@ -481,6 +481,7 @@ def optimize(
     on_news: NewsCallback | None = None,
     start: Any = None,
     bound: int | None = None,
+    from_heuristic: bool | None = None,
     **options: Any,
 ) -> OptimizeResult:
     """The optimum of a problem kind, a certificate answer and the best bound proven; for
@@ -500,6 +501,12 @@ def optimize(
         bound: a bound on the optimum proven elsewhere (a lower bound when minimising, an
             upper one when maximising, e.g. a previous result's ``bound``): stated in the
             model and kept in the result. It must be proven: it is not checked.
+        from_heuristic: True: run ``graph-search`` first, within the same limits, and
+            start from its answer; False: never; None: as measured fastest for this
+            backend, kind and n when no model, symmetry or start is given
+            (``problems.defaults``: colouring, whose cover search refutes n colours and
+            the heuristic's n + 1 meets that bound). ``stats["start"]`` says which ran:
+            ``heuristic``, ``given`` or ``none``.
 
     Returns:
         An ``OptimizeResult``: status ``optimal`` (proven), ``feasible`` (an answer found
@@ -525,14 +532,20 @@ def optimize(
     question = warm_start.warmed(question, instance.board, start, bound)
     _counted_here(cpu_limit, options.get("scheduler"))
     engine = _resolve(Task.OPTIMIZE, instance, question, backend, options)
+    searcher = _heuristic(from_heuristic, instance, engine.name, question)
     run = Run(seed, time_limit, cpu_limit=cpu_limit, on_news=on_news)
     warm_start.announce(question, run)
+    run.stats["start"] = "heuristic" if searcher else "none" if start is None else "given"
+
+    def work() -> OptimizeResult:
+        nonlocal question  # started from the heuristic's answer: kept on a stop too
+        if searcher is not None:
+            question = _heuristic_start(searcher, instance, run, question)
+        return engine.optimize(instance, run, question)
+
     cpu_start = cpu_seconds()
     try:
-        result = _timed(
-            engine, Task.OPTIMIZE, instance, run, question,
-            lambda: engine.optimize(instance, run, question),
-        )  # fmt: skip
+        result = _timed(engine, Task.OPTIMIZE, instance, run, question, work)
     except KeyboardInterrupt as stop:
         best = warm_start.kept(question, OptimizeResult.of_news(run.news, instance.kind))
         best.seconds, best.cpu_seconds = run.elapsed(), cpu_seconds() - cpu_start
@@ -541,6 +554,34 @@ def optimize(
         raise StoppedWithAnswer(best, stop) from stop
     _checked_optimum(question, instance, warm_start.kept(question, result))
     return result
+
+
+def _heuristic(
+    asked: bool | None, instance: Problem, backend: str, question: Question
+) -> Backend | None:
+    """The graph-search backend when it runs first (``optimize``'s ``from_heuristic``);
+    a one-line UsageError for a start given too or a kind it has no search for."""
+    if asked is None:
+        asked = defaults.from_heuristic(instance, backend, question)
+    elif asked and question.start is not None:
+        raise UsageError("give a start or from_heuristic, not both")
+    return registry.resolve(Task.OPTIMIZE, instance, "graph-search") if asked else None
+
+
+def _heuristic_start(
+    searcher: Backend, instance: Problem, run: Run, question: Question
+) -> Question:
+    """``question`` begun from ``searcher``'s best answer, found within the run's limits
+    (what it leaves is the optimisation's) and checked; as it was when it found none."""
+    found = searcher.optimize(instance, run, question)
+    if found.answer is None:
+        return question
+    started = warm_start.warmed(
+        question, instance.board, question.kind.to_json(found.answer), question.bound
+    )
+    if run.news.objective != found.objective:  # not told by the search itself
+        warm_start.announce(started, run)
+    return started
 
 
 def decide(

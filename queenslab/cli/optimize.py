@@ -54,8 +54,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="begin from the answer in FILE (a result --format json wrote), checked first",
     )  # fmt: skip
     start.add_argument(
-        "--from-heuristic", action="store_true",
-        help="run graph-search first, within the same limits, and begin from its answer",
+        "--from-heuristic", action=argparse.BooleanOptionalAction,
+        help="run graph-search first, within the same limits, and begin from its answer "
+        "(default: where measured faster, with no --model, --symmetry or --start)",
     )  # fmt: skip
     parser.add_argument(
         "--bound", type=lambda t: a.whole_number(t, "--bound", -(10**30)), metavar="K",
@@ -80,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError("--from-heuristic runs graph-search, which optimises a --problem")
     fmt = formats.choose(args.format, args.output, formats.answer_formats(), "text")
     formats.check_size(fmt, problem.n)
-    start = _start(args, problem, weights)
+    start = _start(args, problem)
     result = write_answer(
         args, fmt, lambda: api.optimize(problem, weights, args.backend, seed=args.seed,
                                         start=start, bound=args.bound,
@@ -106,9 +107,10 @@ def _optimize_kind(args: argparse.Namespace, problem: Problem, weights: object) 
         with live_line() as line:  # gone before the answer is written
             watch = Watch(line, log)
             try:
-                start = _start(args, problem, weights)
+                start = _start(args, problem)
                 result = api.optimize(problem, weights, args.backend, seed=args.seed,
                                       on_news=watch.news, start=start, bound=args.bound,
+                                      from_heuristic=args.from_heuristic,
                                       **a.whole_run_limits(args),
                                       **a.kind_arguments(args),
                                       **a.backend_options(args))  # fmt: skip
@@ -130,21 +132,11 @@ def _optimize_kind(args: argparse.Namespace, problem: Problem, weights: object) 
     return result.status.exit_code
 
 
-def _start(args: argparse.Namespace, problem: Problem, weights: object) -> object:
-    """The answer to begin from: the one in ``--start FILE``, or graph-search's best (run
-    here, so the limits left for the optimisation are what it did not spend); None."""
-    if args.start is not None:
-        return read_answer(args.start, args.problem, problem.n, problem.variant)
-    if not args.from_heuristic:
+def _start(args: argparse.Namespace, problem: Problem) -> object:
+    """The answer in ``--start FILE`` to begin from; None."""
+    if args.start is None:
         return None
-    found = api.optimize(problem, weights, "graph-search", seed=args.seed,
-                         problem=args.problem, **a.whole_run_limits(args))  # fmt: skip
-    if found.answer is None:
-        print(f"queens: graph-search found no answer to start from ({found.status})",
-              file=sys.stderr)  # fmt: skip
-        return None
-    placement = found.placement
-    return found.answer if placement is None else [int(c) for c in placement]
+    return read_answer(args.start, args.problem, problem.n, problem.variant)
 
 
 def _write_text(result: OptimizeResult, out: TextIO) -> None:

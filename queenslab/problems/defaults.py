@@ -4,9 +4,11 @@ No backend, model or symmetry setting proves every kind fastest at every size, a
 setting that wins at one n can lose at the next (docs/problems.md), so the defaults are
 what ``benchmarks/defaults.py`` measured on the standard board, not a guess: the backend
 tried first when none is named (``registry``), the model and symmetry a model backend
-builds when none is asked for, and the one line saying a run is beyond what its backend
-proved. Other variants and boards with blocked cells were not measured: they keep the
-kind's first model, no symmetry breaking and the registry's order.
+builds when none is asked for, whether graph-search's answer starts it (``api.optimize``
+runs it first: where the cover search refutes n colours, the heuristic's n + 1 is what
+proves the optimum), and the one line saying a run is beyond what its backend proved.
+Other variants and boards with blocked cells were not measured: they keep the kind's first
+model, no symmetry breaking, no warm start and the registry's order.
 """
 
 from __future__ import annotations
@@ -18,6 +20,9 @@ from queenslab.core.kind import Question
 from queenslab.core.problem import Problem
 from queenslab.core.run import Run
 from queenslab.problems import measured
+
+#: The table's start that runs graph-search first (``--from-heuristic``); "none": no start.
+HEURISTIC = "heuristic"
 
 
 def _measured(problem: Problem) -> bool:
@@ -37,12 +42,23 @@ def best_backend(problem: Problem) -> str | None:
     return None if row is None else row[0]
 
 
-def setting(problem: Problem, backend: str) -> tuple[str, str] | None:
-    """The (model, symmetry) with which ``backend`` proved this kind fastest at this n."""
+def setting(problem: Problem, backend: str) -> tuple[str, str, str] | None:
+    """The (model, symmetry, start) with which ``backend`` proved this kind fastest at
+    this n."""
     if not _measured(problem):
         return None
     row = _at(measured.SETTINGS.get(problem.kind, {}).get(backend, []), problem.n)
-    return None if row is None else (row[0], row[1])
+    return None if row is None else (row[0], row[1], row[2])
+
+
+def from_heuristic(problem: Problem, backend: str, question: Question) -> bool:
+    """Whether ``backend`` starts from graph-search's answer: it did in its measured
+    setting, and neither a model, a symmetry nor a start was asked for (``tuned`` then
+    builds the rest of that setting)."""
+    if not question.native or question.start is not None:
+        return False
+    chosen = setting(problem, backend)
+    return chosen is not None and chosen[2] == HEURISTIC
 
 
 def tuned(
@@ -53,7 +69,8 @@ def tuned(
     itself, so the question names the model built even where none was measured, and the
     run's stats say which model and symmetry ran; False (a portfolio) leaves a question
     without a measured setting to its members as it came."""
-    chosen = setting(problem, backend) if question.native else None
+    found = setting(problem, backend) if question.native else None
+    chosen = None if found is None else found[:2]  # the start: api.optimize, before
     if chosen is None and builds:
         chosen = (question.kind.model_name(question.model), question.symmetry)
     if chosen is None:
@@ -72,7 +89,7 @@ def beyond_reach(problem: Problem, backend: str) -> str | None:
     proved = f"n <= {reach[backend]}" if reach[backend] else "none of the n measured"
     line = (
         f"{problem.kind} n={problem.n} is beyond what {backend} proved in "
-        f"{measured.BUDGET:g} s here ({proved})"
+        f"{measured.BUDGET[problem.kind]:g} CPU s here ({proved})"
     )
     top = max(reach.values())
     if top <= reach[backend]:
@@ -81,7 +98,15 @@ def beyond_reach(problem: Problem, backend: str) -> str | None:
     fastest = best_backend(replace(problem, n=top))
     best = fastest if fastest in furthest else furthest[0]
     chosen = setting(replace(problem, n=top), best)
-    flags = "" if chosen is None else f" with --model {chosen[0]}"
-    if chosen is not None and chosen[1] != "none":
-        flags += f" --symmetry {chosen[1]}"
-    return line + f"; {best}{flags} reached n = {reach[best]}"
+    return line + f"; {best}{flags(chosen)} reached n = {reach[best]}"
+
+
+def flags(chosen: tuple[str, str, str] | None) -> str:
+    """The options of a measured (model, symmetry, start) as a user types them."""
+    if chosen is None:
+        return ""
+    model, symmetry, start = chosen
+    words = f" with --model {model}"
+    if symmetry != "none":
+        words += f" --symmetry {symmetry}"
+    return words + (" --from-heuristic" if start == HEURISTIC else "")

@@ -1,61 +1,88 @@
 """The defaults measured by benchmarks/defaults.py: generated, never edited by hand.
 
-Each run had 8 wall seconds; proven runs are ranked by CPU seconds. Each kind's
-rows come from the run named in SOURCES.
+Each run had the CPU seconds of its kind's BUDGET; proven runs are ranked by CPU seconds,
+the frontier's too (SOURCES: ``--frontier``, with a budget of their own). Each kind's rows
+come from the run named in SOURCES.
 """
 
-#: The wall seconds each run had: a backend's reach is the largest n it proved within them.
-BUDGET = 8.0
-#: Kind -> ((first n, last n, backend, model, symmetry), ...): the fastest setting (model
-#: and symmetry None: the backend's own search).
+#: Kind -> the CPU seconds each run had: a backend's reach is the largest n it proved
+#: within them.
+BUDGET = {"peaceable": 8.0, "domination": 8.0, "independent-domination": 8.0, "coloring": 8.0}
+#: Kind -> ((first n, last n, backend, model, symmetry, start), ...): the fastest setting
+#: (start "heuristic": graph-search's answer first; model, symmetry and start None: the
+#: backend's own search).
 BEST = {
-    "peaceable": [(1, 6, "sat", "lines", "lex-leader"), (7, 1000000000, "armies", None, None)],
+    "peaceable": [
+        (1, 6, "sat", "lines", "lex-leader", "none"),
+        (7, 1000000000, "armies", None, None, None),
+    ],
     "domination": [
-        (1, 12, "sat", "lines", "lex-leader"),
-        (13, 1000000000, "sat", "hilbert", "lex-leader"),
+        (1, 12, "sat", "lines", "lex-leader", "none"),
+        (13, 1000000000, "sat", "hilbert", "lex-leader", "none"),
     ],
     "independent-domination": [
-        (1, 12, "sat", "hilbert", "none"),
-        (13, 1000000000, "sat", "lines", "lex-leader"),
+        (1, 12, "sat", "hilbert", "none", "none"),
+        (13, 1000000000, "sat", "lines", "lex-leader", "none"),
     ],
     "coloring": [
-        (1, 7, "sat", "exact-cover", "none"),
-        (8, 1000000000, "maxsat", "exact-cover", "none"),
+        (1, 7, "sat", "exact-cover", "none", "none"),
+        (8, 1000000000, "maxsat", "exact-cover", "none", "none"),
     ],
 }
-#: Kind -> backend -> ((first n, last n, model, symmetry), ...): its fastest model and symmetry.
+#: Kind -> backend -> ((first n, last n, model, symmetry, start), ...): its fastest setting.
 SETTINGS = {
     "peaceable": {
-        "cpsat": [(1, 6, "basic", "lex-leader"), (7, 1000000000, "lines", "lex-leader")],
-        "milp": [(1, 1000000000, "basic", "none")],
-        "maxsat": [(1, 1000000000, "basic", "lex-leader")],
-        "sat": [(1, 1000000000, "lines", "lex-leader")],
-        "portfolio": [(1, 1000000000, "basic", "lex-leader")],
+        "cpsat": [
+            (1, 6, "basic", "lex-leader", "none"),
+            (7, 1000000000, "lines", "lex-leader", "none"),
+        ],
+        "milp": [(1, 1000000000, "basic", "none", "none")],
+        "maxsat": [(1, 1000000000, "basic", "lex-leader", "none")],
+        "sat": [(1, 1000000000, "lines", "lex-leader", "none")],
+        "portfolio": [(1, 1000000000, "basic", "lex-leader", "none")],
     },
     "domination": {
-        "cpsat": [(1, 12, "lines", "none"), (13, 1000000000, "lines", "lex-leader")],
-        "milp": [(1, 10, "hilbert", "none"), (11, 1000000000, "lines", "none")],
-        "maxsat": [(1, 1000000000, "hilbert", "lex-leader")],
-        "sat": [(1, 12, "lines", "lex-leader"), (13, 1000000000, "hilbert", "lex-leader")],
+        "cpsat": [
+            (1, 12, "lines", "none", "none"),
+            (13, 1000000000, "lines", "lex-leader", "none"),
+        ],
+        "milp": [(1, 10, "hilbert", "none", "none"), (11, 1000000000, "lines", "none", "none")],
+        "maxsat": [(1, 1000000000, "hilbert", "lex-leader", "none")],
+        "sat": [
+            (1, 12, "lines", "lex-leader", "none"),
+            (13, 1000000000, "hilbert", "lex-leader", "none"),
+        ],
         "portfolio": [
-            (1, 10, "hilbert", "none"),
-            (11, 12, "lines", "lex-leader"),
-            (13, 1000000000, "hilbert", "lex-leader"),
+            (1, 10, "hilbert", "none", "none"),
+            (11, 12, "lines", "lex-leader", "none"),
+            (13, 1000000000, "hilbert", "lex-leader", "none"),
         ],
     },
     "independent-domination": {
-        "cpsat": [(1, 12, "lines", "none"), (13, 1000000000, "lines", "lex-leader")],
-        "milp": [(1, 1000000000, "cells", "none")],
-        "maxsat": [(1, 10, "cells", "lex-leader"), (11, 1000000000, "hilbert", "lex-leader")],
-        "sat": [(1, 12, "hilbert", "none"), (13, 1000000000, "lines", "lex-leader")],
-        "portfolio": [(1, 12, "hilbert", "none"), (13, 1000000000, "lines", "lex-leader")],
+        "cpsat": [
+            (1, 12, "lines", "none", "none"),
+            (13, 1000000000, "lines", "lex-leader", "none"),
+        ],
+        "milp": [(1, 1000000000, "cells", "none", "none")],
+        "maxsat": [
+            (1, 10, "cells", "lex-leader", "none"),
+            (11, 1000000000, "hilbert", "lex-leader", "none"),
+        ],
+        "sat": [
+            (1, 12, "hilbert", "none", "none"),
+            (13, 1000000000, "lines", "lex-leader", "none"),
+        ],
+        "portfolio": [
+            (1, 12, "hilbert", "none", "none"),
+            (13, 1000000000, "lines", "lex-leader", "none"),
+        ],
     },
     "coloring": {
-        "cpsat": [(1, 1000000000, "exact-cover", "none")],
-        "milp": [(1, 1000000000, "exact-cover", "none")],
-        "maxsat": [(1, 1000000000, "exact-cover", "none")],
-        "sat": [(1, 1000000000, "exact-cover", "none")],
-        "portfolio": [(1, 1000000000, "exact-cover", "none")],
+        "cpsat": [(1, 1000000000, "exact-cover", "none", "none")],
+        "milp": [(1, 1000000000, "exact-cover", "none", "none")],
+        "maxsat": [(1, 1000000000, "exact-cover", "none", "none")],
+        "sat": [(1, 1000000000, "exact-cover", "none", "none")],
+        "portfolio": [(1, 1000000000, "exact-cover", "none", "none")],
     },
 }
 #: Kind -> backend -> the largest n proven within BUDGET (0: none of the n measured).
