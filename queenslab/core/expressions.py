@@ -92,6 +92,10 @@ class Lit(_Arithmetic):
     def __invert__(self) -> Lit:
         return Lit(self.owner, -self.literal)
 
+    def only_if(self, *enforcers: Lit) -> Clause:
+        """This literal holds whenever every one of ``enforcers`` does (``Clause.only_if``)."""
+        return any_of(self).only_if(*enforcers)
+
     def __or__(self, other: Lit | Clause) -> Clause:
         return any_of(self, other)
 
@@ -124,6 +128,11 @@ class Clause:
 
     def __or__(self, other: Lit | Clause) -> Clause:
         return any_of(self, other)
+
+    def only_if(self, *enforcers: Lit) -> Clause:
+        """The clause enforced only when every one of ``enforcers`` holds (OR-Tools'
+        ``only_enforce_if``): ``~e1 | ~e2 | ... | clause``."""
+        return any_of((~e for e in enforcers), self)
 
     def __bool__(self) -> bool:
         raise _no_truth(f"clause {self}")
@@ -248,8 +257,38 @@ class Constraint:
     lower: int | None = None
     upper: int | None = None
 
+    def only_if(self, *enforcers: Lit) -> tuple[Constraint, ...]:
+        """The constraint enforced only when every one of ``enforcers`` holds (OR-Tools'
+        ``only_enforce_if``), as linear rows every paradigm takes: each bound relaxed by
+        its slack M (the most the sum can miss it by) times the enforcers that are false,
+        ``sum + M * (e1 + e2 + ...) <= upper + M * k`` and its mirror for ``lower``."""
+        if not enforcers:
+            return (self,)
+        top = sum(a for a, _ in self.terms if a > 0)
+        bottom = sum(a for a, _ in self.terms if a < 0)
+        expression = LinExpr(
+            tuple((a, Lit(_owned(self.owner, enforcers), v + 1)) for a, v in self.terms)
+        )
+        switched = total(enforcers)
+        k = len(enforcers)
+        rows: list[Constraint] = []
+        if self.upper is not None:
+            slack = max(0, top - self.upper)
+            rows.append(expression + slack * switched <= self.upper + slack * k)
+        if self.lower is not None:
+            slack = max(0, self.lower - bottom)
+            rows.append(expression - slack * switched >= self.lower - slack * k)
+        return tuple(rows)
+
     def __bool__(self) -> bool:
         raise _no_truth("a constraint")
+
+
+def _owned(owner: ModelBuilder | None, enforcers: Sequence[Lit]) -> ModelBuilder:
+    """The model of a constraint's terms, or of its enforcers when it has none."""
+    if owner is not None:
+        return owner
+    return enforcers[0].owner
 
 
 def at_most_one(literals: Iterable[Lit]) -> Constraint:
@@ -340,10 +379,15 @@ class ModelBuilder:
         return family
 
     # -- constraints --------------------------------------------------------------------
-    def add(self, *statements: Lit | Clause | Constraint, why: str = "") -> None:
-        """Add clauses (a literal alone is a unit clause) and linear constraints, in order;
-        ``why``: what an empty clause among them means, in the kind's words."""
-        for statement in statements:
+    def add(
+        self, *statements: Lit | Clause | Constraint | tuple[Constraint, ...], why: str = ""
+    ) -> None:
+        """Add clauses (a literal alone is a unit clause) and linear constraints, in order
+        (an enforced constraint, ``c.only_if(x)``, is its rows); ``why``: what an empty
+        clause among them means, in the kind's words."""
+        flat = (part for item in statements
+                for part in (item if isinstance(item, tuple) else (item,)))  # fmt: skip
+        for statement in flat:
             if isinstance(statement, Lit):
                 statement = any_of(statement)
             if isinstance(statement, Clause):

@@ -110,6 +110,9 @@ class Run:
         self.news = News()
         self.on_news = on_news
         self._news_lock = threading.Lock()
+        #: What vets each answer a count materialises (the api sets the kind's checker):
+        #: a count's answers are checked like those of every other task.
+        self.vet: Callable[[Any], None] | None = None
 
     # -- the clock ----------------------------------------------------------------------
     def expired(self) -> bool:
@@ -186,6 +189,13 @@ class Run:
         self._reported = (done, total)
         if self.progress is not None:
             self.progress(done, total)
+
+    def counted(self, answer: Any) -> Any:
+        """``answer``, materialised by a count, once ``vet`` has passed it."""
+        if self.vet is not None:
+            self.vet(answer)
+            self.stats["checked"] = self.stats.get("checked", 0) + 1
+        return answer
 
     # -- anytime news -------------------------------------------------------------------
     def learn(self, event: str, news: News) -> None:

@@ -40,8 +40,8 @@ def warmed(question: Question, board: Board, start: Any = None, bound: Any = Non
             raise UsageError(f"the start is not a {kind.name} answer on this board: {why}")
     if bound is not None:
         bound = integer(bound, "bound")
-        if answer is not None and kind.sense.better(kind.value(answer), bound):
-            side = "lower" if kind.sense is Sense.MIN else "upper"
+        if answer is not None and kind.goal().better(kind.value(answer), bound):
+            side = "lower" if kind.goal() is Sense.MIN else "upper"
             raise UsageError(
                 f"the start's value {kind.value(answer)} beats the {side} bound {bound}: "
                 "give a bound that was proven"
@@ -72,14 +72,14 @@ def kept(question: Question, result: OptimizeResult) -> OptimizeResult:
     kind = question.kind
     start = question.start
     if start is not None and (
-        result.objective is None or kind.sense.better(kind.value(start), result.objective)
+        result.objective is None or kind.goal().better(kind.value(start), result.objective)
     ):
         result.answer, result.objective = start, kind.value(start)
         result.status = Status.FEASIBLE
     result.bound = tighter(question, result.bound)
     if result.objective is None or result.bound is None:
         return result
-    if question.bound is not None and kind.sense.better(result.objective, question.bound):
+    if question.bound is not None and kind.goal().better(result.objective, question.bound):
         raise UsageError(
             f"an answer of value {result.objective} beats the bound {question.bound} given: "
             "that bound was not proven"

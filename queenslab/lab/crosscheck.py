@@ -311,7 +311,7 @@ def crosscheck(
             value_row.counts[name] = _optimum(name, instance, how)
             tick()
         for name in heuristics:
-            value_row.heuristics[name] = _reached(name, instance, question.sense, value_row)
+            value_row.heuristics[name] = _reached(name, instance, question.goal(), value_row)
             tick()
     return CrosscheckReport(problem, counts, values)
 

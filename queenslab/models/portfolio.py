@@ -190,7 +190,7 @@ class PortfolioBackend(Backend):
             member.load_for(task, problem, question)
 
     def optimize(self, problem: Problem, run: Run, question: Question) -> OptimizeResult:
-        race = _Race(run, question.kind.sense)
+        race = _Race(run, question.kind.goal())
         question = tuned(problem, run, self.name, question, builds=False)
         ends = self._race(run, race, lambda member, own: member.optimize(problem, own, question))
         kind = problem.kind
@@ -219,7 +219,7 @@ class PortfolioBackend(Backend):
     ) -> DecideResult:
         if proof is not None:
             raise UsageError("backend 'portfolio' writes no proof; --proof needs -b sat")
-        race = _Race(run, question.kind.sense)
+        race = _Race(run, question.kind.goal())
         question = tuned(problem, run, self.name, question, builds=False)
         ends = self._race(
             run, race, lambda member, own: member.decide(problem, own, question, value)
