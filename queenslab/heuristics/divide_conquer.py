@@ -3,9 +3,10 @@
 Four facts, each checked by the tests (tests/unit/test_heuristics.py):
 
 1. Toroidal boards (no two queens share a diagonal even when the board wraps around)
-   exist for every n with gcd(n, 6) = 1: ``c[i] = 2i mod n``. The product of toroidal A
-   (size a) and B (size b), ``Q[b*i + j] = (b*A[i] + B[j]) mod ab``, is toroidal, so such
-   a board is assembled from the tiles of the prime-power factors of n.
+   exist for every n with gcd(n, 6) = 1: ``c[i] = 2i mod n``. The block product (fact 2)
+   of toroidal A and B, ``Q[b*i + j] = b*A[i] + B[j]``, is toroidal (its columns stay
+   below ab, so no wrap is needed), so such a board is assembled from the tiles of the
+   prime-power factors of n.
 2. Block product: for ANY ordinary solution A (size a) and a toroidal B (size b),
    ``Q[b*i + j] = b*A[i] + B[j]`` (no wrap) is an ordinary solution of size ab. Two queens
    in different blocks could only share a diagonal if ``j - B[j]`` and ``j' - B[j']``
@@ -190,7 +191,7 @@ def tile(m: int, dtype: type = int) -> np.ndarray:
 
     board = np.arange(m, dtype=dtype)
     board *= 2
-    board %= m
+    board[(m + 1) // 2 :] -= m  # the wrap, without a modulo over the whole board
     return board
 
 
@@ -209,20 +210,14 @@ def torus(m: int, dtype: type = int) -> np.ndarray:
             rest //= p
             power *= p
         if power > 1:
-            board = torus_product(board, tile(power, dtype))
+            board = block_product(board, tile(power, dtype))
         p += 2 if p % 6 == 5 else 4  # only numbers = 1, 5 mod 6 can divide m
     return board
 
 
-def torus_product(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """``Q[b*i + j] = (b*A[i] + B[j]) mod ab``: toroidal when A and B are."""
-    board = block_product(a, b)
-    board %= len(board)
-    return board
-
-
 def block_product(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """``Q[b*i + j] = b*A[i] + B[j]``: a solution when A is one and B is toroidal."""
+    """``Q[b*i + j] = b*A[i] + B[j]``: a solution when A is one and B is toroidal (fact 2),
+    toroidal when both are (fact 1)."""
     return (len(b) * a[:, None] + b[None, :]).ravel()
 
 

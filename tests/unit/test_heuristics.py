@@ -165,7 +165,7 @@ def test_divide_conquer_names_its_recipe():
 @pytest.mark.parametrize(("a", "b"), [(5, 7), (7, 11), (25, 13), (35, 5)])
 def test_product_of_toroidal_boards_is_toroidal(a, b):
     assert is_toroidal(dc.torus(a)) and is_toroidal(dc.torus(b))
-    assert is_toroidal(dc.torus_product(dc.torus(a), dc.torus(b)))
+    assert is_toroidal(dc.block_product(dc.torus(a), dc.torus(b)))
 
 
 @pytest.mark.parametrize("a", [4, 6, 8, 9, 10])
