@@ -346,17 +346,18 @@ def _consumed(
 def _wait_for(finished: list[threading.Event]) -> None:
     """Wait until every worker thread has ended, in slices: waiting on an Event, never in
     ``Thread.join``, whose Ctrl-C before Python 3.13 marks a running thread as finished
-    (CPython gh-90882). A Ctrl-C here waits on, then is raised again."""
-    interrupted = False
+    (CPython gh-90882). A Ctrl-C here waits on, then is raised again, as it came: SIGTERM's
+    ``Terminated`` raised as a plain KeyboardInterrupt made the command exit 130, not 143."""
+    interrupted: KeyboardInterrupt | None = None
     for done in finished:
         while True:
             try:
                 if done.wait(POLL_SECONDS):
                     break
-            except KeyboardInterrupt:
-                interrupted = True
-    if interrupted:
-        raise KeyboardInterrupt
+            except KeyboardInterrupt as signal:
+                interrupted = signal
+    if interrupted is not None:
+        raise interrupted
 
 
 def _child(
