@@ -388,8 +388,18 @@ def by_whom(result: Any) -> str:
     return f"{result.backend}: {said}" if said else result.backend
 
 
+def refuse_unused_seed(args: argparse.Namespace) -> None:
+    """--seed with a backend named by --backend whose answer does not depend on it: a
+    one-line error before the run, like any option the backend does not take."""
+    from queenslab.registry import backend_class
+
+    if args.seed is not None and args.backend and not backend_class(args.backend).uses_seed:
+        raise UsageError(f"backend {args.backend!r} is deterministic: it takes no --seed")
+
+
 def note_unused_seed(args: argparse.Namespace, backend: str) -> None:
-    """A one-line note when --seed is given to a backend whose answer does not depend on it."""
+    """A one-line note when --seed is given and the backend chosen by default does not
+    depend on it (a backend named is refused first, ``refuse_unused_seed``)."""
     from queenslab.registry import backend_class
 
     if getattr(args, "seed", None) is not None and not backend_class(backend).uses_seed:

@@ -71,6 +71,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from queenslab.io.weights import load_weights
 
+    a.refuse_unused_seed(args)
     problem = a.problem(args)
     weights = load_weights(args.weights, problem.n) if args.weights else None
     if args.problem != DEFAULT_KIND:

@@ -75,3 +75,21 @@ def test_a_signal_keeps_the_best_armies_and_their_cpu_seconds(tmp_path, signum, 
     assert record["status"] == "feasible" and record["backend"] == "armies"
     assert kind_oracle.fault("peaceable", 15, "standard", (), record["answer"]) is None
     assert record["cpu_seconds"] > 0
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["optimize", "6", "--problem", "peaceable", "-b", "armies", "--seed", "3"],
+        ["solve", "8", "-b", "sat", "--seed", "3"],
+    ],
+    ids=" ".join,
+)
+def test_a_seed_for_a_named_deterministic_backend_is_refused_in_one_line(queens, argv):
+    """Like any option the backend does not take (it was a note after the run)."""
+    run = queens(*argv)
+    assert (run.returncode, run.stdout) == (2, "")
+    assert run.stderr.splitlines() == [
+        f"queens: error: backend {argv[argv.index('-b') + 1]!r} is deterministic: "
+        "it takes no --seed"
+    ]
