@@ -5,14 +5,19 @@
   animations (SVG, as images so that the boards' pattern ids never clash). The .ipynb
   itself is still copied, for download. Executing here keeps the pages true: an output
   is what the code prints today.
+- ``<!-- code: PATH QUALNAME -->`` in a page becomes that function or class of the
+  project's source as a Python block (``excerpt``): a guide's excerpt of the package is
+  taken from the code when the site is built, never copied into the page.
 - Code is highlighted by Pygments when the site is built (``codehilite``), and this hook
   writes the colours as ``css/pygments.css``: nothing is fetched from a CDN.
 """
 
 from __future__ import annotations
 
+import ast
 import base64
 import os
+import re
 from html import escape
 from pathlib import Path
 from typing import Any
@@ -29,6 +34,30 @@ def on_files(files: Files, config: Any) -> Files:
         page = f"notebooks/{notebook.stem}.md"
         files.append(File.generated(config, page, content=render(notebook)))
     return files
+
+
+_EXCERPT = re.compile(r"^<!-- code: (\S+) (\S+) -->$", re.M)
+_ROOT = Path(__file__).resolve().parent.parent
+
+
+def on_page_markdown(markdown: str, page: Any, config: Any, files: Any) -> str:
+    """Each ``<!-- code: PATH QUALNAME -->`` line replaced by that source as a block."""
+    return _EXCERPT.sub(lambda m: f"```python\n{excerpt(m[1], m[2])}\n```", markdown)
+
+
+def excerpt(path: str, qualname: str) -> str:
+    """The source of ``qualname`` (``Class.method`` or a top-level name) in the project's
+    file ``path``, as indented there; a KeyError naming both when it is not there."""
+    source = (_ROOT / path).read_text()
+    scope: list[ast.stmt] = ast.parse(source).body
+    node: ast.stmt | None = None
+    for part in qualname.split("."):
+        node = next((n for n in scope if getattr(n, "name", None) == part), None)
+        if node is None:
+            raise KeyError(f"{qualname} is not in {path}")
+        scope = getattr(node, "body", [])
+    assert node is not None
+    return ast.get_source_segment(source, node, padded=True) or ""
 
 
 def render(path: Path) -> str:

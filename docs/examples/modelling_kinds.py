@@ -12,11 +12,17 @@ from collections.abc import Iterator, Mapping, Sequence
 from itertools import combinations, product
 from typing import Any, ClassVar
 
-import queenslab as ql
-from queenslab.boards import Board, Cell
-from queenslab.core.expressions import ModelBuilder, any_of, at_most_one, total
-from queenslab.core.kind import grid
-from queenslab.core.model import BoolModel
+from queenslab.modelling import (
+    Board,
+    BoolModel,
+    Cell,
+    ModelBuilder,
+    ProblemKind,
+    any_of,
+    at_most_one,
+    grid,
+    total,
+)
 
 QUEEN_STEPS = [(dr, dc) for dr, dc in product((-1, 0, 1), repeat=2) if (dr, dc) != (0, 0)]
 KNIGHT_STEPS = [(dr, dc) for dr, dc in product((-2, -1, 1, 2), repeat=2) if abs(dr) != abs(dc)]
@@ -35,7 +41,7 @@ def sees(board: Board, a: Cell, b: Cell) -> bool:
     return any(b in walk(board, a, step) for step in QUEEN_STEPS)
 
 
-class TotalDomination(ql.ProblemKind):
+class TotalDomination(ProblemKind[frozenset[Cell]]):
     """The fewest queens attacking every cell, the occupied ones too: a queen does not
     attack its own cell, so each queen needs another queen attacking it."""
 
@@ -61,13 +67,13 @@ class TotalDomination(ql.ProblemKind):
         m.minimise(total(queen.values()))
 
     def check(self, board: Board, answer: frozenset[Cell]) -> str | None:
-        for cell in product(range(board.n), repeat=2):
-            if not any(sees(board, queen, cell) for queen in answer):
-                return f"cell {cell} is not attacked"
+        for r, c in product(range(board.n), repeat=2):
+            if not any(sees(board, queen, (r, c)) for queen in answer):
+                return f"cell {(r, c)} is not attacked"
         return None
 
 
-class QueensAndKnights(ql.ProblemKind):
+class QueensAndKnights(ProblemKind[Any]):
     """As many queens as possible and as many knights, no piece attacking another (the
     ITA Software puzzle; on 8 x 8 the answer is 5 of each)."""
 
@@ -134,7 +140,7 @@ class QueensAndKnights(ql.ProblemKind):
         return None
 
 
-class ShieldedQueens(ql.ProblemKind):
+class ShieldedQueens(ProblemKind[frozenset[Cell]]):
     """The most queens attacking no other when the board's blocked cells are holes that
     shield: they hold no queen and stop the lines through them (the pawns of the n + k
     queens problem). Queenslab's own blocked cells stop nothing."""

@@ -106,3 +106,30 @@ def test_statistics_page_lists_every_shared_name():
     page = (ROOT / "docs" / "statistics.md").read_text()
     listed = re.findall(r"^\| `(\w+)` \| ", page, re.M)
     assert [name for name in listed if name in FIELDS] == list(FIELDS)
+
+
+def _hooks():
+    spec = importlib.util.spec_from_file_location(
+        "mkdocs_hooks", ROOT / "tools" / "mkdocs_hooks.py"
+    )
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_an_excerpt_of_the_package_is_taken_from_its_source_when_the_site_is_built():
+    """docs/modelling.md shows Domination.state as the code has it today, not a copy."""
+    hooks = _hooks()
+    page = (ROOT / "docs" / "modelling.md").read_text()
+    assert "<!-- code: queenslab/problems/domination.py Domination.state -->" in page
+    built = hooks.on_page_markdown(page, None, None, None)
+    source = (ROOT / "queenslab" / "problems" / "domination.py").read_text()
+    shown = re.search(r"```python\n(    def state\(self.+?)\n```", built, re.S)[1]
+    assert shown in source and "m.minimise" in shown
+    for document in DOCS:
+        for path, qualname in re.findall(
+            r"^<!-- code: (\S+) (\S+) -->$", document.read_text(), re.M
+        ):
+            assert hooks.excerpt(path, qualname).strip(), (document.name, path, qualname)
+    with pytest.raises(KeyError, match=r"Domination\.nothing"):
+        hooks.excerpt("queenslab/problems/domination.py", "Domination.nothing")
