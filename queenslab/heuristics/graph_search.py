@@ -2,7 +2,9 @@
 
 One search per problem kind, each a greedy start improved until it stalls, the run is
 stopped or its time is up; each returns the best answer seen, which the kind's own checker
-then vouches for. None proves anything: the status is ``feasible``, never ``optimal``.
+then vouches for, and tells each better answer as it finds it (``Tell``), so a run stopped
+by Ctrl-C still has its best. None proves anything: the status is ``feasible``, never
+``optimal``.
 
 - domination and independent domination: iterated greedy (Ruiz and Stützle's scheme):
   drop a few queens at random, refill greedily (a queen that reaches the most undominated
@@ -39,12 +41,20 @@ from queenslab.core.backend import Backend, Family, Feature, Option, Task, posit
 from queenslab.core.kind import Question
 from queenslab.core.problem import Problem
 from queenslab.core.result import OptimizeResult, Status
-from queenslab.core.run import Run
+from queenslab.core.run import News, Run
 from queenslab.problems.coloring import ColourClasses, clique_bound, dsatur
 from queenslab.problems.peaceable import Armies
 from queenslab.runtime import forked
 
 Stop = Callable[[], bool]
+#: Hears each better answer (the kind's answer) and the bound the search knows, if any.
+Tell = Callable[[Any, int | None], None]
+
+
+def tell_nothing(answer: Any, bound: int | None) -> None:
+    """The ``Tell`` of a search nobody watches."""
+
+
 #: Steps without a better answer after which a search ends by itself.
 DEFAULT_PATIENCE = 2000
 
@@ -151,7 +161,12 @@ def _prune(queens: _Reached, rng: random.Random) -> None:
 
 
 def dominate(
-    graph: Graph, rng: random.Random, should_stop: Stop, independent: bool, patience: int
+    graph: Graph,
+    rng: random.Random,
+    should_stop: Stop,
+    independent: bool,
+    patience: int,
+    tell: Tell = tell_nothing,
 ) -> Outcome:
     """Fewest queens dominating every cell (pairwise non-attacking when ``independent``).
 
@@ -172,13 +187,20 @@ def dominate(
         _prune(queens, rng)
         if best is None or len(queens.queens) < len(best):
             best, stale = set(queens.queens), 0
+            tell(_cells(graph, best), None)
         elif len(queens.queens) == len(best):
             best = set(queens.queens)  # a sideways move: keep walking the plateau
-    return Outcome(None if best is None else frozenset(graph.cells[q] for q in best), steps)
+    return Outcome(None if best is None else _cells(graph, best), steps)
+
+
+def _cells(graph: Graph, queens: set[int]) -> frozenset[tuple[int, int]]:
+    return frozenset(graph.cells[q] for q in queens)
 
 
 # -- peaceable armies ---------------------------------------------------------------------
-def armies(graph: Graph, rng: random.Random, should_stop: Stop, patience: int) -> Outcome:
+def armies(
+    graph: Graph, rng: random.Random, should_stop: Stop, patience: int, tell: Tell = tell_nothing
+) -> Outcome:
     """The largest m with m white queens and m black ones on cells no white queen reaches."""
     white = _Reached(graph)
     sample = 48
@@ -191,10 +213,12 @@ def armies(graph: Graph, rng: random.Random, should_stop: Stop, patience: int) -
             break
         white.add(q)
     best, steps, stale = set(white.queens), 0, 0
+    tell(_armies(white), None)
     tabu: dict[int, int] = {}
     while stale < patience and not should_stop():
         if len(white.queens) > len(best) and white.free >= len(white.queens):
             best, stale = set(white.queens), 0
+            tell(_armies(white), None)
         outside = [q for q in graph.open if q not in white.queens and tabu.get(q, 0) <= steps]
         if len(white.queens) == len(best):  # best reached: ask for one queen more
             if not outside:
@@ -212,9 +236,15 @@ def armies(graph: Graph, rng: random.Random, should_stop: Stop, patience: int) -
         white.add(into)
         tabu[out] = steps + rng.randint(3, 10)
     white.reset(best)
+    return Outcome(_armies(white), steps)
+
+
+def _armies(white: _Reached) -> Armies:
+    """The white queens and as many black ones on the first cells no white queen reaches."""
+    graph = white.graph
     free = [graph.cells[q] for q in graph.open if not white.count[q]]
-    army = sorted(graph.cells[q] for q in best)
-    return Outcome(Armies(frozenset(army), frozenset(free[: len(army)])), steps)
+    army = sorted(graph.cells[q] for q in white.queens)
+    return Armies(frozenset(army), frozenset(free[: len(army)]))
 
 
 def _best_move(
@@ -236,7 +266,12 @@ def _best_move(
 
 # -- colouring ----------------------------------------------------------------------------
 def colour(
-    board: Board, graph: Graph, rng: random.Random, should_stop: Stop, patience: int
+    board: Board,
+    graph: Graph,
+    rng: random.Random,
+    should_stop: Stop,
+    patience: int,
+    tell: Tell = tell_nothing,
 ) -> Outcome:
     """Fewest colours with no two attacking cells alike: DSatur, then TabuCol below it."""
     cells = [graph.cells[q] for q in graph.open]
@@ -248,13 +283,19 @@ def colour(
     if modular and max(modular) < max(best):  # no cell open: nothing to colour
         best = modular
     floor, steps = clique_bound(board), 0
+    tell(_classes(cells, best), floor)
     while cells and max(best) + 1 > floor and not should_stop():
         found, used = _tabucol(near, best, max(best), rng, should_stop, patience)
         steps += used
         if found is None:
             break
         best = found
-    return Outcome(ColourClasses.of(dict(zip(cells, best, strict=True))), steps, floor)
+        tell(_classes(cells, best), floor)
+    return Outcome(_classes(cells, best), steps, floor)
+
+
+def _classes(cells: list[tuple[int, int]], colours: list[int]) -> ColourClasses:
+    return ColourClasses.of(dict(zip(cells, colours, strict=True)))
 
 
 def _modular(cells: list[tuple[int, int]], near: list[list[int]], n: int) -> list[int] | None:
@@ -317,17 +358,19 @@ def _tabucol(
 
 
 # -- the entry point ------------------------------------------------------------------------
-Search = Callable[[Board, Graph, random.Random, Stop, int], Outcome]
+Search = Callable[[Board, Graph, random.Random, Stop, int, Tell], Outcome]
 
-#: Problem kind -> its local search (board, graph, rng, should_stop, patience).
+#: Problem kind -> its local search (board, graph, rng, should_stop, patience, tell).
 SEARCHES: dict[str, Search] = {
-    "domination": lambda board, graph, rng, stop, patience: dominate(
-        graph, rng, stop, False, patience
+    "domination": lambda board, graph, rng, stop, patience, tell: dominate(
+        graph, rng, stop, False, patience, tell
     ),
-    "independent-domination": lambda board, graph, rng, stop, patience: dominate(
-        graph, rng, stop, True, patience
+    "independent-domination": lambda board, graph, rng, stop, patience, tell: dominate(
+        graph, rng, stop, True, patience, tell
     ),
-    "peaceable": lambda board, graph, rng, stop, patience: armies(graph, rng, stop, patience),
+    "peaceable": lambda board, graph, rng, stop, patience, tell: armies(
+        graph, rng, stop, patience, tell
+    ),
     "coloring": colour,
 }
 
@@ -338,11 +381,14 @@ def search(
     seed: int | None,
     should_stop: Stop,
     patience: int = DEFAULT_PATIENCE,
+    tell: Tell = tell_nothing,
 ) -> Outcome:
-    """The best answer to ``kind`` on ``board`` found before the search stalls or stops."""
+    """The best answer to ``kind`` on ``board`` found before the search stalls or stops;
+    ``tell`` hears each better one on the way."""
     if kind not in SEARCHES:
         raise ValueError(f"no local search for problem {kind!r}")
-    return SEARCHES[kind](board, Graph.of(board), random.Random(seed or 0), should_stop, patience)
+    graph, rng = Graph.of(board), random.Random(seed or 0)
+    return SEARCHES[kind](board, graph, rng, should_stop, patience, tell)
 
 
 class GraphSearchBackend(Backend):
@@ -351,7 +397,9 @@ class GraphSearchBackend(Backend):
 
     The search runs in a forked child (``runtime.forked``): reading a large board into a
     ``Graph`` and DSatur look at no clock, and the time limit must cover them; the child
-    sees the same deadline and hands back its best answer when it comes.
+    sees the same deadline and hands back its best answer when it comes. Each better
+    answer is news (``Run.learn``): the live line and ``--log`` show it, and a child
+    stopped before it answered (Ctrl-C) leaves the best one told.
     """
 
     name = "graph-search"
@@ -367,12 +415,15 @@ class GraphSearchBackend(Backend):
     uses_seed = True
 
     def optimize(self, problem: Problem, run: Run, question: Question) -> OptimizeResult:
-        stopped = OptimizeResult(Status.LIMIT, kind=problem.kind)
-        return forked.in_child(lambda: self._search(problem, run, question), run, stopped)
+        result = forked.in_child(lambda: self._search(problem, run, question), run, None)
+        return OptimizeResult.of_news(run.news, problem.kind) if result is None else result
 
     def _search(self, problem: Problem, run: Run, question: Question) -> OptimizeResult:
-        board = problem.board
-        outcome = search(board, problem.kind, run.seed, run.should_stop, self.settings["patience"])
+        def tell(answer: Any, bound: int | None) -> None:
+            run.learn("solution", News(question.kind.value(answer), answer, bound))
+
+        board, patience = problem.board, self.settings["patience"]
+        outcome = search(board, problem.kind, run.seed, run.should_stop, patience, tell)
         run.stats.add(moves=outcome.steps)
         if outcome.answer is None:  # no independent dominating set met (blocked cells)
             status = Status.LIMIT if run.should_stop() else Status.UNKNOWN
