@@ -5,7 +5,8 @@ other packages declare in the ``queenslab.backends`` entry-point group, and clas
 registered at run time with ``register_backend`` (notebooks). A backend's name is written
 once, on its class. Backend modules are cheap to import (solver packages are imported
 inside their methods), so the built-in ones are imported together when a name is first
-looked up; plug-ins only when asked for.
+looked up; plug-ins only when asked for. The 0-1 translators a model backend names are
+registered alike (``TRANSLATORS``, ``register_translator``: ``models.zero_one.translator``).
 
 ``resolve`` is the one place that knows which backend takes which call: the defaults for
 each task, the features a problem needs (givens, blocked cells), its variant and kind,
@@ -25,6 +26,8 @@ from queenslab.core import plugins
 from queenslab.core.backend import EVERY_KIND, Backend, Family, Feature, Option, Task
 from queenslab.core.errors import BackendUnavailable, UsageError
 from queenslab.core.problem import MAX_N, Problem
+from queenslab.models.zero_one.translator import TRANSLATORS as TRANSLATORS
+from queenslab.models.zero_one.translator import register_translator as register_translator
 from queenslab.problems import defaults
 
 #: The package's own backends.
@@ -77,6 +80,7 @@ DEFAULTS: dict[str, dict[Task, list[tuple[str, int]]]] = {
         Task.OPTIMIZE: [("bitmask", 16), ("cpsat", MAX_N), ("milp", MAX_N)],
     },
     EVERY_KIND: {
+        Task.SOLVE: [("sat", MAX_N), ("cpsat", MAX_N)],
         Task.OPTIMIZE: [("milp", MAX_N), ("cpsat", MAX_N), ("maxsat", MAX_N), ("sat", MAX_N)],
         Task.DECIDE: [("milp", MAX_N), ("cpsat", MAX_N), ("maxsat", MAX_N), ("sat", MAX_N)],
         Task.COUNT: [("sat", MAX_N), ("cpsat", MAX_N)],

@@ -166,16 +166,23 @@ class BoolModel:
             return self._objective_within(None, value)
         return self._objective_within(value, None)
 
-    def _objective_within(self, lower: int | None, upper: int | None) -> BoolModel:
+    def without_objective(self) -> BoolModel:
+        """A copy with nothing to optimise, whose solutions are this model's answers: what
+        solving (any answer) solves."""
         return replace(
             self,
             names=list(self.names),
             clauses=list(self.clauses),
-            linear=[*self.linear, *self.objective_rows(lower, upper)],
+            linear=list(self.linear),
             objective=(),
             answer=list(self.answer),
             beneath_objective=[],
         )
+
+    def _objective_within(self, lower: int | None, upper: int | None) -> BoolModel:
+        bounded = self.without_objective()
+        bounded.linear += self.objective_rows(lower, upper)
+        return bounded
 
     def objective_rows(self, lower: int | None, upper: int | None) -> list[Linear]:
         """The rows saying the objective lies in [lower, upper], with each sum beneath
@@ -233,10 +240,38 @@ class BoolModel:
         return values if self.satisfied_by(values) else None
 
     def satisfied_by(self, values: Sequence[bool]) -> bool:
-        """Every clause and linear constraint holds (for tests of the translators)."""
-        return all(
-            any(values[abs(lit) - 1] == (lit > 0) for lit in clause) for clause in self.clauses
-        ) and all(constraint.holds(values) for constraint in self.linear)
+        """Every clause and linear constraint holds."""
+        return not self.violations(values, first=True)
+
+    def violations(self, values: Sequence[bool], first: bool = False) -> list[str]:
+        """What ``values`` (one per variable) break: each clause and linear constraint that
+        fails, in words naming its variables (``first``: the first one only); [] when they
+        satisfy the model. How a solver's answer is checked against the model it was
+        given, before the kind reads it (the sums beneath the objective are left out:
+        they are the kind's claim, not the solver's to keep)."""
+        if len(values) != self.size:
+            return [f"{len(values)} values for {self.size} variables"]
+        broken = []
+        for i, clause in enumerate(self.clauses):
+            if not any(values[abs(lit) - 1] == (lit > 0) for lit in clause):
+                shown = " or ".join(self._literal(lit) for lit in clause) or "false"
+                broken.append(f"clause {i} ({shown})")
+                if first:
+                    return broken
+        for i, row in enumerate(self.linear):
+            if not row.holds(values):
+                total = sum(a * values[v] for a, v in row.terms)
+                sum_ = " + ".join(f"{a}*{self.names[v]}" for a, v in row.terms) or "0"
+                low = "" if row.lower is None else f"{row.lower} <= "
+                high = "" if row.upper is None else f" <= {row.upper}"
+                broken.append(f"linear constraint {i} ({low}{sum_}{high}) is {total}")
+                if first:
+                    return broken
+        return broken
+
+    def _literal(self, lit: Literal) -> str:
+        name = self.names[abs(lit) - 1]
+        return name if lit > 0 else f"not {name}"
 
     def stats(self) -> dict[str, int]:
         """The model's size, reported beside the solver's statistics."""

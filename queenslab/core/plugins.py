@@ -1,11 +1,13 @@
-"""Classes by name, for backends and problem kinds alike: the package's own, those other
-packages declare in an entry-point group, and those registered at run time.
+"""Plug-ins by name, for backends, problem kinds and 0-1 translators alike: the package's
+own, those other packages declare in an entry-point group, and those registered at run
+time.
 
-Why its own module: both registries (``registry`` for backends, ``problems`` for kinds)
-are one idea, and they read entry points cheaply: importing ``importlib.metadata`` costs every
-command about 50 ms (a quarter of ``queens solve 8``), while reading the
-``entry_points.txt`` files of the distributions' metadata folders takes 1-2 ms, so
-importlib.metadata is asked only when one of them names the group.
+Why its own module: the registries (``registry`` for backends, ``problems`` for kinds,
+``models.zero_one.translator`` for translators) are one idea, and they read entry points
+cheaply: importing ``importlib.metadata`` costs every command about 50 ms (a quarter of
+``queens solve 8``), while reading the ``entry_points.txt`` files of the distributions'
+metadata folders takes 1-2 ms, so importlib.metadata is asked only when one of them
+names the group.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import importlib
 import os
 import sys
 from collections.abc import Callable, Mapping
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 from queenslab.core.errors import BackendUnavailable, UsageError
 
@@ -53,29 +55,48 @@ def group_may_be_declared(group: str, path: list[str]) -> bool:
     return False
 
 
-def load(name: str, target: str, base: type[T]) -> type[T]:
-    """The class ``target`` ("module:Class") names, which must subclass ``base``."""
-    module_name, _, class_name = target.partition(":")
+def load(name: str, target: str, base: type, instance: bool = False) -> Any:
+    """What ``target`` names ("module:attribute"; "module" alone: the module itself),
+    which must be a subclass of ``base``, or with ``instance`` an instance of it (a
+    runtime-checkable Protocol: a module with the right functions is one)."""
+    module_name, _, attribute = target.partition(":")
     try:
-        cls = getattr(importlib.import_module(module_name), class_name)
+        module = importlib.import_module(module_name)
+        item = getattr(module, attribute) if attribute else module
     except (ImportError, AttributeError) as exc:
         raise BackendUnavailable(f"{name!r} cannot be loaded from {target}: {exc}") from None
-    if not (isinstance(cls, type) and issubclass(cls, base)):
+    if not fits(item, base, instance):
         raise BackendUnavailable(f"{name!r} ({target}) is not a queenslab {base.__name__}")
-    return cls
+    return item
+
+
+def fits(item: object, base: type, instance: bool) -> bool:
+    """Whether ``item`` is a subclass of ``base`` (``instance``: an instance of it)."""
+    if instance:
+        return isinstance(item, base)
+    return isinstance(item, type) and issubclass(item, base)
 
 
 class Registry(Generic[T]):
-    """The classes of one kind (``noun``: "backend", "problem") by name, from three
-    sources looked up when a name is asked for, never frozen at import: ``builtin`` (the
-    package's own), the entry-point ``group`` (installed packages, imported only when
-    asked for) and ``registered`` (``register`` at run time, e.g. from a notebook)."""
+    """The plug-ins of one kind (``noun``: "backend", "problem", "translator") by name,
+    from three sources looked up when a name is asked for, never frozen at import:
+    ``builtin`` (the package's own), the entry-point ``group`` (installed packages,
+    imported only when asked for) and ``registered`` (``register`` at run time, e.g. from
+    a notebook). Each is a subclass of ``base`` named by its ``name`` attribute, or with
+    ``instances`` an instance of it (a Protocol) named where it is registered."""
 
     def __init__(
-        self, noun: str, base: type[T], group: str, builtin: Callable[[], Mapping[str, type[T]]]
+        self,
+        noun: str,
+        base: type,
+        group: str,
+        builtin: Callable[[], Mapping[str, T]],
+        *,
+        instances: bool = False,
     ) -> None:
         self.noun, self.base, self.group, self.builtin = noun, base, group, builtin
-        self.registered: dict[str, type[T]] = {}
+        self.instances = instances
+        self.registered: dict[str, T] = {}
         self._declared: dict[str, str] | None = None
 
     def declared(self) -> dict[str, str]:
@@ -84,32 +105,37 @@ class Registry(Generic[T]):
             self._declared = declared(self.group)
         return self._declared
 
-    def register(self, cls: type[T]) -> type[T]:
-        """Make ``cls`` known under ``cls.name``; returns it (a class decorator too)."""
-        if not (isinstance(cls, type) and issubclass(cls, self.base)):
-            raise UsageError(f"{cls!r} must be a subclass of queenslab.{self.base.__name__}")
-        name = getattr(cls, "name", None)
+    def register(self, item: T, name: str | None = None) -> T:
+        """Make ``item`` known under ``name`` (a class: its own ``name``); returns it (a
+        class decorator too)."""
+        if not fits(item, self.base, self.instances):
+            what = "a" if self.instances else "a subclass of"
+            raise UsageError(f"{item!r} must be {what} queenslab.{self.base.__name__}")
+        name = getattr(item, "name", None) if name is None else name
         if not isinstance(name, str) or not name:
-            raise UsageError(f"{cls.__name__} must set its name (name = '...')")
+            raise UsageError(f"{getattr(item, '__name__', item)} must set its name (name = '...')")
         if name in self.builtin():
             raise UsageError(f"{self.noun} name {name!r} is taken by a built-in {self.noun}")
-        self.registered[name] = cls
-        return cls
+        self.registered[name] = item
+        return item
 
     def names(self) -> list[str]:
         """Every name: built-in, then installed plug-ins, then registered ones."""
         return list(dict.fromkeys([*self.builtin(), *self.declared(), *self.registered]))
 
-    def get(self, name: str) -> type[T]:
-        """The class called ``name``; a one-line UsageError naming the choices otherwise."""
-        found = self.registered.get(name) or self.builtin().get(name)
+    def get(self, name: str) -> T:
+        """The plug-in called ``name``; a one-line UsageError naming the choices otherwise."""
+        found = self.registered.get(name)
+        if found is None:
+            found = self.builtin().get(name)
         if found is not None:
             return found
         target = self.declared().get(name) if name else None
         if target is None:
             known = ", ".join(self.names())
             raise UsageError(f"unknown {self.noun} {name!r}; choose from: {known}")
-        cls = load(f"{self.noun} {name}", target, self.base)
-        if getattr(cls, "name", None) != name:
-            raise BackendUnavailable(f"{self.noun} {name!r} ({target}) calls itself {cls.name!r}")
-        return cls
+        item: T = load(f"{self.noun} {name}", target, self.base, self.instances)
+        called = getattr(item, "name", name) if not self.instances else name
+        if called != name:
+            raise BackendUnavailable(f"{self.noun} {name!r} ({target}) calls itself {called!r}")
+        return item

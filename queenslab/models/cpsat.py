@@ -41,7 +41,7 @@ from queenslab.core.result import CountResult, OptimizeResult, SolveResult, Stat
 from queenslab.core.run import Run, never
 from queenslab.core.stats import Stats
 from queenslab.models import cubes
-from queenslab.models.zero_one.backend import KindModels
+from queenslab.models.zero_one.backend import MODEL_TASKS, KindModels
 from queenslab.runtime import forked
 from queenslab.runtime.stop import POLL_SECONDS, run_stoppably
 
@@ -350,7 +350,7 @@ class CpSatBackend(KindModels):
     tasks = MappingProxyType(
         {
             "placement": frozenset({Task.SOLVE, Task.ENUMERATE, Task.COUNT, Task.OPTIMIZE}),
-            EVERY_KIND: frozenset({Task.OPTIMIZE, Task.DECIDE, Task.COUNT, Task.ENUMERATE}),
+            EVERY_KIND: MODEL_TASKS,
         }
     )
     translator = "cpsat"

@@ -30,7 +30,7 @@ from queenslab.core.problem import Problem
 from queenslab.core.result import OptimizeResult, Status
 from queenslab.core.run import Run
 from queenslab.models import cnf, rc2
-from queenslab.models.zero_one.backend import KindModels
+from queenslab.models.zero_one.backend import MODEL_TASKS, KindModels
 from queenslab.runtime import forked
 
 if TYPE_CHECKING:
@@ -62,7 +62,7 @@ class MaxSatBackend(KindModels):
     tasks = MappingProxyType(
         {
             "placement": frozenset({Task.OPTIMIZE}),
-            EVERY_KIND: frozenset({Task.OPTIMIZE, Task.DECIDE}),
+            EVERY_KIND: MODEL_TASKS,
         }
     )
     translator = "maxsat"

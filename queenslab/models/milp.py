@@ -25,7 +25,7 @@ from queenslab.core.result import CountResult, OptimizeResult, SolveResult, Stat
 from queenslab.core.run import Run, never
 from queenslab.models import cubes
 from queenslab.models.pyomo_solvers import Outcome, PyomoSolver, known_name, open_solver
-from queenslab.models.zero_one.backend import KindModels
+from queenslab.models.zero_one.backend import MODEL_TASKS, KindModels
 from queenslab.runtime import forked
 from queenslab.runtime.stop import run_stoppably
 
@@ -208,7 +208,7 @@ class MilpBackend(KindModels):
     tasks = MappingProxyType(
         {
             "placement": frozenset({Task.SOLVE, Task.ENUMERATE, Task.COUNT, Task.OPTIMIZE}),
-            EVERY_KIND: frozenset({Task.OPTIMIZE, Task.DECIDE}),
+            EVERY_KIND: MODEL_TASKS,
         }
     )
     translator = "milp"

@@ -40,7 +40,7 @@ from queenslab.models.cnf import (
     decode,
     pysat_ctrl_c,
 )
-from queenslab.models.zero_one.backend import KindModels, decided
+from queenslab.models.zero_one.backend import MODEL_TASKS, KindModels, decided
 from queenslab.runtime import forked
 
 #: pysat solvers that construct in this build, solve incrementally and take conflict
@@ -194,7 +194,7 @@ class SatBackend(KindModels):
     tasks = MappingProxyType(
         {
             "placement": frozenset({Task.SOLVE, Task.ENUMERATE, Task.COUNT}),
-            EVERY_KIND: frozenset({Task.OPTIMIZE, Task.DECIDE, Task.COUNT, Task.ENUMERATE}),
+            EVERY_KIND: MODEL_TASKS,
         }
     )
     translator = "sat"

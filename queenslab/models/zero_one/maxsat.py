@@ -13,7 +13,7 @@ bound.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from queenslab.core.model import BoolModel, Linear
@@ -29,6 +29,7 @@ from queenslab.models.zero_one.outcome import (
     found,
     tell_nothing,
 )
+from queenslab.models.zero_one.translator import by_blocking
 
 
 def optimize(
@@ -74,3 +75,12 @@ def optimize(
         return Outcome(Status.INFEASIBLE)
     news(values(minimum.model), bound)
     return found(model, news.best, proven=True)  # the answer told: RC2's, or one as good
+
+
+def solutions(model: BoolModel, run: Run, settings: Mapping[str, Any]) -> Iterator[list[bool]]:
+    """Every answer of ``model`` (no objective), once each on ``model.answer``: RC2's own
+    enumeration blocks every variable, auxiliary ones included (an answer would come once
+    per setting of them), so each answer found is cut off by a no-good over the answer
+    variables and the model solved again (``translator.by_blocking``); LimitReached when
+    the run stops first."""
+    return by_blocking(optimize, model, run, settings)
