@@ -12,6 +12,8 @@ one queen, the clause "not all of these n queens" blocks exactly one board.
 
 from __future__ import annotations
 
+import signal
+import threading
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, ClassVar
@@ -38,10 +40,10 @@ from queenslab.models.cnf import (
     cell,
     clauses,
     decode,
-    pysat_ctrl_c,
 )
 from queenslab.models.zero_one.backend import MODEL_TASKS, KindModels, decided
 from queenslab.runtime import forked
+from queenslab.runtime.stop import run_stoppably
 
 #: pysat solvers that construct in this build, solve incrementally and take conflict
 #: budgets. Left out: lingeling (no limited solve), kissat404 (aborts the process when
@@ -84,15 +86,41 @@ def _blocking_clause(n: int, model: list[int]) -> list[int]:
     return [-lit for lit in model[: n * n] if lit > 0]
 
 
-@pysat_ctrl_c()
 def solve_until(
     solver: Any, should_stop: Callable[[], bool], assumptions: Sequence[int] = ()
 ) -> bool | None:
     """Solve in slices of conflicts, asking ``should_stop`` between them; None when told to.
 
     Conflict budgets rather than an interrupt from a timer: CaDiCaL in pysat has no
-    interrupt, and every listed solver has budgets. Slices also let Ctrl-C through.
+    interrupt, and every listed solver has budgets. Where Ctrl-C can land (the main
+    thread, SIGINT not blocked), the slices run in a helper thread: python-sat's own
+    SIGINT handler, put in place for a solve in the main thread, jumps out of the solver
+    mid-search, and CaDiCaL, left in an invalid state, aborts the process at the next call
+    on it (its statistics, its deletion). In a helper thread python-sat catches nothing,
+    Ctrl-C lands in the waiting main thread, and the solver ends its slice first.
     """
+    if not _ctrl_c_lands_here():
+        return _slices(solver, should_stop, assumptions)
+    halt = threading.Event()
+    _, found = run_stoppably(
+        lambda: _slices(solver, lambda: halt.is_set() or should_stop(), assumptions),
+        halt.set,
+        should_stop,
+    )
+    return found
+
+
+def _ctrl_c_lands_here() -> bool:
+    """Whether SIGINT is handled by this thread: the main one, with SIGINT not blocked
+    (a worker process blocks it, ``runtime.stop.leave_sigint_to_parent``)."""
+    if threading.current_thread() is not threading.main_thread():
+        return False
+    return signal.SIGINT not in signal.pthread_sigmask(signal.SIG_BLOCK, ())
+
+
+def _slices(
+    solver: Any, should_stop: Callable[[], bool], assumptions: Sequence[int]
+) -> bool | None:
     while not should_stop():
         solver.conf_budget(_CONFLICTS_PER_SLICE)
         found = solver.solve_limited(assumptions=assumptions)
