@@ -21,7 +21,7 @@ import operator
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from queenslab.boards.symmetry import D4, Symmetry, stabilizer
 
@@ -365,7 +365,7 @@ class Board:
         if len(cols) != self.n:
             return False
         if hasattr(cols, "dtype"):
-            return self._array_is_valid(cols)
+            return self._array_is_valid(cast("np.ndarray", cols))
         return self._sequence_is_valid(list(map(int, cols)))
 
     def _sequence_is_valid(self, values: list[int]) -> bool:

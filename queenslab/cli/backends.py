@@ -4,9 +4,13 @@ from __future__ import annotations
 
 import argparse
 import json
+from typing import TYPE_CHECKING, Any
 
 from queenslab.core.backend import EVERY_KIND, Feature, Task
 from queenslab.core.errors import ExitCode
+
+if TYPE_CHECKING:
+    from queenslab.registry import BackendInfo
 
 HELP = "list backends: their own searches, the problems' models they solve, availability"
 EXAMPLES = """examples:
@@ -56,7 +60,7 @@ def _tasks(tasks: frozenset[Task]) -> str:
     return ",".join(t for t in Task if t in tasks)
 
 
-def _own(b) -> str:  # type: ignore[no-untyped-def]
+def _own(b: BackendInfo) -> str:
     """The tasks the backend does by searches of its own, grouped by the kinds they serve:
     ``placement: solve,count``."""
     kinds: dict[str, list[str]] = {}
@@ -66,7 +70,7 @@ def _own(b) -> str:  # type: ignore[no-untyped-def]
     return "; ".join(f"{','.join(names)}: {tasks}" for tasks, names in kinds.items()) or "-"
 
 
-def _record(b):  # type: ignore[no-untyped-def]
+def _record(b: BackendInfo) -> dict[str, Any]:
     return {
         "name": b.name,
         "family": str(b.family),

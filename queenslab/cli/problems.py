@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from typing import Any
 
 from queenslab.core.errors import ExitCode, QueensError
 
@@ -21,7 +22,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from queenslab.problems import BUILTIN, kind_class, kind_names
 
-    records = []
+    records: list[dict[str, Any]] = []
     for name in kind_names():
         try:
             cls = kind_class(name)

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections.abc import Callable
+from typing import TypeVar
 
 from queenslab import api
 from queenslab.cli import arguments as a
 from queenslab.core.backend import Task
 from queenslab.core.errors import UsageError
-from queenslab.core.result import Status
+from queenslab.core.result import OptimizeResult, SolveResult, Status
 from queenslab.io import formats
 from queenslab.io.output import atomic_output
 
@@ -21,6 +23,8 @@ EXAMPLES = """examples:
   queens solve 24 --backend cpsat --given 0:3 --given 5:10
   queens solve 13 --variant toroidal --blocked 0:0
   queens solve 1000000 --backend min-conflicts --seed 1 --format json --output board.json"""
+#: The results written by ``write_answer``: those with a board.
+R = TypeVar("R", SolveResult, OptimizeResult)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -51,7 +55,7 @@ def run(args: argparse.Namespace) -> int:
     return result.status.exit_code
 
 
-def write_answer(args: argparse.Namespace, fmt: formats.Format, compute):  # type: ignore[no-untyped-def]
+def write_answer(args: argparse.Namespace, fmt: formats.Format, compute: Callable[[], R]) -> R:
     """Run ``compute`` with the output already open, and write its answer in ``fmt``.
 
     The output file is opened first, so an unwritable path fails before the search; an
@@ -61,16 +65,13 @@ def write_answer(args: argparse.Namespace, fmt: formats.Format, compute):  # typ
         with atomic_output(args.output, fmt.binary) as out:
             result = compute()
             if result.placement is None and fmt.needs_board:
-                raise _NoBoard(result)
+                raise _NoBoard
             assert fmt.answer is not None
             fmt.answer(result, out)
-    except _NoBoard as nothing:
-        return nothing.result
+    except _NoBoard:
+        pass
     return result
 
 
 class _NoBoard(Exception):
     """The run ended without a board: in a drawing format there is nothing to write."""
-
-    def __init__(self, result: object) -> None:
-        self.result = result

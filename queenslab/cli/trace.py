@@ -175,8 +175,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _format(args: argparse.Namespace) -> str:
-    if args.format is not None:
-        return args.format
+    asked: str | None = args.format
+    if asked is not None:
+        return asked
     if args.output is None:
         return "jsonl"
     suffix = PurePath(args.output).suffix.lower()

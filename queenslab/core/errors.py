@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 from enum import IntEnum
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from queenslab.core.result import OptimizeResult
 
 
 class ExitCode(IntEnum):
@@ -72,7 +76,7 @@ class StoppedWithAnswer(KeyboardInterrupt):
     checked (its best answer and bound, or a limit), for the caller to show before it
     ends as ``cause`` says."""
 
-    def __init__(self, result: object, cause: KeyboardInterrupt) -> None:
+    def __init__(self, result: OptimizeResult, cause: KeyboardInterrupt) -> None:
         super().__init__(str(cause))
         self.result = result
         self.cause = cause

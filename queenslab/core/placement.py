@@ -16,6 +16,7 @@ from queenslab.boards.symmetry import D4, SYMMETRY_NAMES
 
 if TYPE_CHECKING:
     import numpy as np
+    from typing_extensions import TypeIs
 
     from queenslab.boards import Board, Verdict
 
@@ -74,7 +75,8 @@ class Placement:
     def to_list(self) -> list[int]:
         if isinstance(self._cols, tuple):
             return list(self._cols)
-        return self._cols.tolist()
+        values: list[int] = self._cols.tolist()
+        return values
 
     def as_tuple(self) -> tuple[int, ...]:
         return self._cols if isinstance(self._cols, tuple) else tuple(self._cols.tolist())
@@ -167,7 +169,7 @@ def as_placement(value: Placement | Iterable[int] | np.ndarray | Any) -> Placeme
     return Placement(list(value))
 
 
-def is_array(value: object) -> bool:
+def is_array(value: object) -> TypeIs[np.ndarray]:
     """True for a NumPy array, without importing NumPy (no array exists before it loads).
 
     Another thread may be importing NumPy right now: its module is then in ``sys.modules``

@@ -12,19 +12,30 @@ import os
 import sys
 import tempfile
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, Literal, TextIO, overload
 
 from queenslab.core.errors import UsageError
 
 
-@contextmanager
-def atomic_output(path: str | None, binary: bool = False) -> Iterator[IO[Any]]:
+@overload
+def atomic_output(
+    path: str | None, binary: Literal[False] = False
+) -> AbstractContextManager[TextIO]: ...
+@overload
+def atomic_output(path: str | None, binary: bool) -> AbstractContextManager[IO[Any]]: ...
+def atomic_output(path: str | None, binary: bool = False) -> AbstractContextManager[IO[Any]]:
     """Yield stdout, or a file that appears at ``path`` only when the block succeeds.
 
-    The file is opened before any work starts, so an unwritable path fails fast.
+    The file is opened before any work starts, so an unwritable path fails fast. A text
+    file unless ``binary``, so the callers that write text see a text stream.
     """
+    return _atomic_output(path, binary)
+
+
+@contextmanager
+def _atomic_output(path: str | None, binary: bool) -> Iterator[IO[Any]]:
     mode = "wb" if binary else "w"
     encoding = None if binary else "utf-8"
     if path is None:

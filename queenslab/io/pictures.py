@@ -226,9 +226,9 @@ class AnswerMarks:
     def of(cls, board: Board, answer: Any) -> AnswerMarks:
         """Armies, a colouring, or a set of queens that dominates the board."""
         if isinstance(answer, Armies):
-            queens = {cell: STYLE.white_queen for cell in answer.white}
-            queens.update({cell: STYLE.queen for cell in answer.black})
-            return cls(f"{len(answer.white)} white and {len(answer.black)} black queens", queens)
+            both = {cell: STYLE.white_queen for cell in answer.white}
+            both.update({cell: STYLE.queen for cell in answer.black})
+            return cls(f"{len(answer.white)} white and {len(answer.black)} black queens", both)
         if isinstance(answer, ColourClasses):
             hues = palette(len(answer.classes))
             colours = answer.colours()

@@ -97,4 +97,4 @@ def write_npy(cols: np.ndarray, out: BinaryIO) -> None:
 
     cols = np.ascontiguousarray(cols)  # a no-op for the arrays placements hold
     np.lib.format.write_array_header_1_0(out, np.lib.format.header_data_from_array_1_0(cols))
-    out.write(memoryview(cols).cast("B"))
+    out.write(cols.data.cast("B"))

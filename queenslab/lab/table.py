@@ -33,12 +33,12 @@ FORMAT_NAMES = (*FORMATS, *ALIASES)
 @dataclass
 class Table:
     columns: Sequence[str]
-    rows: list[Sequence[str]]
+    rows: Sequence[Sequence[str]]
     data: dict[str, Any]
     #: Lines printed under a Markdown table (what a reader needs to read it).
     notes: list[str] = field(default_factory=list)
     #: The CSV table: its columns and rows of numbers (None: an empty cell) and names.
-    numbers: tuple[Sequence[str], list[Sequence[Any]]] = ((), [])
+    numbers: tuple[Sequence[str], Sequence[Sequence[Any]]] = ((), [])
 
     def markdown(self) -> str:
         lines = [_md_row(self.columns), _md_row(["---"] * len(self.columns))]

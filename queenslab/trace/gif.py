@@ -8,7 +8,7 @@ longer. Pillow is imported only here.
 from __future__ import annotations
 
 from collections.abc import Iterator
-from typing import Any, BinaryIO
+from typing import IO, Any
 
 from queenslab.core.errors import UsageError
 from queenslab.core.problem import Problem
@@ -20,7 +20,7 @@ from queenslab.trace.tracer import Tracer
 
 
 def write_gif(
-    tracer: Tracer, problem: Problem, shown: list[Frame], out: BinaryIO,
+    tracer: Tracer, problem: Problem, shown: list[Frame], out: IO[bytes],
     progress: ProgressCallback | None = None,
 ) -> None:  # fmt: skip
     """Write the looping animation of ``shown`` (frames of ``tracer``) into ``out``;

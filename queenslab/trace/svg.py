@@ -11,6 +11,7 @@ shown are left out, so a one-frame document is a still picture. The frames come 
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from html import escape
 
 from queenslab.core.problem import Problem
@@ -101,7 +102,7 @@ class Timing:
         self.seconds = seconds
 
     def element(
-        self, opening: str, values: dict[str, list[object]], tag: str, text: str = ""
+        self, opening: str, values: Mapping[str, Sequence[object]], tag: str, text: str = ""
     ) -> str:
         """``<tag ...>text`` with one discrete ``animate`` per attribute that changes."""
         first = " ".join(f'{name}="{series[0]}"' for name, series in values.items())
@@ -116,7 +117,7 @@ class Timing:
             self.element(opening, {"opacity": [int(s) for s in shown]}, tag) if any(shown) else ""
         )
 
-    def _animate(self, name: str, series: list[object]) -> str:
+    def _animate(self, name: str, series: Sequence[object]) -> str:
         times, shown = [], []
         for index, value in enumerate(series):
             if index == 0 or value != series[index - 1]:
@@ -192,7 +193,7 @@ def _tree(tree: TreeView, shown: list[Frame], timing: Timing) -> str:
         seen = [int(tree.born[v] <= f.step) for f in shown]
         if not any(seen):
             continue
-        colours: list[object] = [tree.colour(v, f.step) for f in shown]
+        colours = [tree.colour(v, f.step) for f in shown]
         if v:
             px, py = tree.centres[tree.parent[v]]
             parts.append(timing.element(
