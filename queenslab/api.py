@@ -45,6 +45,7 @@ The errors every entry point may raise:
 
 from __future__ import annotations
 
+import contextlib
 import io
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -642,15 +643,25 @@ def decide(
         options = {**options, **_own_split(instance, question, backend, scheduler, checkpoint)}
     engine = _resolve(Task.DECIDE, instance, question, backend, options)
     run = Run(None, time_limit, progress, cpu_limit=cpu_limit)
-    result = _timed(
-        engine, Task.DECIDE, instance, run, question,
-        lambda: engine.decide(instance, run, question, asked, proof)
-        if split is None else _decide_split(engine, instance, run, question, asked, split,
-                                            proof, scheduler, checkpoint),
-    )  # fmt: skip
+    with _proof_folder(proof):
+        result = _timed(
+            engine, Task.DECIDE, instance, run, question,
+            lambda: engine.decide(instance, run, question, asked, proof)
+            if split is None else _decide_split(engine, instance, run, question, asked, split,
+                                                proof, scheduler, checkpoint),
+        )  # fmt: skip
     result.value = asked
     _checked_decision(question, instance, result)
     return result
+
+
+def _proof_folder(proof: str | None) -> contextlib.AbstractContextManager[None]:
+    """The proof folder's lifetime: one this call creates and leaves empty is removed."""
+    if proof is None:
+        return contextlib.nullcontext()
+    from queenslab.models.zero_one.proved import tidied
+
+    return tidied(proof)
 
 
 def _own_split(

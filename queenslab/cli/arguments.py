@@ -24,13 +24,14 @@ MAX_CELL_FILE_BYTES = 64 << 20
 
 
 def whole_number(text: str, what: str, low: int = 0, high: int | None = None) -> int:
-    """An integer written with ASCII digits, within [low, high]; else a usage error."""
-    digits = text.strip()
-    if not (digits.isascii() and digits.lstrip("-").isdigit()):
+    """An integer written with ASCII digits (one leading minus at most), within [low,
+    high]; else a usage error. Spaces are refused, not stripped (" 6" is not N), as by
+    every number the command line reads."""
+    if not (text.isascii() and text.removeprefix("-").isdigit()):
         raise argparse.ArgumentTypeError(f"{what} must be a whole number, got {text!r}")
-    if len(digits) > 30:  # int() of a huge string is slow, and no count needs 31 digits
+    if len(text) > 30:  # int() of a huge string is slow, and no count needs 31 digits
         raise argparse.ArgumentTypeError(f"{what} must have at most 30 digits, got {text!r}")
-    value = int(digits)
+    value = int(text)
     if value < low or (high is not None and value > high):
         bound = f"between {low} and {high}" if high is not None else f"at least {low}"
         raise argparse.ArgumentTypeError(f"{what} must be {bound}, got {text!r}")
@@ -61,9 +62,9 @@ def cell(text: str) -> tuple[int, int]:
 
 
 def seconds(text: str) -> float:
-    """A time in seconds, ASCII only (float() alone would read "８" as 8)."""
-    try:
-        value = float(text) if text.isascii() else math.nan
+    """A time in seconds, ASCII digits without spaces."""
+    try:  # float() would forgive spaces (" 3") and read "８" as 8
+        value = float(text) if text.isascii() and text == text.strip() else math.nan
     except ValueError:
         value = math.nan
     if not (math.isfinite(value) and value >= MIN_TIME_LIMIT):

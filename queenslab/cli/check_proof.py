@@ -39,6 +39,11 @@ def run(args: argparse.Namespace) -> int:
     try:
         with open(args.cnf, encoding="ascii") as text:
             formula = lrat.read_cnf(text)
+    except lrat.ProofError as exc:  # bad input, not a proof found wrong
+        raise UsageError(f"{args.cnf} is not a DIMACS CNF: {exc}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise _unreadable(args.cnf, exc) from None
+    try:
         size = os.path.getsize(args.proof)
         with (
             open(args.proof, encoding="ascii") as proof,
@@ -55,9 +60,14 @@ def run(args: argparse.Namespace) -> int:
     except lrat.ProofError as exc:
         print(f"invalid: {exc}")
         return ExitCode.NO_SOLUTION
-    except OSError as exc:
-        raise UsageError(f"cannot read {exc.filename or args.proof}: {exc.strerror}") from None
-    except UnicodeDecodeError:
-        raise UsageError(f"{args.cnf} or {args.proof} is not a text file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise _unreadable(args.proof, exc) from None
     print(f"valid: {steps} clauses added, the empty clause derived ({len(formula)} in the CNF)")
     return ExitCode.OK
+
+
+def _unreadable(path: str, exc: OSError | UnicodeDecodeError) -> UsageError:
+    """The one line for a file that cannot be read as text: naming that file alone."""
+    if isinstance(exc, UnicodeDecodeError):
+        return UsageError(f"{path} is not a text file")
+    return UsageError(f"cannot read {path}: {exc.strerror}")

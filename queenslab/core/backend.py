@@ -237,8 +237,9 @@ def default_workers() -> int:
 
 
 def non_negative_int(value: Any) -> int:
-    """Option converter for whole numbers from 0: ASCII digits only (no "８", no "1e3")."""
-    if isinstance(value, str) and not (value.isascii() and value.strip().isdigit()):
+    """Option converter for whole numbers from 0: ASCII digits only (no "８", no "1e3",
+    no spaces)."""
+    if isinstance(value, str) and not (value.isascii() and value.isdigit()):
         raise ValueError("must be a whole number written with the digits 0-9")
     if isinstance(value, bool) or (isinstance(value, float) and not value.is_integer()):
         raise ValueError("must be a whole number")

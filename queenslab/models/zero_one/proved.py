@@ -12,11 +12,12 @@ leaves none.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shlex
 import shutil
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -54,6 +55,22 @@ def folder(path: str) -> Path:
     except OSError as exc:
         raise UsageError(f"cannot make the proof folder {path}: {exc.strerror or exc}") from None
     return target
+
+
+@contextlib.contextmanager
+def tidied(path: str) -> Iterator[None]:
+    """Around a run given the proof folder ``path``: the folders of the path that this run
+    created (the run makes them, ``folder``) and left empty (a yes writes no proof, nor
+    does a limit, Ctrl-C or a failure) are removed at its end. A folder that was there
+    before is never removed, empty or not."""
+    target = Path(path).absolute()
+    missing = [p for p in (target, *target.parents) if not p.exists()]
+    try:
+        yield
+    finally:
+        for created in missing:  # the deepest first: a parent empties as its child goes
+            with contextlib.suppress(OSError):  # not empty, or gone: it stays as it is
+                created.rmdir()
 
 
 def decide(
