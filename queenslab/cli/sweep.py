@@ -106,7 +106,9 @@ def run(args: argparse.Namespace) -> int:
         for key, values in vars(args).items()
         if key.startswith("values_") and values is not None and values != ["all"]
     }
-    configs = configurations(args.backend, tasks, wanted, args.problem)
+    configs = configurations(
+        args.backend, tasks, wanted, args.problem, model=args.model, symmetry=args.symmetry
+    )
     fmt = choose_format(args.format, args.output)
     blocked = a.blocked_cells(args)
     with atomic_output(args.output) as out:

@@ -82,13 +82,19 @@ def configurations(
     tasks: Sequence[str],
     wanted: Mapping[str, Sequence[str]],
     problem: str = DEFAULT_KIND,
+    *,
+    model: str | None = None,
+    symmetry: str = "none",
 ) -> list[Config]:
-    """Every configuration of ``backends``: each option with choices x its values.
+    """Every configuration of ``backends``: each option with choices x its values, among
+    the options a backend uses in one of ``tasks`` on this question (cpsat's placement
+    formulations are no axis of a domination sweep, whose every run would refuse them).
 
     ``wanted`` narrows an option to some of its values (by option name); a value that no
     chosen backend offers is a usage error. Every backend must do every task on the
-    problem kind ``problem``.
+    problem kind ``problem`` (with ``model`` and ``symmetry``, as ``run_sweep`` asks it).
     """
+    native = model is None and symmetry == "none"  # as ``Question.native``
     configs, offered = [], set()
     for name in dict.fromkeys(backends):
         cls = backend_class(name)
@@ -100,7 +106,8 @@ def configurations(
             raise UsageError(f"backend {name!r} is unavailable: {info(name).why_unavailable}")
         axes = []
         for option in cls.options:
-            choices = option_choices(name, option)
+            used = any(uses(cls, option.name, TASKS[t], problem, native) for t in tasks)
+            choices = option_choices(name, option) if used else ()
             if not choices:
                 continue
             asked = wanted.get(option.name)
