@@ -57,7 +57,7 @@ from queenslab.boards import DEFAULT_VARIANT, Cell
 from queenslab.core import warm_start
 from queenslab.core.backend import Backend, Family, Task
 from queenslab.core.errors import BackendBug, StoppedWithAnswer, UsageError
-from queenslab.core.integers import integer
+from queenslab.core.integers import integer, workers
 from queenslab.core.kind import ProblemKind, Question, check_symmetry
 from queenslab.core.model import BoolModel
 from queenslab.core.problem import Problem
@@ -164,11 +164,12 @@ def _counted_here(cpu_limit: float | None, scheduler: str | None) -> None:
 
 
 def _checked_options(options: dict[str, Any]) -> dict[str, Any]:
-    """The backend options, ``workers`` held to the API's rule for integers
-    (``core.integers``): -1 and 0 get the same message, "1" and 1.0 are refused."""
+    """The backend options, ``workers`` held to the API's rule for them
+    (``core.integers.workers``): -1 and 0 get the same message, "1" and 1.0 are refused,
+    and so is more than the machine (or with a ``scheduler``, a cluster) can run."""
     if options.get("workers") is None:
         return options
-    return {**options, "workers": integer(options["workers"], "workers", 1)}
+    return {**options, "workers": workers(options["workers"], options.get("scheduler"))}
 
 
 def _checked_answer(question: Question, problem: Problem, answer: Any, backend: str) -> int:
@@ -641,6 +642,10 @@ def decide(
     _weighted(question)
     if split is None and (scheduler or checkpoint):
         options = {**options, **_own_split(instance, question, backend, scheduler, checkpoint)}
+    pool = None  # with a split, workers are the cubes' pool (``_decide_split``), each cube on one
+    if split is not None and options.get("workers") is not None:
+        options = dict(options)
+        pool = workers(options.pop("workers"), scheduler)
     engine = _resolve(Task.DECIDE, instance, question, backend, options)
     run = Run(None, time_limit, progress, cpu_limit=cpu_limit)
     with _proof_folder(proof):
@@ -648,7 +653,7 @@ def decide(
             engine, Task.DECIDE, instance, run, question,
             lambda: engine.decide(instance, run, question, asked, proof)
             if split is None else _decide_split(engine, instance, run, question, asked, split,
-                                                proof, scheduler, checkpoint),
+                                                proof, scheduler, checkpoint, pool),
         )  # fmt: skip
     result.value = asked
     _checked_decision(question, instance, result)
@@ -700,17 +705,20 @@ def _decide_split(
     proof: str | None,
     scheduler: str | None,
     checkpoint: str | None,
+    pool: int | None,
 ) -> DecideResult:
+    """The decision by ``depth``-cube split, ``pool`` cubes at a time (None: the backend's
+    default workers)."""
     from queenslab.models.zero_one import split
 
     if engine.settings.get("solver_cmd") and proof is None:
         raise UsageError("--solver-cmd and --split do not go together: cubes run in python-sat")
     depth = integer(depth, "split", 1, split.MAX_DEPTH)
     translator = getattr(engine, "translator", engine.name)
+    settings = engine.settings if pool is None else {**engine.settings, "workers": pool}
     return split.decide(
-        translator, engine.settings, problem, run, question, value, depth, scheduler, checkpoint,
-        proof,
-    )  # fmt: skip
+        translator, settings, problem, run, question, value, depth, scheduler, checkpoint, proof
+    )
 
 
 def export(

@@ -68,7 +68,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--workers",
-        type=lambda t: a.whole_number(t, "--workers", 1, 1024),
+        type=lambda t: a.whole_number(t, "--workers", 1),  # bounded by the run
         default=default_workers(),
         help="solves at once on threads (default: the cores)",
     )

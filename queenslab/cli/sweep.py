@@ -55,7 +55,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--workers",
-        type=lambda t: a.whole_number(t, "--workers", 1, 1024),
+        type=lambda t: a.whole_number(t, "--workers", 1),  # bounded by the run
         default=1,
         help="for backends with a workers option (default 1: times compare searches, "
         "not parallelism)",

@@ -14,7 +14,6 @@ and givens, the model and symmetry breaking asked for).
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
@@ -22,6 +21,7 @@ from typing import Any, ClassVar
 
 from queenslab.boards import DEFAULT_VARIANT
 from queenslab.core.errors import CapabilityError, LimitReached, UsageError
+from queenslab.core.integers import cores
 from queenslab.core.kind import Question
 from queenslab.core.problem import MAX_N, Problem
 from queenslab.core.result import CountResult, DecideResult, OptimizeResult, SolveResult, Status
@@ -231,9 +231,7 @@ def first_solution(stream: Iterator[Any]) -> SolveResult:
 
 def default_workers() -> int:
     """The cores this process may run on: the default for every ``workers`` option."""
-    if hasattr(os, "sched_getaffinity"):
-        return len(os.sched_getaffinity(0))
-    return os.cpu_count() or 1
+    return cores()
 
 
 def non_negative_int(value: Any) -> int:

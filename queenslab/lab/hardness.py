@@ -21,6 +21,7 @@ from typing import Any
 
 from queenslab.core.backend import Feature, Task
 from queenslab.core.errors import UsageError
+from queenslab.core.integers import workers as checked_workers
 from queenslab.core.result import Status
 from queenslab.core.run import ProgressCallback
 from queenslab.core.stats import primary_effort
@@ -271,6 +272,7 @@ def run_study(
     log: Callable[[str], None] | None = None,
 ) -> StudyReport:
     """Draw the instances, solve each with every backend, stop at the first problem."""
+    workers = checked_workers(workers, scheduler)
     backends = list(dict.fromkeys(backends))
     for backend in backends:
         _check_backend(backend)

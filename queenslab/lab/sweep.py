@@ -25,6 +25,7 @@ from typing import Any
 from queenslab import api
 from queenslab.core.backend import Family, Option, Task
 from queenslab.core.errors import UsageError
+from queenslab.core.integers import workers as checked_workers
 from queenslab.core.problem import Problem
 from queenslab.core.result import Status
 from queenslab.core.run import ProgressCallback
@@ -311,6 +312,8 @@ def run_sweep(
     ``problem`` (with its ``model`` and ``symmetry``) is the question: for a kind other
     than placement, ``optimize`` answers its proven optimum and ``count`` its optima.
     """
+    if workers is not None:  # refused once, not in every cell
+        workers = checked_workers(workers)
     asked = {"problem": problem, "model": model, "symmetry": symmetry}
     problems = {n: Problem(n, variant=variant, blocked=tuple(blocked), kind=problem) for n in ns}
     total = len(configs) * len(tasks) * len(ns) * repeat

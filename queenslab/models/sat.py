@@ -242,8 +242,8 @@ class SatBackend(KindModels):
 
     @classmethod
     def ignores(cls, option: str, task: Task, own: bool) -> str | None:
-        if task is Task.DECIDE:
-            return None
+        if task is Task.DECIDE:  # --split takes ``workers`` for its pool, not the backend
+            return "only with --split (its cubes at a time)" if option == "workers" else None
         return super().ignores(option, task, own)
 
     def decide(
