@@ -70,11 +70,15 @@ def optimize(
     start: Start | None = None,
 ) -> Outcome:
     """The optimum, proven, or what the limit left; ``tell`` hears each better answer and
-    bound as CP-SAT finds them. A ``start`` is CP-SAT's solution hint."""
+    bound as CP-SAT finds them. A ``start`` is CP-SAT's solution hint. The model is loaded
+    looking at the run (a split's cubes load in threads, which no stop can kill)."""
     from ortools.sat.python import cp_model
 
     with run.phase("build"):
-        cpm = translate(model)
+        try:
+            cpm = translate(model, run.should_stop)
+        except LimitReached:
+            return Outcome(Status.LIMIT)
         for v, value in ({} if start is None else start.values).items():
             cpm.add_hint(cpm.get_bool_var_from_proto_index(v), value)
     run.stats.add(cp.model_stats(cpm))

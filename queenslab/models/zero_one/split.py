@@ -14,8 +14,15 @@ queen there attacks the most open cells; on an open board, the central ones). Fi
 variables propagates the most, in either direction, so the cubes are the most reduced and
 the most even: the static stand-in for a lookahead's "most propagations" rule.
 
+The model, its split variables and a checkpoint's fingerprint are built in a forked child
+(``runtime.forked``), as an unsplit decide builds its model: at large n that is minutes of
+code that looks at no clock (n = 200: the whole run, limit or not), and the deadline and
+Ctrl-C must end it all the same.
+
 The cubes are the jobs of the run's pool (``runtime.pool``): forked processes for pysat,
-which holds the GIL, threads for CP-SAT, tasks on a Dask cluster with a scheduler address.
+which holds the GIL and loads a cube's formula looking at no clock (so a stop kills them,
+even one), threads for CP-SAT, which loads a cube looking at the run between constraints,
+tasks on a Dask cluster with a scheduler address.
 With a checkpoint file (``exact.checkpoint``) every refuted cube is a row, and a rerun of
 the same question solves only the cubes not refuted yet.
 """
@@ -43,6 +50,7 @@ from queenslab.core.result import DecideResult, Status
 from queenslab.core.run import PartRun, Run
 from queenslab.models.zero_one.backend import decided
 from queenslab.models.zero_one.outcome import Outcome
+from queenslab.runtime import forked
 from queenslab.runtime.pool import Cluster, Pool, Processes, Serial, Threads, connect
 
 #: The translators a split runs on, and whether their solves may share one process.
@@ -117,11 +125,13 @@ def decide(
                 "--checkpoint (a resumed proof would lack the skipped cubes' proofs)"
             )
         proving = (proved.program(settings.get("solver_cmd")), str(proved.folder(proof)))
-    with run.phase("build"):
-        model = question.build(problem.board).with_objective_bound(value)
-        variables = split_variables(problem.board, model, depth)
+    prepare = functools.partial(_prepared, problem, run, question, value, depth, checkpoint)
+    prepared = forked.in_child(prepare, run, None, grace=0.0)
+    if prepared is None:  # the run stopped while the model was built
+        return DecideResult(Status.LIMIT, kind=problem.kind, value=value)
+    model, variables, plan = prepared
     with contextlib.ExitStack() as stack:
-        pool = _pool(translator, int(settings.get("workers", 1)), scheduler, stack)
+        pool = _pool(translator, int(settings.get("workers", 1)), scheduler, stack, proving)
         todo = cubes(variables)
         total, refuted = len(todo), set[int]()
         record = None
@@ -130,7 +140,6 @@ def decide(
 
             relation = "<=" if model.sense is Sense.MIN else ">="
             method = f"decide {question.kind.name} value {relation} {value}, split {depth}"
-            plan = _fingerprint(model, variables)
             record = stack.enter_context(
                 Checkpoint(checkpoint, problem.n, method, total, plan, problem.describe())
             )
@@ -169,16 +178,34 @@ def decide(
     return result
 
 
+def _prepared(
+    problem: Problem, run: Run, question: Question, value: int, depth: int, checkpoint: str | None
+) -> tuple[BoolModel, list[Var], str]:
+    """The bounded model, the variables to split on and, with a ``checkpoint``, the
+    fingerprint of its rows ("" without one): the work of the forked child."""
+    with run.phase("build"):
+        model = question.build(problem.board).with_objective_bound(value)
+        variables = split_variables(problem.board, model, depth)
+        return model, variables, _fingerprint(model, variables) if checkpoint else ""
+
+
 def _pool(
-    translator: str, workers: int, scheduler: str | None, stack: contextlib.ExitStack
+    translator: str,
+    workers: int,
+    scheduler: str | None,
+    stack: contextlib.ExitStack,
+    proving: tuple[list[str], str] | None,
 ) -> Pool[Cube, tuple[Any, ...]]:
     """The Dask cluster of ``scheduler`` (its client closed with ``stack``), else
-    ``workers`` threads (CP-SAT releases the GIL) or forked processes (pysat holds it)."""
+    ``workers`` threads (CP-SAT releases the GIL) or forked processes (pysat holds it and
+    loads a formula that no stop interrupts: a stop kills them, so even one is forked, but
+    for a proof, whose CaDiCaL in a session of its own a killed worker would leave
+    behind: a single worker's runs here, where a stop ends the program)."""
     if scheduler:
         return Cluster(stack.enter_context(closing(connect(scheduler))))
-    if workers > 1:
-        return Threads(workers) if THREADED[translator] else Processes(workers)
-    return Serial()
+    if THREADED[translator]:
+        return Threads(workers) if workers > 1 else Serial()
+    return Processes(workers) if workers > 1 or proving is None else Serial()
 
 
 def _fingerprint(model: BoolModel, variables: list[Var]) -> str:
