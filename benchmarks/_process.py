@@ -1,15 +1,48 @@
-"""Time one whole process and read its peak memory (shared by the start-up benchmarks)."""
+"""What the benchmark scripts share: one whole process timed with its peak memory, the
+machine, and ``--smoke``, the smallest run of a script, with which the test suite checks
+that every script still runs against today's API (tests/integration/test_benchmarks.py)."""
 
 from __future__ import annotations
 
+import argparse
 import os
 import platform
+import shutil
 import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any, NoReturn
 
 ROOT = Path(__file__).resolve().parent.parent
+#: The exit code of a script that cannot run here (no GPU, no C compiler): the tests skip it.
+SKIPPED = 77
+
+
+def parse_args(
+    parser: argparse.ArgumentParser, smallest: dict[str, Any], argv: list[str] | None = None
+) -> argparse.Namespace:
+    """The command line, with ``--smoke`` giving the options the ``smallest`` values (the
+    options named on the command line still win): a script that no longer runs against
+    the package shows in the tests, without their time going to a real measurement."""
+    parser.add_argument("--smoke", action="store_true", help="the smallest run (the tests')")
+    args = parser.parse_args(argv)
+    if args.smoke:
+        parser.set_defaults(**smallest)
+        args = parser.parse_args(argv)
+    return args
+
+
+def skip(reason: str) -> NoReturn:
+    """End a script that cannot run on this machine, saying why (exit ``SKIPPED``)."""
+    print(f"skipped: {reason}", file=sys.stderr)
+    raise SystemExit(SKIPPED)
+
+
+def needs(program: str, purpose: str) -> str:
+    """The path of ``program``, else the script is skipped: no ``program`` for ``purpose``."""
+    found = shutil.which(program)
+    return found if found else skip(f"no {program} {purpose}")
 
 
 def queens_command() -> list[str]:
@@ -27,8 +60,10 @@ def measure(
     (PYTHONDONTWRITEBYTECODE would make every run compile queenslab's sources again).
     """
     # PYTHONSAFEPATH: ``python -m`` would put the working directory first on the path,
-    # and run this checkout's queenslab whatever ``root`` names
-    env = {**os.environ, "PYTHONPATH": str(root), "PYTHONSAFEPATH": "1"}
+    # and run this checkout's queenslab whatever ``root`` names; a script of this folder
+    # run as a child (a baseline) still finds its siblings
+    path = os.pathsep.join([str(root), str(Path(__file__).parent)])
+    env = {**os.environ, "PYTHONPATH": path, "PYTHONSAFEPATH": "1"}
     env.pop("PYTHONDONTWRITEBYTECODE", None)
     start = time.perf_counter()
     process = subprocess.Popen(

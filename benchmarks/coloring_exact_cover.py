@@ -24,7 +24,7 @@ import resource
 import subprocess
 import time
 
-from _process import machine, queens_command
+from _process import machine, parse_args, queens_command
 
 from queenslab.lab import reference
 
@@ -66,7 +66,7 @@ def main() -> None:
     labels = [label for label, _ in RUNS]
     parser.add_argument("--runs", nargs="+", choices=labels, default=labels, metavar="RUN",
                         help=f"which settings: {', '.join(labels)} (default: all)")  # fmt: skip
-    args = parser.parse_args()
+    args = parse_args(parser, {"n": [1], "time_limit": 30.0})
     print(machine())
     print()
     print("| n | model | status | colours | published | wall s | CPU s |")

@@ -21,6 +21,8 @@ import sys
 import time
 from pathlib import Path
 
+from _process import needs, parse_args
+
 ROOT = Path(__file__).resolve().parent.parent
 SOURCE = ROOT / "benchmarks" / "c" / "mirror.c"
 BINARY = ROOT / "benchmarks" / "bin" / "mirror"
@@ -29,7 +31,8 @@ BINARY = ROOT / "benchmarks" / "bin" / "mirror"
 def build() -> Path:
     if not BINARY.exists() or BINARY.stat().st_mtime < SOURCE.stat().st_mtime:
         BINARY.parent.mkdir(parents=True, exist_ok=True)
-        subprocess.run(["gcc", "-O3", "-march=native", "-o", str(BINARY), str(SOURCE)], check=True)
+        gcc = needs("gcc", "to build the C baseline")
+        subprocess.run([gcc, "-O3", "-march=native", "-o", str(BINARY), str(SOURCE)], check=True)
     return BINARY
 
 
@@ -141,7 +144,7 @@ def main() -> None:
     parser.add_argument("--n", type=int, nargs="*", default=[14, 15, 16])
     parser.add_argument("--per-core-n", type=int, nargs="*", default=[12, 13, 14, 15, 16, 17])
     parser.add_argument("--repeat", type=int, default=3)
-    args = parser.parse_args()
+    args = parse_args(parser, {"n": [8], "per_core_n": [8], "repeat": 1})
     timed([*queens_command(), "count", "8", "-b", "bitmask"])  # caches written before timing
     whole_process(args.n, args.repeat)
     per_core(args.per_core_n, args.repeat)

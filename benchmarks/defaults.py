@@ -46,7 +46,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import asdict, dataclass, replace
 
-from _process import ROOT, machine
+from _process import ROOT, machine, parse_args
 
 import queenslab as ql
 from queenslab import registry
@@ -301,7 +301,9 @@ def arguments(argv: list[str] | None = None) -> argparse.Namespace:
                         help="only the frontier, against the committed table")  # fmt: skip
     parser.add_argument("--log", help="append every run as a JSON line to this file")
     parser.add_argument("--write", action="store_true", help=f"write {TABLE.relative_to(ROOT)}")
-    args = parser.parse_args(argv)
+    smallest = {"n": [("domination", (3,))], "backends": ["sat"], "symmetry": ["none"],
+                "frontier": []}  # fmt: skip
+    args = parse_args(parser, smallest, argv)
     args.n = {} if args.check else dict(args.n) if args.n else SIZES
     if args.frontier is None:
         kinds = measured.BEST if args.check else args.n

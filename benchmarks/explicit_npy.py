@@ -15,14 +15,14 @@ import statistics
 import tempfile
 from pathlib import Path
 
-from _process import machine, measure, queens_command
+from _process import machine, measure, parse_args, queens_command
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--n", type=int, nargs="+", default=[10**8])
     parser.add_argument("--repeat", type=int, default=3)
-    args = parser.parse_args()
+    args = parse_args(parser, {"n": [1000], "repeat": 1})
     print(machine())
     print(f"{'n':>11} {'format':<6} {'median s':>9} {'peak MB':>8} {'file MB':>8}")
     with tempfile.TemporaryDirectory() as folder:

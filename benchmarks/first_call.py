@@ -10,11 +10,12 @@ backend runs in a fresh interpreter so its first call is a true first call.
 
 from __future__ import annotations
 
+import argparse
 import json
 import subprocess
 import sys
 
-from _process import ROOT, machine
+from _process import ROOT, machine, parse_args
 
 CASES = [
     ("solve", 8, "small"), ("solve", 8, "bitmask"), ("count", 10, "bitmask"),
@@ -32,10 +33,16 @@ print(json.dumps([[r.seconds, r.stats.get("startup_seconds", 0.0)] for r in runs
 
 
 def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    backends = sorted({backend for _, _, backend in CASES})
+    parser.add_argument("--backends", nargs="+", choices=backends, default=backends)
+    args = parse_args(parser, {"backends": ["small", "min-conflicts"]})
     print(machine())
     print(f"{'call':<28} {'1st seconds':>12} {'1st startup':>12} {'2nd seconds':>12} "
           f"{'2nd startup':>12}")  # fmt: skip
     for task, n, backend in CASES:
+        if backend not in args.backends:
+            continue
         done = subprocess.run(
             [sys.executable, "-c", PROBE, task, str(n), backend],
             capture_output=True, text=True, cwd=ROOT, check=True,

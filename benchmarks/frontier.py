@@ -34,7 +34,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, TextIO
 
-from _process import ROOT, machine, queens_command
+from _process import ROOT, machine, parse_args, queens_command
 
 from queenslab.core.run import cpu_seconds
 from queenslab.lab import reference
@@ -195,8 +195,13 @@ def main() -> None:
     )
     parser.add_argument("--scale", type=float, default=1.0, help="multiply every budget")
     parser.add_argument("--log", metavar="FILE", help="every record as a JSON line")
-    args = parser.parse_args()  # fmt: skip
-    cases = [c for c in CASES if args.only is None or c.group in args.only]
+    parser.add_argument("--up-to", type=int, metavar="N", help="only the cases of n <= N")
+    args = parse_args(parser, {"only": ["coloring"], "up_to": 2})
+    cases = [
+        c
+        for c in CASES
+        if (args.only is None or c.group in args.only) and (args.up_to is None or c.n <= args.up_to)
+    ]
     print(machine())
     print(f"budgets x {args.scale:g}\n")
     print("| command | budget s | status | value | bound | published | wall s | CPU s |")

@@ -22,6 +22,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from _process import needs, parse_args, skip
+
 ROOT = Path(__file__).resolve().parent.parent
 #: Rows ygch places on the host; its README's best setting for one GPU and N <= 22.
 YGCH_ROWS = 5
@@ -29,12 +31,12 @@ _TOTAL = re.compile(r"result (\d+)")
 
 
 def gpu_model() -> str:
-    """The GPU's name, or SystemExit saying why there is no GPU to measure on."""
+    """The GPU's name; the script is skipped, saying why, where there is none."""
     from queenslab.exact import gpu
 
     problem = gpu.device_problem()
     if problem is not None:
-        raise SystemExit(f"gpu_vs_ygch: no GPU to measure on: {problem}")
+        skip(f"no GPU to measure on: {problem}")
     return gpu.device_name()
 
 
@@ -49,8 +51,9 @@ def ygch_program(path: Path, folder: Path) -> Path:
     arch = cupy.cuda.Device().compute_capability  # "90" on an H100
     program = folder / "n_queens"
     sources = ["n_queens_cuda.cu", "n_queens.cpp", "utils.cpp", "main.cpp"]
+    nvcc = needs("nvcc", "to build ygch")
     subprocess.run(
-        ["nvcc", f"-gencode=arch=compute_{arch},code=sm_{arch}", *sources, "-o", str(program),
+        [nvcc, f"-gencode=arch=compute_{arch},code=sm_{arch}", *sources, "-o", str(program),
          "-O3", "-Xcompiler", "-fopenmp", "-D_USE_CONFIG2_"],
         cwd=path, check=True,
     )  # fmt: skip
@@ -72,12 +75,14 @@ def timed(argv: list[str]) -> tuple[float, int]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--ygch", type=Path, required=True, help="ygch's program or src folder")
+    parser.add_argument("--ygch", type=Path, help="ygch's program or src folder (required)")
     parser.add_argument("--n", type=int, nargs="+", default=[20, 21, 22])
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--rows", type=int, default=YGCH_ROWS, help="rows ygch pre-places")
-    args = parser.parse_args()
+    args = parse_args(parser, {"n": [8], "repeat": 1})
     model = gpu_model()
+    if args.ygch is None:
+        skip("no ygch program to compare with: pass --ygch (its source is not queenslab's)")
     queens = [sys.executable, "-m", "queenslab", "count"]
     with tempfile.TemporaryDirectory() as folder:
         ygch = str(ygch_program(args.ygch.expanduser(), Path(folder)))

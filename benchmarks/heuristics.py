@@ -4,7 +4,8 @@ Two figures per backend and n, medians of ``--repeat`` runs on this machine:
 - search: seconds inside the backend (``SolveResult.seconds``), after a warm-up run so
   Numba's compile (or cache load) is not counted; validation is not included;
 - process: wall seconds of a whole ``queens solve N --backend B --seed 1 --format json
-  --output FILE`` (start-up, compile cache, search, validation, JSON writing).
+  --output FILE`` (``--seed`` where the backend takes one): start-up, compile cache,
+  search, validation, JSON writing.
 
     python benchmarks/heuristics.py               # n = 10^4 .. 10^7
     python benchmarks/heuristics.py --huge        # also 10^8 (about 20 GB free memory)
@@ -21,10 +22,13 @@ import tempfile
 import time
 from pathlib import Path
 
+from _process import parse_args
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 import queenslab as ql  # noqa: E402
+from queenslab import registry  # noqa: E402
 
 BACKENDS = ("min-conflicts", "explicit")
 
@@ -44,7 +48,8 @@ def process_seconds(backend: str, n: int, repeat: int) -> float:
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "board.json"
         command = [sys.executable, "-m", "queenslab", "solve", str(n), "--backend", backend]
-        command += ["--seed", "1", "--format", "json", "--output", str(out)]
+        seeded = ["--seed", "1"] if registry.backend_class(backend).uses_seed else []
+        command += [*seeded, "--format", "json", "--output", str(out)]
         for _ in range(repeat):
             start = time.perf_counter()
             subprocess.run(command, check=True, env=env)
@@ -57,8 +62,9 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--huge", action="store_true", help="also n = 10^8")
     parser.add_argument("--no-process", action="store_true", help="skip whole-process runs")
-    args = parser.parse_args()
-    sizes = [10**4, 10**5, 10**6, 10**7] + ([10**8] if args.huge else [])
+    parser.add_argument("--n", type=int, nargs="+", default=[10**4, 10**5, 10**6, 10**7])
+    args = parse_args(parser, {"n": [1000], "repeat": 1})
+    sizes = args.n + ([10**8] if args.huge else [])
     for backend in BACKENDS:
         ql.solve(1000, backend, seed=0)  # compile or load the Numba cache
     print(f"medians of {args.repeat} runs, {os.cpu_count()} cores")

@@ -15,8 +15,12 @@ from __future__ import annotations
 import argparse
 import statistics
 import time
+from contextlib import closing
+
+from _process import parse_args
 
 from queenslab.core.problem import Problem
+from queenslab.core.run import Run
 from queenslab.exact.backtracking import search
 
 
@@ -68,7 +72,7 @@ class _AttackMatrix(_Scan):
 
 def _first_solution(n: int, board: _Scan) -> tuple[tuple[int, ...], int]:
     """Row by row, columns in increasing order: the search every variant shares."""
-    nodes = 0
+    nodes = 1  # the empty board, a node as queenslab's search counts them
     col = 0
     while True:
         row = len(board.placed)
@@ -95,8 +99,10 @@ def first_solution_by_attack_matrix(n: int) -> tuple[tuple[int, ...], int]:
 
 
 def first_solution_by_lookup(n: int) -> tuple[tuple[int, ...], int]:
-    stats: dict[str, int] = {}
-    return next(search(Problem(n), stats)), stats["nodes"]
+    run = Run(None, None)
+    with closing(search(Problem(n), run)) as solutions:  # closing records the nodes
+        cols = next(solutions)
+    return cols, run.stats["nodes"]
 
 
 def timed(fn, n: int, repeat: int) -> tuple[float, tuple[int, ...], int]:
@@ -112,7 +118,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--n", type=int, nargs="+", default=[8, 12, 16, 20])
     parser.add_argument("--repeat", type=int, default=3)
-    args = parser.parse_args()
+    args = parse_args(parser, {"n": [8], "repeat": 1})
     print(f"{'n':>4} {'nodes':>10} {'scan s':>9} {'matrix s':>9} {'lookup s':>9} "
           f"{'scan/lookup':>12} {'matrix/lookup':>14}")  # fmt: skip
     for n in args.n:

@@ -13,13 +13,16 @@ import argparse
 import statistics
 import time
 
+from _process import parse_args
+
+from queenslab.core.problem import Problem
 from queenslab.models.milp import build_model, read_placement
 from queenslab.models.pyomo_solvers import Outcome, open_solver
 
 
 def timed_run(n: int, solver_name: str, time_limit: float) -> tuple[float, float, float, Outcome]:
     start = time.perf_counter()
-    model = build_model(n, {})
+    model = build_model(Problem(n))
     built = time.perf_counter()
     solver = open_solver(solver_name)
     solver.prepare(model)
@@ -38,7 +41,7 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--solver", default="highs")
     parser.add_argument("--time-limit", type=float, default=120.0)
-    args = parser.parse_args()
+    args = parse_args(parser, {"n": [8], "repeat": 1})
 
     timed_run(8, args.solver, args.time_limit)  # imports and solver start-up, not measured
     print(f"solver {args.solver}; median of {args.repeat} runs; seconds")

@@ -27,6 +27,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+from _process import needs, parse_args
 
 ROOT = Path(__file__).resolve().parent.parent
 PROGRAMS = ("qs4", "nqc")
@@ -36,7 +37,8 @@ def build(name: str) -> Path:
     source, binary = ROOT / "benchmarks" / "c" / f"{name}.c", ROOT / "benchmarks" / "bin" / name
     if not binary.exists() or binary.stat().st_mtime < source.stat().st_mtime:
         binary.parent.mkdir(parents=True, exist_ok=True)
-        subprocess.run(["gcc", "-O2", "-o", str(binary), str(source)], check=True)
+        gcc = needs("gcc", "to build the C baselines")
+        subprocess.run([gcc, "-O2", "-o", str(binary), str(source)], check=True)
     return binary
 
 
@@ -48,7 +50,8 @@ def measured(argv: list[str]) -> tuple[float, float, float, str]:
     """
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     with tempfile.NamedTemporaryFile("r") as peak:
-        timed = ["/usr/bin/time", "-f", "%U %S %M", "-o", peak.name, *argv]
+        gnu_time = needs("time", "(GNU) to read the peak memory")
+        timed = [gnu_time, "-f", "%U %S %M", "-o", peak.name, *argv]
         start = time.perf_counter()
         done = subprocess.run(timed, capture_output=True, text=True, env=env)
         wall = time.perf_counter() - start
@@ -87,7 +90,7 @@ def main() -> None:
     parser.add_argument("--n", type=int, nargs="+", default=[10**6, 10**7])
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--nqc-up-to", type=int, default=10**7, help="largest n for nqc")
-    args = parser.parse_args()
+    args = parse_args(parser, {"n": [1000], "repeat": 1})
     print(f"medians of {args.repeat} interleaved runs; process = wall seconds of the whole")
     print("process, cpu = its user + sys seconds (less disturbed by other load)\n")
     print(f"{'n':>10} {'program':>8} {'search':>8} {'process':>8} {'cpu':>7}", end="")

@@ -23,6 +23,8 @@ import time
 from collections.abc import Iterator
 from pathlib import Path
 
+from _process import parse_args
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -123,7 +125,7 @@ def main() -> None:
     parser.add_argument("--sat", type=int, nargs="*", default=[12, 13, 14])
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--baseline", nargs=2, metavar=("BACKEND", "N"), help=argparse.SUPPRESS)
-    args = parser.parse_args()
+    args = parse_args(parser, {"cpsat": [6], "sat": [6], "repeat": 1})
     if args.baseline:  # child process: run one baseline, print its count and search time
         backend, n = args.baseline[0], int(args.baseline[1])
         start = time.perf_counter()

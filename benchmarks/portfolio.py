@@ -23,7 +23,7 @@ import statistics
 import sys
 from dataclasses import asdict, dataclass
 
-from _process import machine
+from _process import machine, parse_args
 
 import queenslab as ql
 from queenslab.lab import reference
@@ -81,7 +81,8 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=1)
     parser.add_argument("--time-limit", type=float, default=120.0)
     parser.add_argument("--log", help="append every run as a JSON line to this file")
-    args = parser.parse_args()
+    smallest = {"instances": [("domination", 4)], "members": ["cpsat", "sat"], "time_limit": 60}
+    args = parse_args(parser, smallest)
     members = ",".join(args.members)
     print(machine())
     print(f"time limit {args.time_limit:g} s per run; portfolio of {members}\n")

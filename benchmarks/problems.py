@@ -47,7 +47,7 @@ from collections.abc import Iterator
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from _process import machine
+from _process import machine, parse_args
 
 import queenslab as ql
 from queenslab import registry
@@ -159,13 +159,14 @@ def reach(args: argparse.Namespace) -> Iterator[Measure]:
                     break
 
 
-#: The issue's peaceable targets: n -> seconds within which the optimum must be proven.
+#: The issue's peaceable targets: n -> seconds within which the optimum must be proven
+#: (another n: ``--time-limit``).
 TARGETS = {9: 60.0, 10: 900.0}
 
 
 def targets(args: argparse.Namespace) -> Iterator[Measure]:
     for n in args.n or list(TARGETS):
-        limit = TARGETS[n]
+        limit = TARGETS.get(n, args.time_limit)
         for model in args.model or list(BUILTIN["peaceable"].models):
             for backend in args.backends:
                 yield measure("peaceable", model, args.symmetry[0], backend, n, limit, 1)
@@ -227,7 +228,8 @@ def summary(rows: list[Measure]) -> str:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("report", choices=("compare", "reach", "targets", "heuristic"))
+    reports = {"compare": compare, "reach": reach, "targets": targets, "heuristic": heuristic}
+    parser.add_argument("report", nargs="?", choices=reports, help="--smoke: each in turn")
     parser.add_argument("--problems", nargs="+", default=["peaceable", "coloring"])
     parser.add_argument("--model", nargs="+", help="default: every model (reach: the default)")
     parser.add_argument("--symmetry", nargs="+", default=["lex-leader"])
@@ -254,16 +256,24 @@ def main(argv: list[str] | None = None) -> None:
         help="off: leave out the proven lower bounds the kinds state (to measure them)",
     )
     parser.add_argument("--log", help="append every measure here as a JSON line")
-    args = parser.parse_args(argv)
+    smallest = {"problems": ["domination"], "backends": ["sat"], "n": [3], "repeat": 1,
+                "time_limit": 60.0, "budget": 60.0, "stop": 2}  # fmt: skip
+    args = parse_args(parser, smallest, argv)
+    if args.report is None and not args.smoke:
+        parser.error("name a report: compare, reach, targets or heuristic")
     OVERRIDES.update(item.split("=", 1) for item in args.set)
     if args.bounds == "off":  # the kinds' models read the bound through this name
         domination.lower_bound = lambda field: 0
 
     options = " ".join([*args.set, f"bounds={args.bounds}"])
     print(f"machine: {machine()}; options: {options}\n", flush=True)
+    for report in [args.report] if args.report else list(reports):
+        print_report(report, reports[report](args), args)
+
+
+def print_report(report: str, measures: Iterator[Measure], args: argparse.Namespace) -> None:
     rows: list[Measure] = []
-    reports = {"compare": compare, "reach": reach, "targets": targets, "heuristic": heuristic}
-    for m in reports[args.report](args):
+    for m in measures:
         rows.append(m)
         print(f"  {m.problem} {m.model} {m.symmetry} {m.backend} n={m.n}: {m.status} "
               f"{m.value} in {m.seconds:.2f} s ({m.cpu:.2f} CPU s)", file=sys.stderr,
@@ -271,8 +281,8 @@ def main(argv: list[str] | None = None) -> None:
         if args.log:
             with open(args.log, "a") as log:
                 log.write(json.dumps(_record(m, args.bounds)) + "\n")
-    print(yardstick(rows) if args.report == "heuristic" else table(rows))
-    if args.report == "reach":
+    print(yardstick(rows) if report == "heuristic" else table(rows))
+    if report == "reach":
         print()
         print(summary(rows))
 

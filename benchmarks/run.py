@@ -28,6 +28,7 @@ import platform
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -41,6 +42,7 @@ import heuristics as heuristics_bench  # noqa: E402
 import lookup_vs_scan  # noqa: E402
 import milp_scaling  # noqa: E402
 import models_count  # noqa: E402
+from _process import parse_args  # noqa: E402
 
 import queenslab as ql  # noqa: E402
 from queenslab.lab import reference  # noqa: E402
@@ -61,6 +63,7 @@ class Plan:
     lookup_sizes: tuple[int, ...]
 
 
+SMOKE = Plan(10.0, 1, 5, (10**2,), (8,), (8,))  # every part once, at its smallest
 QUICK = Plan(10.0, 3, 15, tuple(10**k for k in range(3, 8)), (8, 16, 32, 64), (16, 20))
 FULL = Plan(
     120.0, 3, 17, tuple(10**k for k in range(3, 9)), (8, 16, 32, 64, 128, 256), (16, 20, 22, 24)
@@ -366,8 +369,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="smaller sizes (2-3 minutes)")
     parser.add_argument("--out", type=Path, default=ROOT / "benchmarks" / "out", metavar="DIR")
-    args = parser.parse_args()
-    plan = QUICK if args.quick else FULL
+    with tempfile.TemporaryDirectory() as scratch:  # --smoke's report goes here, then away
+        args = parse_args(parser, {"out": Path(scratch)})
+        measure(args, SMOKE if args.smoke else QUICK if args.quick else FULL)
+
+
+def measure(args: argparse.Namespace, plan: Plan) -> None:
+    """Every part of the run by ``plan``; the report, its data and plots in ``args.out``."""
     args.out.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
     data = {

@@ -28,7 +28,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from _process import ROOT, machine, measure, queens_command
+from _process import ROOT, machine, measure, parse_args, queens_command
 from models_count import textbook_sat_boards
 
 
@@ -80,7 +80,7 @@ def main() -> None:
     parser.add_argument("--n", type=int, default=12)
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--baseline", type=int, help=argparse.SUPPRESS)
-    args = parser.parse_args()
+    args = parse_args(parser, {"n": 6, "repeat": 1})
     if args.baseline is not None:  # child process: the textbook loop
         baseline(args.baseline)
         return

@@ -15,15 +15,16 @@ import argparse
 import statistics
 import sys
 
-from _process import machine, measure, queens_command
+from _process import machine, measure, parse_args, queens_command
 
-COMMANDS = [["count", "12"], ["solve", "8"], ["count", "10"], ["enumerate", "10"], ["count", "13"]]
+COMMANDS = ["count 12", "solve 8", "count 10", "enumerate 10", "count 13"]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=7)
-    args = parser.parse_args()
+    parser.add_argument("--commands", nargs="+", default=COMMANDS, help="each one quoted")
+    args = parse_args(parser, {"repeat": 1, "commands": ["solve 8"]})
     print(machine())
     rows = {
         "python -c pass": [sys.executable, "-c", "pass"],
@@ -34,10 +35,9 @@ def main() -> None:
             "from queenslab.cli import build_parser; build_parser()",
         ],
     }
-    for command in COMMANDS:
-        name = " ".join(command)
-        rows[f"queens {name}"] = [*queens_command(), *command]
-        rows[f"queens {name} -b bitmask"] = [*queens_command(), *command, "-b", "bitmask"]
+    for name in args.commands:
+        rows[f"queens {name}"] = [*queens_command(), *name.split()]
+        rows[f"queens {name} -b bitmask"] = [*queens_command(), *name.split(), "-b", "bitmask"]
     times: dict[str, list[float]] = {name: [] for name in rows}
     for _ in range(args.repeat):
         for name, argv in rows.items():
