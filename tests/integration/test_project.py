@@ -200,8 +200,9 @@ def test_first_call_seconds_exclude_kernel_loading(call):
 
 
 def test_numba_is_imported_only_through_the_cache_shim():
-    """queenslab.compiled.jit points NUMBA_CACHE_DIR at a writable place before numba loads; a
-    module importing numba itself could load it first and break read-only installs."""
+    """queenslab.compiled.jit gives numba the package's one cache (every copy and command
+    share it) before any kernel is compiled; a kernel decorated by numba imported directly
+    could miss it and be compiled again by each copy of the package."""
     direct = re.compile(r"^\s*(from numba\b|import numba\b)", re.M)
     offenders = [
         str(path.relative_to(ROOT))
