@@ -5,9 +5,11 @@ with exit 2; --proof DIR leaves no empty folder it made."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import shutil
 import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -100,6 +102,23 @@ def test_proof_folder_left_empty_by_a_yes_or_a_limit_is_removed(queens, tmp_path
     limit = queens(*SLOW_SPLIT, "-b", "sat", "--proof", str(folder), "--time-limit", "3")
     assert limit.returncode == 3, limit.stderr
     assert not (tmp_path / "new").exists()
+
+
+@needs_cadical
+def test_a_split_proof_stopped_by_its_limit_leaves_no_solver_running(queens, tmp_path):
+    """Domination 14 at 7 on the cells model takes CaDiCaL minutes per cube: the limit
+    stops it, and no CaDiCaL of a cube goes on in the folder (a killed worker left one)."""
+    folder = tmp_path / "proof"
+    run = queens("decide", "14", "--problem", "domination", "--value", "7", "--model", "cells",
+                 "-b", "sat", "--split", "2", "--workers", "2", "--proof", str(folder),
+                 "--time-limit", "3")  # fmt: skip
+    assert run.returncode == 3, run.stderr
+    assert not folder.exists()
+    running = []
+    for cmdline in Path("/proc").glob("[0-9]*/cmdline"):
+        with contextlib.suppress(OSError):
+            running.append(cmdline.read_bytes())
+    assert not [line for line in running if str(folder).encode() in line]
 
 
 @needs_cadical

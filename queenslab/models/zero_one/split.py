@@ -197,15 +197,16 @@ def _pool(
     proving: tuple[list[str], str] | None,
 ) -> Pool[Cube, tuple[Any, ...]]:
     """The Dask cluster of ``scheduler`` (its client closed with ``stack``), else
-    ``workers`` threads (CP-SAT releases the GIL) or forked processes (pysat holds it and
-    loads a formula that no stop interrupts: a stop kills them, so even one is forked, but
-    for a proof, whose CaDiCaL in a session of its own a killed worker would leave
-    behind: a single worker's runs here, where a stop ends the program)."""
+    ``workers`` threads or forked processes. Threads for CP-SAT, which releases the GIL,
+    and for proofs, whose work is CaDiCaL's: a program in a session of its own, which a
+    stop ends through the run (a killed worker left it running). Processes for pysat,
+    which holds the GIL and loads a formula that no stop interrupts: a stop kills them,
+    so even one is forked."""
     if scheduler:
         return Cluster(stack.enter_context(closing(connect(scheduler))))
-    if THREADED[translator]:
+    if THREADED[translator] or proving is not None:
         return Threads(workers) if workers > 1 else Serial()
-    return Processes(workers) if workers > 1 or proving is None else Serial()
+    return Processes(workers)
 
 
 def _fingerprint(model: BoolModel, variables: list[Var]) -> str:
