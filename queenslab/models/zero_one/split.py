@@ -22,7 +22,8 @@ Ctrl-C must end it all the same.
 The cubes are the jobs of the run's pool (``runtime.pool``): forked processes for pysat,
 which holds the GIL and loads a cube's formula looking at no clock (so a stop kills them,
 even one), threads for CP-SAT, which loads a cube looking at the run between constraints,
-tasks on a Dask cluster with a scheduler address.
+and for proofs, whose CaDiCaL the run's stop ends (``_pool``), tasks on a Dask cluster
+with a scheduler address.
 With a checkpoint file (``exact.checkpoint``) every refuted cube is a row, and a rerun of
 the same question solves only the cubes not refuted yet.
 """
