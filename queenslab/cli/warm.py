@@ -52,7 +52,7 @@ def _steps() -> list[tuple[str, Callable[[], object]]]:
     for info in registry.backends():
         cls = registry.backend_class(info.name)
         if info.available and cls.__module__.startswith("queenslab."):
-            steps.append((info.name, lambda cls=cls: cls().load()))
+            steps.append((info.name, cls().load))
     return [*steps, ("proofs", _proofs), ("validation", _validation), ("covers", _covers),
             ("las-vegas study", _las_vegas_study)]  # fmt: skip
 

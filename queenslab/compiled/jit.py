@@ -72,13 +72,14 @@ class _SharedLocator(caching._CacheLocator):
             return None
         try:
             locator = cls(function, source)
-            locator.ensure_cache_path()
+            locator.ensure_cache_path()  # type: ignore[no-untyped-call]
         except OSError:
             return None
         return locator
 
 
-_CACHE_IMPL = getattr(caching, "CacheImpl", None) or caching._CacheImpl  # its name before 0.68
+# numba before 0.68 names the class _CacheImpl
+_CACHE_IMPL = getattr(caching, "CacheImpl", None) or caching._CacheImpl  # type: ignore[attr-defined]
 _CACHE_IMPL._locator_classes.insert(0, _SharedLocator)
 
 
