@@ -72,8 +72,8 @@ def moved(mask: int, by: int, n: int, wraps: bool) -> int:
     if wraps:
         if by < 0:
             by += n
-        full = (np.int64(1) << n) - 1
-        return ((mask << by) | (mask >> (n - by))) & full
+        full = (np.int64(1) << n) - 1  # Numba's int64; NumPy's stubs say signedinteger
+        return ((mask << by) | (mask >> (n - by))) & full  # type: ignore[return-value]
     return mask << by if by >= 0 else mask >> -by
 
 

@@ -18,7 +18,7 @@ _flag = types.CPointer(types.uint8)
 
 @cfunc(types.int64(types.int64, _words, _words, types.int64, _words, _flag, _words),
        nogil=True)  # fmt: skip
-def representatives(n, table, border, room, stabilizer, stop, scratch):  # type: ignore[no-untyped-def]
+def representatives(n, table, border, room, stabilizer, stop, scratch):
     """``border_orbits.representatives``: ``table`` has 8 rows of 6, ``border`` ``room``
     rows of 4, ``stabilizer`` ``room`` words, ``scratch`` 16 words."""
     return border_orbits.representatives(
@@ -33,7 +33,7 @@ def representatives(n, table, border, room, stabilizer, stop, scratch):  # type:
 
 @cfunc(types.void(types.int64, types.int64, _words, _words, _flag, _words, _words),
        nogil=True)  # fmt: skip
-def count_plain(n, count, border, weight, stop, result, work):  # type: ignore[no-untyped-def]
+def count_plain(n, count, border, weight, stop, result, work):
     """``constellation_kernel.count_plain`` over ``count`` constellations: ``border`` rows
     of 4, ``weight`` words, ``result`` rows of 3, ``work`` WORK_PER_ROW * n words."""
     constellation_kernel.count_plain(

@@ -30,6 +30,9 @@ unique; so do tiny boards.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, cast
+
 import numpy as np
 
 from queenslab.compiled.jit import intrinsic, njit, types
@@ -50,14 +53,18 @@ STACK_FIELDS = np.uint64(5)
 
 
 @intrinsic
-def popcount(typingctx, x):  # type: ignore[no-untyped-def]
+def _popcount(typingctx, x):
     """Number of set bits: LLVM's ctpop, one instruction on current CPUs."""
     signature = types.int64(types.int64)
 
-    def codegen(context, builder, sig, args):  # type: ignore[no-untyped-def]
+    def codegen(context, builder, sig, args):
         return builder.ctpop(args[0])
 
     return signature, codegen
+
+
+#: ``popcount(x)`` as kernels call it (Numba's stubs keep the typing context in the call).
+popcount = cast("Callable[[Any], int]", _popcount)
 
 
 @njit(cache=True, nogil=True)
@@ -96,7 +103,8 @@ def _free(row: int, left: int, down: int, right: int, e: int) -> int:
 @njit(cache=True, nogil=True)
 def _lone_attacks(free: int, e: int) -> int:
     """The cells ``e`` rows above that attack ``free`` when it is a single cell, else none."""
-    return (free | (free << e) | (free >> e)) & -np.int64((free & (free - 1)) == 0)
+    # Numba's int64 throughout; NumPy's stubs make the mask a signedinteger
+    return (free | (free << e) | (free >> e)) & -np.int64((free & (free - 1)) == 0)  # type: ignore[return-value]
 
 
 @njit(cache=True, nogil=True)
@@ -110,16 +118,16 @@ def search(
     """
     last = count - 1
     final = allowed[inner[last]]
-    for t in range(last):
-        at = np.uint64(t) * SLOT_FIELDS
-        ahead, far = min(t + 2, last), min(t + 3, last)
-        plan[at + NEXT] = allowed[inner[t + 1]]
-        plan[at + SHIFT] = inner[t + 1] - inner[t]
+    for k in range(last):
+        at = np.uint64(k) * SLOT_FIELDS
+        ahead, far = min(k + 2, last), min(k + 3, last)
+        plan[at + NEXT] = allowed[inner[k + 1]]
+        plan[at + SHIFT] = inner[k + 1] - inner[k]
         plan[at + AHEAD] = allowed[inner[ahead]]
-        plan[at + AHEAD_SHIFT] = inner[ahead] - inner[t + 1]
+        plan[at + AHEAD_SHIFT] = inner[ahead] - inner[k + 1]
         plan[at + FAR] = allowed[inner[far]]
-        plan[at + FAR_SHIFT] = inner[far] - inner[t + 1]
-        plan[at + LAST_SHIFT] = inner[last] - inner[t + 1]
+        plan[at + FAR_SHIFT] = inner[far] - inner[k + 1]
+        plan[at + LAST_SHIFT] = inner[last] - inner[k + 1]
     third = np.uint64(last - 2) * SLOT_FIELDS  # the third-to-last row's slot
     tail = third - SLOT_FIELDS  # the slot whose child row is the third-to-last
     third_shift, pen_row = plan[third + SHIFT], plan[third + NEXT]

@@ -97,7 +97,8 @@ def start(part: Constellations) -> States:
 
 def popcount(x: Array) -> Array:
     """Set bits of each uint32."""
-    return _POP16[x & 0xFFFF].astype(np.int64) + _POP16[x >> 16]
+    counts: Array = _POP16[x & 0xFFFF].astype(np.int64) + _POP16[x >> 16]
+    return counts
 
 
 def _lowest(x: Array) -> Array:
@@ -113,7 +114,8 @@ def _highest(x: Array) -> Array:
 def _free(s: States, r: Array) -> Array:
     """The cells of row ``r`` (one per state) that no queen attacks."""
     attacked = s.down.astype(np.uint64) | (s.d1 >> r) | (s.d2 >> (np.uint64(s.n - 1) - r))
-    return (~attacked & np.uint64((1 << s.n) - 1)).astype(np.uint32)
+    free: Array = (~attacked & np.uint64((1 << s.n) - 1)).astype(np.uint32)
+    return free
 
 
 def step(s: States) -> tuple[States, int]:
@@ -162,7 +164,7 @@ def _concat(n: int, parts: list[States]) -> States:
 
 def default_batch(n: int, size: int) -> int:
     """Constellations per batch for a plan of ``size`` of them (see BATCHES_UP_TO_20)."""
-    batches = BATCHES_UP_TO_20 * 4 ** max(0, n - 20)
+    batches: int = BATCHES_UP_TO_20 * 4 ** max(0, n - 20)
     return max(1, -(-size // batches))
 
 

@@ -34,7 +34,7 @@ def explicit_columns(n: int) -> np.ndarray:
 
     if n in (2, 3):
         raise UsageError(f"the explicit construction needs n = 1 or n >= 4, got {n}")
-    cols = np.arange(n, dtype=np.int32 if n < 2**31 else np.int64)
+    cols: np.ndarray = np.arange(n, dtype=np.int32 if n < 2**31 else np.int64)
     half = n // 2
     evens, odds = cols[:half], cols[half:]  # views: 1-based 2, 4, ... and 1, 3, ...
     evens *= 2

@@ -93,9 +93,10 @@ class LasVegasBackend(Backend):
         stop = run.stop_flag
 
         def trials() -> tuple[bool, int, int]:
-            return las_vegas_kernels.lv_until_solved(
+            outcome: tuple[bool, int, int] = las_vegas_kernels.lv_until_solved(
                 n, step, given, state, self.settings["trials"], cols, stop
             )
+            return outcome
 
         finished, outcome = run_stoppably(trials, run.stop, run.should_stop)
         run.stats.add(step=step)

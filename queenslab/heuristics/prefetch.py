@@ -8,7 +8,8 @@ changes a result, so the index may be a guess.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, cast
 
 from llvmlite import ir
 
@@ -16,7 +17,7 @@ from queenslab.compiled.jit import cgutils, intrinsic, types
 
 
 @intrinsic
-def prefetch(typingctx: Any, array: Any, index: Any) -> Any:  # pragma: no cover - compiled
+def _prefetch(typingctx: Any, array: Any, index: Any) -> Any:  # pragma: no cover - compiled
     """Hint that ``array[index]`` will be read soon (LLVM's prefetch: read, keep in cache)."""
     signature = types.void(array, index)
 
@@ -35,3 +36,7 @@ def prefetch(typingctx: Any, array: Any, index: Any) -> Any:  # pragma: no cover
         return context.get_dummy_value()
 
     return signature, codegen
+
+
+#: ``prefetch(array, index)`` as kernels call it (Numba's stubs keep the typing context).
+prefetch = cast("Callable[[Any, Any], None]", _prefetch)

@@ -40,9 +40,11 @@ MAX_N = 500
 #: their documentation shows 4.
 DEFAULT_MIN_OPEN = 4
 SOURCE = "Gent, Jefferson and Nightingale, JAIR 59 (2017); CSPLib problems 079 and 080"
+#: What a generator draws: the instance's blocked cells, givens or excluded diagonals.
+Drawn = dict[str, list[Any]]
 
 
-def blocked(n: int, density: float, rng: random.Random, min_open: int, variant: str) -> dict:
+def blocked(n: int, density: float, rng: random.Random, min_open: int, variant: str) -> Drawn:
     """Blocked cells, drawn as ``blocked-gen.py`` draws them."""
     wanted = round(density * n * n)
     if wanted > n * max(0, n - min_open):
@@ -68,7 +70,7 @@ def blocked(n: int, density: float, rng: random.Random, min_open: int, variant: 
 
 def excluded_diagonals(
     n: int, density: float, rng: random.Random, min_open: int, variant: str
-) -> dict:
+) -> Drawn:
     """Every cell of the first ``round(density * n)`` diagonals of a ``queens-diag-gen.py`` list."""
     grid = board(n, variant)
     wanted = round(density * n)
@@ -124,7 +126,7 @@ def _diagonal_order(
     return order
 
 
-def completion(n: int, density: float, rng: random.Random, min_open: int, variant: str) -> dict:
+def completion(n: int, density: float, rng: random.Random, min_open: int, variant: str) -> Drawn:
     """Given queens, drawn as ``queens-gen-fast.py`` draws them (none attacks another)."""
     grid = board(n, variant)
     wanted = round(density * n)
@@ -149,7 +151,7 @@ def completion(n: int, density: float, rng: random.Random, min_open: int, varian
     raise UsageError(f"no draw placed {wanted} non-attacking queens in {ATTEMPTS} attempts")
 
 
-Generator = Callable[[int, float, random.Random, int, str], dict]
+Generator = Callable[[int, float, random.Random, int, str], Drawn]
 #: Kind -> generator; the density each one takes is documented in KIND_DENSITY.
 GENERATORS: dict[str, Generator] = {
     "completion": completion,

@@ -160,7 +160,7 @@ def exact_rows(n: int) -> list[StudyRow]:
         s = ok_n[step] / p if p > 0 else None
         e = (fail_n[step] + sum(dead_n[:step])) / q if q > 0 else Fraction(0)
         t = expected_nodes(p, s, e)  # exact rational, rounded once below
-        rows.append(StudyRow(step, float(p), s and float(s), float(e), float(t)))
+        rows.append(StudyRow(step, float(p), None if s is None else float(s), float(e), float(t)))
     return rows
 
 
@@ -193,13 +193,13 @@ def monte_carlo_row(step: int, solved: np.ndarray, nodes: np.ndarray) -> StudyRo
     s = e = None
     s_var = e_var = 0.0
     if wins:
-        s, *ci_s = _mean_interval(nodes[solved])
-        ci["s"] = tuple(ci_s)
-        s_var = ((ci_s[1] - s) / Z_999) ** 2
+        s, low, high = _mean_interval(nodes[solved])
+        ci["s"] = (low, high)
+        s_var = ((high - s) / Z_999) ** 2
     if wins < trials:
-        e, *ci_e = _mean_interval(nodes[~solved])
-        ci["e"] = tuple(ci_e)
-        e_var = ((ci_e[1] - e) / Z_999) ** 2
+        e, low, high = _mean_interval(nodes[~solved])
+        ci["e"] = (low, high)
+        e_var = ((high - e) / Z_999) ** 2
     e = e or 0.0
     t = expected_nodes(p, s, e)
     if math.isfinite(t):  # delta method, p, s and e treated as independent

@@ -9,14 +9,18 @@ from __future__ import annotations
 import json
 from functools import cache
 from importlib.resources import files
+from typing import Any
 
 from queenslab import boards
 from queenslab.problems import kind
 
 
 @cache
-def _tables() -> dict[str, dict]:
-    return json.loads(files("queenslab.data").joinpath("oeis.json").read_text())
+def _tables() -> dict[str, dict[str, Any]]:
+    tables: dict[str, dict[str, Any]] = json.loads(
+        files("queenslab.data").joinpath("oeis.json").read_text()
+    )
+    return tables
 
 
 def _lookup(sequence: str | None, n: int) -> int | None:

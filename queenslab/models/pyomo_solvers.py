@@ -137,7 +137,7 @@ def _own_capture_lock() -> None:
     eleven harness tests ran into their 60 s limit). Each process captures its own
     descriptors, so a lock per process is all the capture needs.
     """
-    dependencies = sys.modules.get("pyomo.common.dependencies")
+    dependencies: Any = sys.modules.get("pyomo.common.dependencies")  # untyped
     if dependencies is not None:
         dependencies.capture_output_lock = threading.Lock()
 
@@ -409,7 +409,7 @@ class _LegacySolver(PyomoSolver):
         return self._limit_or_error(condition is TerminationCondition.maxTimeLimit, condition)
 
 
-_ADAPTERS: dict[str, type[PyomoSolver]] = {
+_ADAPTERS: dict[str, Callable[[str, Any], PyomoSolver]] = {
     "contrib": _ContribSolver,
     "appsi": _AppsiSolver,
     "legacy": _LegacySolver,

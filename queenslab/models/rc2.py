@@ -76,7 +76,7 @@ def _stoppable(run: Run, hear: Hear) -> type:
     (pysat is optional, so the class is made at the call)."""
     from pysat.examples.rc2 import RC2
 
-    class StoppableRC2(RC2):
+    class StoppableRC2(RC2):  # type: ignore[misc]  # pysat ships no types
         minimising = False
 
         def minimize_core(self) -> None:

@@ -194,8 +194,8 @@ def _backward(
             raise LimitReached
         done, count = kernel.backward(
             clauses.steps, done, clauses.formula, before, ignored, clauses.lits,
-            clauses.start, clauses.flags, marked, *(state[name] for name in (
-                "head", "nxt", "val", "trail", "reason", "pos", "seen", "sc")),
+            clauses.start, clauses.flags, marked, state["head"], state["nxt"], state["val"],
+            state["trail"], state["reason"], state["pos"], state["seen"], state["sc"],
             checked, ends, buffer,
         )  # fmt: skip
         found.add(checked[:count], ends[:count], buffer)

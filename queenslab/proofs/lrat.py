@@ -117,7 +117,9 @@ def check(
     return added
 
 
-def _implied(step: int, clause: Clause, hints: Sequence[int], clauses: dict) -> None:
+def _implied(
+    step: int, clause: Clause, hints: Sequence[int], clauses: dict[int, frozenset[int]]
+) -> None:
     """Unit propagation over the hints alone must reach a conflict."""
     true = {-lit for lit in clause}
     if any(-lit in true for lit in true):

@@ -102,4 +102,5 @@ def in_child(work: Callable[[], T], run: Run, stopped: T, grace: float = GRACE_S
     run.stats.add(stats)
     if not finished:
         raise value
-    return value
+    answer: T = value  # what work() returned, through the pipe
+    return answer

@@ -78,6 +78,7 @@ def progress_bar(
         MofNCompleteColumn,
         Progress,
         ProgressColumn,
+        Task,
         TextColumn,
         TimeElapsedColumn,
         TimeRemainingColumn,
@@ -85,7 +86,7 @@ def progress_bar(
     from rich.text import Text
 
     class RateColumn(ProgressColumn):
-        def render(self, task) -> Text:  # type: ignore[no-untyped-def]
+        def render(self, task: Task) -> Text:
             return Text(f"{task.speed:.1f}/s" if task.speed else "")
 
     columns = (
