@@ -12,7 +12,6 @@ Quick start::
 import sys
 
 from queenslab.api import (
-    BackendBug,
     count,
     decide,
     enumerate_solutions,
@@ -24,6 +23,7 @@ from queenslab.api import (
 from queenslab.boards import VARIANTS
 from queenslab.core.backend import Backend, Family, Feature, Option, Task
 from queenslab.core.errors import (
+    BackendBug,
     BackendUnavailable,
     CapabilityError,
     LimitReached,

@@ -20,6 +20,7 @@ import contextlib
 import hashlib
 import sqlite3
 import time
+from collections.abc import Iterable
 from pathlib import Path
 from types import TracebackType
 
@@ -171,7 +172,7 @@ class Checkpoint:
             f" (id {id_!r}): it was edited or damaged, use another file"
         )
 
-    def record(self, ids: np.ndarray, results: np.ndarray) -> None:
+    def record(self, ids: Iterable[int], results: Iterable[Iterable[int]]) -> None:
         """Add finished subproblems; committed at most a second later (or on close)."""
         rows = [(int(i), *map(int, row)) for i, row in zip(ids, results, strict=True)]
         try:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from queenslab import api
+from queenslab.core.errors import BackendBug
 from queenslab.core.run import Run
 from queenslab.io.instance import Instance
 
@@ -35,7 +36,7 @@ def solve_one(instance: dict[str, Any], backend: str, time_limit: float | None) 
     problem = Instance.from_json(instance).problem
     try:
         result = api.solve(problem, backend, time_limit=time_limit)
-    except api.BackendBug as exc:
+    except BackendBug as exc:
         return {"status": "error", "note": f"wrong answer: {exc}"}
     except Exception as exc:  # reported as a failure of this backend, not a crash
         return {"status": "error", "note": f"error: {exc}"}

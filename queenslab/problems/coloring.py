@@ -178,7 +178,7 @@ NO_LEX_LEADER = {
 }
 
 
-class Coloring(ProblemKind):
+class Coloring(ProblemKind[ColourClasses]):
     name = "coloring"
     question = "fewest colours so that no two queens of one colour attack each other"
     sense = "min"

@@ -22,7 +22,7 @@ backend's status words stay exact:
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 
 from queenslab.core.problem import Problem
 from queenslab.exact import backtracking
@@ -92,7 +92,7 @@ def build_cover(
     m.found(chosen[found[i]] for i in chosen_cover)
 
 
-def classes(model: BoolModel, values: list[bool]) -> dict[Cell, int]:
+def classes(model: BoolModel, values: Sequence[bool]) -> dict[Cell, int]:
     """Cell -> colour of a cover model's answer: the chosen solutions, one colour each."""
     colour: dict[Cell, int] = {}
     chosen = [model.names[v] for v in model.answer if values[v]]

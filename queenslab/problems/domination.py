@@ -73,7 +73,7 @@ def lower_bound(board: Board) -> int:
     return n // 2 if n in (3, 11) else (n + 1) // 2
 
 
-class Domination(ProblemKind):
+class Domination(ProblemKind[frozenset[Cell]]):
     name = "domination"
     question = "fewest queens that occupy or attack every cell"
     sense = "min"

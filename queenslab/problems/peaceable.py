@@ -150,7 +150,7 @@ FORMULATIONS: dict[str, Formulation] = {
 }
 
 
-class Peaceable(ProblemKind):
+class Peaceable(ProblemKind[Armies]):
     name = "peaceable"
     question = "largest m: m white and m black queens, no queen attacking the other colour"
     sense = "max"

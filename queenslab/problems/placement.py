@@ -38,7 +38,7 @@ from queenslab.modelling import (
 )
 
 
-class NQueens(ProblemKind):
+class NQueens(ProblemKind[Placement]):
     name = "placement"
     question = "n non-attacking queens, of greatest total weight when weights are given"
     sense = Sense.MAX
