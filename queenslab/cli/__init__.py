@@ -21,11 +21,14 @@ import signal
 import sys
 import threading
 from collections.abc import Sequence
-from typing import IO, Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from queenslab import __version__
 from queenslab.core.errors import ExitCode, QueensError, Terminated, UsageError
 from queenslab.runtime import progress
+
+if TYPE_CHECKING:
+    from _typeshed import SupportsWrite
 
 #: Command name -> module. A new command is a module and one line here.
 COMMANDS: dict[str, str] = {
@@ -69,13 +72,13 @@ class _Parser(argparse.ArgumentParser):
         print(f"queens: error: {message}", file=sys.stderr)
         raise SystemExit(ExitCode.USAGE)
 
-    def _print_message(self, message: str, file: IO[str] | None = None) -> None:
+    def _print_message(self, message: str, file: SupportsWrite[str] | None = None) -> None:
         """--help and --version: argparse drops a failed write (``--help > /dev/full``
         exited 0); here it reaches ``main`` as any failed output does."""
         if message:
             stream = file or sys.stderr
             stream.write(message)
-            stream.flush()
+            getattr(stream, "flush", lambda: None)()
 
 
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
@@ -122,7 +125,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = build_parser(named).parse_args(argv)
         progress.set_enabled(not args.quiet)
         progress.announce_compiling()
-        code = args.handler(args)
+        code: int = args.handler(args)
         sys.stdout.flush()  # a full disk or a closed pipe shows here, not at exit
         return code
     except QueensError as exc:

@@ -86,10 +86,10 @@ def _add_option_lists(parser: argparse.ArgumentParser) -> None:
             elif (name, option.name) in FOUND_CHOICES:
                 declared.setdefault(option.name, []).append(f"{name}: those found here")
     group = parser.add_argument_group("option values to sweep (default: every one)")
-    for option, helps in declared.items():
+    for option_name, helps in declared.items():
         group.add_argument(
-            "--" + option.replace("_", "-"),
-            dest=f"values_{option}",
+            "--" + option_name.replace("_", "-"),
+            dest=f"values_{option_name}",
             metavar="V,V,...",
             type=lambda text: [v for v in text.split(",") if v],
             help="; ".join(helps) + "; or all",
