@@ -54,7 +54,7 @@ if TYPE_CHECKING:
 
 #: What a checkpoint's rows are: per refuted row colouring (bound, pairs, nodes).
 METHOD = "armies: row colourings, each with its bound"
-NO_ARMIES = {"white": [], "black": []}
+NO_ARMIES: dict[str, list[list[int]]] = {"white": [], "black": []}
 
 
 class ArmiesBackend(Backend):
@@ -246,4 +246,5 @@ def _refute(
         cols, picks = plan.search(rows, target, stop, counts)
         if cols == STOPPED:
             return
-        yield rows, cols, picks, *(int(count) for count in counts)
+        pairs, knapsacks, nodes = (int(count) for count in counts)
+        yield rows, cols, picks, pairs, knapsacks, nodes

@@ -71,7 +71,8 @@ class Plan:
         parts = sorted(
             _parts(board, open_cells), key=lambda members: len(_sides(board, members)[0])
         )
-        sides, rows = [], []
+        sides: list[tuple[tuple[LineId, ...], tuple[LineId, ...]]] = []
+        rows: list[tuple[int, ...]] = []
         starts = [0]
         for members in parts:
             u_lines, v_lines = _sides(board, members)
