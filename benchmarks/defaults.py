@@ -32,12 +32,15 @@ JSON line.
     python benchmarks/defaults.py --check --frontier coloring:12  # a recipe vs the default
 
 A run that measures some kinds keeps the others' rows from the table it replaces, each
-kind with the run that measured it (``SOURCES``) and its budget.
+kind with the run that measured it (``SOURCES``) and its budget; one that measures some
+backends (``--backends``) keeps the others' settings and reach (the fastest setting
+is then the fastest of the backends measured).
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import subprocess
 import sys
@@ -91,6 +94,7 @@ class Measure:
     status: str = ""
     seconds: float = 0.0
     cpu: float = 0.0
+    why: str = ""  # a refusal's message
 
     @property
     def proven(self) -> bool:
@@ -113,10 +117,23 @@ def measure(asked: Measure, budget: float) -> Measure:
                              model=asked.model, symmetry=asked.symmetry or "none",
                              from_heuristic=asked.start == HEURISTIC, cpu_limit=budget,
                              time_limit=budget * WALL)  # fmt: skip
-    except QueensError:
-        return replace(asked, status="refused")
+    except QueensError as refused:
+        return replace(asked, status="refused", why=str(refused))
     return replace(asked, status=str(result.status), seconds=result.seconds,
                    cpu=result.cpu_seconds)  # fmt: skip
+
+
+def resumed(path: str | None) -> dict[tuple, Measure]:
+    """The runs a log (``--log``) holds, by (kind, n, setting): a run that stopped (a
+    crash, Ctrl-C) goes on from them with ``--resume``. Refusals, which cost nothing,
+    are run again."""
+    if path is None:
+        return {}
+    with open(path) as log:
+        runs = [json.loads(line) for line in log if line.strip()]
+    fields = set(Measure.__dataclass_fields__)
+    found = [Measure(**{k: v for k, v in run.items() if k in fields}) for run in runs]
+    return {(m.problem, m.n, m.setting): m for m in found if m.status != "refused"}
 
 
 def climb(args: argparse.Namespace) -> Iterator[Measure]:
@@ -132,18 +149,22 @@ def climb(args: argparse.Namespace) -> Iterator[Measure]:
                     for start in [None] if own else args.starts:
                         for n in sizes:
                             asked = Measure(problem, backend, model, symmetry, start, n)
-                            found = measure(asked, args.budget)
+                            key = (problem, n, asked.setting)
+                            found = args.done.get(key) or measure(asked, args.budget)
                             yield found
                             if not found.proven:
                                 break
 
 
-def recipe(problem: str, n: int) -> Measure:
-    """The setting of ``problem``'s documented recipe at ``n``, read by the CLI's parser."""
-    options = RECIPES[problem][1].split()
-    args = build_parser().parse_args(["optimize", str(n), "--problem", problem, *options])
-    start = HEURISTIC if args.from_heuristic else "none"
-    return Measure(problem, args.backend, args.model, args.symmetry, start, n)
+def recipes() -> dict[str, Measure]:
+    """Each kind's documented recipe as a setting at its frontier n, read by the CLI's
+    parser: once, before any run (the parser imports every command)."""
+    parser, found = build_parser(), {}
+    for problem, (n, options) in RECIPES.items():
+        args = parser.parse_args(["optimize", str(n), "--problem", problem, *options.split()])
+        start = HEURISTIC if args.from_heuristic else "none"
+        found[problem] = Measure(problem, args.backend, args.model, args.symmetry, start, n)
+    return found
 
 
 def chosen(best: dict, problem: str, n: int) -> Measure | None:
@@ -158,19 +179,19 @@ def frontier(args: argparse.Namespace, best: dict) -> Iterator[Measure]:
     the same)."""
     for problem, sizes in args.frontier.items():
         for n in sizes:
-            asked = [recipe(problem, n), chosen(best, problem, n)]
+            asked = [replace(args.recipes[problem], n=n), chosen(best, problem, n)]
             for setting in dict.fromkeys(m for m in asked if m is not None):
                 yield measure(setting, args.frontier_budget)
 
 
-def beaten(runs: list[Measure], best: dict) -> Iterator[str]:
+def beaten(runs: list[Measure], best: dict, recipes: dict[str, Measure]) -> Iterator[str]:
     """A line for each recipe run that beats the default ``best`` chose at its n: proven
     where the default was not, or in fewer CPU seconds (the default's run at that n among
     ``runs``)."""
     for run in runs:
-        if not run.proven or run.problem not in RECIPES:
+        if run.problem not in recipes or run.setting != recipes[run.problem].setting:
             continue
-        if run.setting != recipe(run.problem, run.n).setting:
+        if not run.proven:
             continue
         default = chosen(best, run.problem, run.n)
         if default is not None and default.setting == run.setting:
@@ -242,10 +263,11 @@ def module(rows: list[Measure], climbed: list[Measure], source: str, budget: flo
     for problem in measured.BEST:
         if problem not in best:
             best[problem] = measured.BEST[problem]
-            settings[problem] = measured.SETTINGS[problem]
-            reach[problem] = measured.REACH[problem]
             sources[problem] = measured.SOURCES[problem]
             budgets[problem] = measured.BUDGET[problem]
+        # the backends not measured now keep theirs (``--backends``)
+        settings[problem] = {**measured.SETTINGS[problem], **settings.get(problem, {})}
+        reach[problem] = {**measured.REACH[problem], **reach.get(problem, {})}
     return f'''"""The defaults measured by benchmarks/defaults.py: generated, never edited by hand.
 
 Each run had the CPU seconds of its kind's BUDGET; proven runs are ranked by CPU seconds,
@@ -300,10 +322,13 @@ def arguments(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--check", action="store_true",
                         help="only the frontier, against the committed table")  # fmt: skip
     parser.add_argument("--log", help="append every run as a JSON line to this file")
+    parser.add_argument("--resume", metavar="LOG",
+                        help="take the climb's runs this log holds, not run again")  # fmt: skip
     parser.add_argument("--write", action="store_true", help=f"write {TABLE.relative_to(ROOT)}")
     smallest = {"n": [("domination", (3,))], "backends": ["sat"], "symmetry": ["none"],
                 "frontier": []}  # fmt: skip
     args = parse_args(parser, smallest, argv)
+    args.recipes, args.done = recipes(), resumed(args.resume)
     args.n = {} if args.check else dict(args.n) if args.n else SIZES
     if args.frontier is None:
         kinds = measured.BEST if args.check else args.n
@@ -322,7 +347,7 @@ def main(argv: list[str] | None = None) -> None:
     def told(m: Measure) -> Measure:
         rows.append(m)
         print(f"  {m.problem} {m.backend} {m.model} {m.symmetry} {m.start} n={m.n}: "
-              f"{m.status} in {m.seconds:.2f} s ({m.cpu:.2f} CPU s)", file=sys.stderr,
+              f"{m.status} in {m.seconds:.2f} s ({m.cpu:.2f} CPU s) {m.why}", file=sys.stderr,
               flush=True)  # fmt: skip
         if args.log:
             with open(args.log, "a") as log:
@@ -334,13 +359,14 @@ def main(argv: list[str] | None = None) -> None:
     for m in frontier(args, best):
         told(m)
     best = {**best, **tables(rows, climbed)[0]} if climbed else best
-    failures = list(beaten(rows, best))
+    failures = list(beaten(rows, best, args.recipes))
     for line in failures:
         print(line, file=sys.stderr)
     if failures:
         raise SystemExit(1)
     if not climbed:
         return
+    importlib.reload(measured)  # the kinds kept as the table is now (another run wrote it)
     command = " ".join(["python benchmarks/defaults.py", *(argv or sys.argv[1:])])
     when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     text = module(rows, climbed, f"{command} on {where}, {when}", args.budget)
