@@ -43,8 +43,8 @@ def gcc_missing() -> bool:
 @cache
 def _load(path: str) -> ctypes.CDLL:
     library = ctypes.CDLL(path)
-    pointer, u64 = ctypes.c_void_p, ctypes.c_uint64
-    library.run_grid.argtypes = [ctypes.c_uint32, ctypes.c_int, u64, *[pointer] * 7]
+    pointer, u32, u64 = ctypes.c_void_p, ctypes.c_uint32, ctypes.c_uint64
+    library.run_grid.argtypes = [u32, u32, ctypes.c_int, u64, *[pointer] * 7]
     library.run_grid.restype = ctypes.c_int
     return library
 
@@ -63,7 +63,7 @@ class HostBuild:
         arrays = [np.ascontiguousarray(a) for a in
                   (states.rows, states.down, states.d1, states.d2, states.weight)]  # fmt: skip
         failed = _load(self.library).run_grid(
-            THREADS, states.n, len(states), *(a.ctypes.data for a in arrays),
+            THREADS, states.levels(), states.n, len(states), *(a.ctypes.data for a in arrays),
             claim.ctypes.data, sums.ctypes.data,
         )  # fmt: skip
         assert failed == 0, "the host build could not allocate its stack"

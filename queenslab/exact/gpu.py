@@ -8,7 +8,9 @@ so a time limit or Ctrl-C ends a count within a launch or two. Batches are the u
 progress, of the checkpoint and of Dask tasks (one GPU per worker). A thread per core takes
 batches in turn: each expands its batch on the host and runs its launches on a stream of
 its own, so the host work of many batches overlaps the GPU's; the launch sizes adapt to
-the time a launch takes with the others beside it. When classes are counted, the
+the time a launch takes with the others beside it. A launch's grid is one wave (as many
+blocks as the GPU holds at once, its threads persistent), and the host waits for it on a
+blocking event, asleep, so the CPU stays free for the expansions. When classes are counted, the
 constellations fixed by a symmetry, spread among the GPU's batches, go to the CPU kernels
 on the same threads. CuPy is imported only when a count runs.
 """
@@ -46,8 +48,16 @@ if TYPE_CHECKING:
 #: size in states per resident thread before any launch was timed.
 LAUNCH_SECONDS = 0.25
 FIRST_LAUNCH_PER_THREAD = 2
-THREADS_PER_BLOCK = 128
+#: Threads of a block, compiled into the kernel (its stack offsets are constants): 64
+#: keeps a block's stack under the 48 KB of shared memory a launch gets without opting in,
+#: at any n <= 32 (31 frames of 24 bytes a thread).
+THREADS_PER_BLOCK = 64
+FRAME_BYTES = 24
 MAX_LAUNCH = 1 << 24
+#: Shared memory the driver keeps per block, and the granules registers are allocated in
+#: (per warp), as CUDA's occupancy calculator counts them for compute capability 8.x-9.x.
+RESERVED_SHARED_PER_BLOCK = 1024
+REGISTER_GRANULE = 256
 
 
 class GpuBackend(Backend):
@@ -134,17 +144,32 @@ def _kernel() -> Any:
     import cupy
 
     source = resources.files("queenslab.exact").joinpath("gpu_kernel.cu").read_text()
-    return cupy.RawModule(code=source).get_function("count_states")
+    options = (f"-DBLOCK_THREADS={THREADS_PER_BLOCK}",)
+    return cupy.RawKernel(source, "count_states", options=options)
 
 
-@cache
-def _resident_threads() -> int:
-    """Threads the current device runs at once: the persistent grid of a launch."""
+def resident_blocks(properties: Mapping[str, int], registers: int, shared: int) -> int:
+    """Blocks of THREADS_PER_BLOCK threads, each with ``registers`` a thread and ``shared``
+    bytes, that one multiprocessor of a device with these ``properties`` (CUDA's names)
+    holds at once: the least of what threads, blocks, registers and shared memory allow."""
+    warps = -(-THREADS_PER_BLOCK // 32)
+    per_warp = -(-registers * 32 // REGISTER_GRANULE) * REGISTER_GRANULE
+    limits = (
+        properties["maxThreadsPerMultiProcessor"] // THREADS_PER_BLOCK,
+        properties["maxBlocksPerMultiProcessor"],
+        properties["regsPerMultiprocessor"] // (per_warp * warps),
+        properties["sharedMemPerMultiprocessor"] // (shared + RESERVED_SHARED_PER_BLOCK),
+    )
+    return max(1, min(limits))
+
+
+def _wave(shared: int) -> int:
+    """Blocks of one launch: one wave, every block resident from start to end."""
     import cupy
 
     properties = cupy.cuda.runtime.getDeviceProperties(cupy.cuda.Device().id)
-    per_sm = properties["maxThreadsPerMultiProcessor"] // THREADS_PER_BLOCK * THREADS_PER_BLOCK
-    return int(properties["multiProcessorCount"] * per_sm)
+    blocks = resident_blocks(properties, _kernel().num_regs, shared)
+    return int(properties["multiProcessorCount"]) * blocks
 
 
 def device_name() -> str:
@@ -168,9 +193,13 @@ class CudaDevice:
         import cupy
         import numpy as np
 
-        kernel, threads = _kernel(), _resident_threads()
+        shared = states.levels() * FRAME_BYTES * THREADS_PER_BLOCK
+        kernel, blocks = _kernel(), _wave(shared)
+        threads = blocks * THREADS_PER_BLOCK
         size = self.launch or threads * FIRST_LAUNCH_PER_THREAD
-        with cupy.cuda.Stream(non_blocking=True):
+        # The host sleeps in a blocking event's wait, where a stream's synchronize may spin.
+        finished = cupy.cuda.Event(block=True, disable_timing=True)
+        with cupy.cuda.Stream(non_blocking=True) as stream:
             fields = [cupy.asarray(a) for a in
                       (states.rows, states.down, states.d1, states.d2, states.weight)]  # fmt: skip
             sums, claim = cupy.zeros(3, dtype=cupy.uint64), cupy.zeros(1, dtype=cupy.uint64)
@@ -182,12 +211,13 @@ class CudaDevice:
                 claim.fill(0)
                 began = time.perf_counter()
                 kernel(
-                    (threads // THREADS_PER_BLOCK,), (THREADS_PER_BLOCK,),
+                    (blocks,), (THREADS_PER_BLOCK,),
                     (np.int32(states.n), np.uint64(end - done),
                      *(field[done:end] for field in fields), claim, sums),
-                    shared_mem=states.n * THREADS_PER_BLOCK * 4,
+                    shared_mem=shared,
                 )  # fmt: skip
-                cupy.cuda.get_current_stream().synchronize()
+                finished.record(stream)
+                finished.synchronize()
                 seconds = time.perf_counter() - began
                 size = int(size * LAUNCH_SECONDS / max(seconds, 1e-4))
                 size = min(MAX_LAUNCH, max(threads, size))

@@ -1,16 +1,26 @@
-/* Counting the inner boards of border constellations, one depth-first search per thread.
+/* Counting the inner boards of border constellations: a warp whose threads step together.
 
    The host (gpu_plan.py) turns each constellation into states a few inner rows deep: a
    state is the set of rows still to fill and the cells its queens attack, as three masks
    with absolute diagonals (bit r + c of `d1`, bit c - r + n - 1 of `d2`), so border rows
-   are simply not in `rows` and the search jumps over them. Each thread claims states from
-   a counter (threads that finish early take more) and walks each one with an explicit
-   stack of one word per row in shared memory, laid out [row][thread] so the threads of a
-   warp touch 32 different banks. Per queen placed (a node) the search looks ahead at the
-   next row and the last one; the last two rows are never descended into: for each queen
-   of the row before them, the pairs that fit are |B|·|F| minus the attacking pairs, with
-   B and F the free cells of the two rows. The host expansion follows the same rules, so
-   the node count does not depend on how deep the host went.
+   are simply not in `rows` and the search jumps over them. It sorts a launch's states by
+   their rows, so the threads of a warp mostly search states of one shape.
+
+   Each thread runs one loop, and every turn of it is one node, the same instructions for
+   every thread whatever its depth: take the lowest untried cell of the frame on top of its
+   stack, write back the cells left, drop the frame when none is left, compute the child
+   frame and push it when it lives. Choices are selects and predicated stores, not branches;
+   the one branch is taken when a thread's state is done and it claims the next (one atomic
+   add, so persistent threads share the work to its end). A frame is one row's masks
+   relative to that row (`a` = d1 >> r, `f` = d2 << r, so a step down by g rows is a shift
+   by g and no bit a later row needs is lost), its columns and its untried cells: six words
+   in shared memory laid out [level][word][thread], so a warp's 32 threads touch 32 banks.
+   Which rows have a frame is a register mask, so its top row and level are two bit counts.
+   Per queen placed (a node) the search looks ahead at the next row and the last one and
+   does not push when either has no free cell; the last two rows are never pushed: for each
+   queen of the row before them, the pairs that fit are |B|·|F| minus the attacking pairs,
+   with B and F the free cells of the two rows. The host expansion follows the same rules,
+   so the node count does not depend on how deep the host went.
 
    The same file compiles as C with gcc (tests/gpu_host.py): outside CUDA, the thread and
    block indexes are variables that `run_grid` steps through one thread at a time, the
@@ -27,6 +37,10 @@ typedef unsigned long long u64;
 #define CLAIM(counter) atomicAdd((counter), 1ULL)
 #define ADD(target, value) atomicAdd((target), (value))
 #define LANE (threadIdx.x & 31u)
+#ifndef BLOCK_THREADS /* the launch's block size, so the stack's offsets are constants */
+#define BLOCK_THREADS 64
+#endif
+#define STRIDE BLOCK_THREADS
 extern __shared__ u32 shared_stack[];
 DEVICE u64 warp_sum(u64 x) {
     for (int step = 16; step > 0; step >>= 1) x += __shfl_down_sync(0xffffffffu, x, step);
@@ -45,28 +59,19 @@ typedef uint64_t u64;
 #define CLAIM(counter) ((*(counter))++)
 #define ADD(target, value) (*(target) += (value))
 #define LANE 0u
+#define STRIDE blockDim.x
 static _Thread_local struct { u32 x; } threadIdx, blockDim;
 static _Thread_local u32 *shared_stack;
 DEVICE u64 warp_sum(u64 x) { return x; }
 #endif
 
-/* The board as the queens placed so far leave it. */
-typedef struct {
-    int n;
-    u32 full, down;
-    u64 d1, d2;
-} Board;
+/* Words of a frame: its columns, its untried cells, then `a` and `f` as two words each. */
+enum { DOWN, AVAIL, A_LOW, A_HIGH, F_LOW, F_HIGH, FRAME_WORDS };
 
-/* The cells of row r that no queen attacks. */
-DEVICE u32 free_cells(const Board *b, int r) {
-    return b->full & ~(b->down | (u32)(b->d1 >> r) | (u32)(b->d2 >> (b->n - 1 - r)));
-}
-
-/* Place (or, applied again, remove) the queen `bit` of row r. */
-DEVICE void toggle(Board *b, int r, u32 bit) {
-    b->down ^= bit;
-    b->d1 ^= (u64)bit << r;
-    b->d2 ^= ((u64)bit << (b->n - 1)) >> r;
+/* The cells of a row, `g` rows below a frame with masks down, a, f, that no queen attacks
+   (f's bits past 63 are columns past 32, off every board). */
+DEVICE u32 free_below(int n, u32 full, u32 down, u64 a, u64 f, int g) {
+    return full & ~(down | (u32)(a >> g) | (u32)((f << g) >> (n - 1)));
 }
 
 /* Solutions of the last two rows, `gap` rows apart, with free cells `pen` and `last`: a
@@ -76,80 +81,84 @@ DEVICE u32 pairs(u32 pen, u32 last, int gap) {
            - POPCOUNT((pen >> gap) & last);
 }
 
-/* Count one state: its solutions and nodes added to *solutions and *nodes. `stack` is this
-   thread's column of the shared stack, `stride` words between two rows. */
-DEVICE void search(int n, u32 rows, u32 down, u64 d1, u64 d2, u32 *stack, u32 stride,
-                   u64 *solutions, u64 *nodes) {
-    Board b = {n, n == 32 ? 0xffffffffu : (1u << n) - 1u, down, d1, d2};
-    if (rows == 0) { /* every row holds its queen: the state is a solution */
-        *solutions += 1;
-        return;
-    }
-    const int first = LOWEST_ROW(rows), last = HIGHEST_ROW(rows);
-    if (first == last) {
-        const u32 found = POPCOUNT(free_cells(&b, last));
-        *solutions += found;
-        *nodes += found;
-        return;
-    }
-    const int pen = HIGHEST_ROW(rows & ~(1u << last)); /* the second-to-last row */
-    if (first == pen) {
-        const u32 open = free_cells(&b, pen);
-        const u32 found = pairs(open, free_cells(&b, last), last - pen);
-        *solutions += found;
-        *nodes += POPCOUNT(open) + found;
-        return;
-    }
-    u64 found = 0, visited = 0;
-    int r = first;
-    u32 avail = free_cells(&b, r);
-    for (;;) {
-        if (avail) {
-            const u32 bit = avail & (0u - avail);
-            const int next = LOWEST_ROW(rows & ~((2u << r) - 1u));
-            visited++;
-            toggle(&b, r, bit);
-            if (next == pen) { /* the last two rows by counting */
-                const u32 open = free_cells(&b, pen);
-                const u32 fit = pairs(open, free_cells(&b, last), last - pen);
-                found += fit;
-                visited += POPCOUNT(open) + fit;
-            } else {
-                const u32 child = free_cells(&b, next);
-                if (child && free_cells(&b, last)) { /* descend, keeping `bit` in the record */
-                    stack[r * stride] = avail;
-                    r = next;
-                    avail = child;
-                    continue;
-                }
-            }
-            toggle(&b, r, bit);
-            avail ^= bit;
-            continue;
-        }
-        if (r == first) break;
-        r = HIGHEST_ROW(rows & ((1u << r) - 1u)); /* back to the row above */
-        avail = stack[r * stride];
-        const u32 bit = avail & (0u - avail); /* the queen that row holds */
-        toggle(&b, r, bit);
-        avail ^= bit;
-    }
-    *solutions += found;
-    *nodes += visited;
+DEVICE u64 join(u32 low, u32 high) { return (u64)high << 32 | low; }
+
+/* Write the frame of `level` on the stack `frames` (STRIDE words between two words). */
+DEVICE void put(u32 *frames, u32 level, u32 down, u32 avail, u64 a, u64 f) {
+    u32 *const frame = frames + level * FRAME_WORDS * STRIDE;
+    frame[DOWN * STRIDE] = down;
+    frame[AVAIL * STRIDE] = avail;
+    frame[A_LOW * STRIDE] = (u32)a;
+    frame[A_HIGH * STRIDE] = (u32)(a >> 32);
+    frame[F_LOW * STRIDE] = (u32)f;
+    frame[F_HIGH * STRIDE] = (u32)(f >> 32);
 }
 
 /* Count `count` states: sums[0] += weighted solutions, sums[1] += solutions, sums[2] +=
    nodes. Threads claim states from *claim (zero at launch) until none is left; the block
-   needs n * blockDim.x words of dynamic shared memory for the stacks. */
+   has BLOCK_THREADS threads and needs `levels` * FRAME_WORDS * BLOCK_THREADS words of
+   dynamic shared memory, `levels` at least the most rows a state has to fill, less one. */
 KERNEL void count_states(int n, u64 count, const u32 *rows, const u32 *down, const u64 *d1,
                          const u64 *d2, const unsigned char *weight, u64 *claim, u64 *sums) {
-    u32 *stack = shared_stack + threadIdx.x;
-    u64 total = 0, solutions = 0, nodes = 0;
-    for (u64 i = CLAIM(claim); i < count; i = CLAIM(claim)) {
-        u64 found = 0;
-        search(n, rows[i], down[i], d1[i], d2[i], stack, blockDim.x, &found, &nodes);
-        total += found * weight[i];
-        solutions += found;
+    u32 *const frames = shared_stack + threadIdx.x;
+    const u32 full = n == 32 ? 0xffffffffu : (1u << n) - 1u;
+    u64 total = 0, solutions = 0, nodes = 0, found = 0;
+    u32 open = 0, pen = 0, last = 0, stacked = 0, w = 0; /* stacked: rows with a frame */
+    for (;;) {
+        if (!stacked) { /* the state is done: take the next */
+            total += found * w;
+            solutions += found;
+            found = 0;
+            const u64 i = CLAIM(claim);
+            if (i >= count) break;
+            open = rows[i];
+            w = weight[i];
+            const u64 a = d1[i], f = d2[i];
+            if (!open) { /* every row holds its queen: the state is a solution */
+                found = 1;
+                continue;
+            }
+            const int first = LOWEST_ROW(open);
+            last = HIGHEST_ROW(open);
+            const u64 af = a >> first, ff = f << first; /* the frame of row `first` */
+            const u32 cells = free_below(n, full, down[i], af, ff, 0);
+            if (first == (int)last) {
+                found = POPCOUNT(cells);
+                nodes += found;
+                continue;
+            }
+            pen = HIGHEST_ROW(open & ~(1u << last));
+            if (first == (int)pen) {
+                found = pairs(cells, free_below(n, full, down[i], af, ff, last - first),
+                              last - pen);
+                nodes += POPCOUNT(cells) + found;
+                continue;
+            }
+            put(frames, 0, down[i], cells, af, ff);
+            stacked = cells ? 1u << first : 0u;
+            continue;
+        }
+        /* One node: the same steps for every thread. */
+        const int r = HIGHEST_ROW(stacked);
+        u32 *const frame = frames + (u32)(POPCOUNT(stacked) - 1) * FRAME_WORDS * STRIDE;
+        const u32 avail = frame[AVAIL * STRIDE];
+        const u32 bit = avail & (0u - avail), rest = avail ^ bit;
+        frame[AVAIL * STRIDE] = rest;
+        const u32 cols = frame[DOWN * STRIDE] | bit;
+        const u64 a = join(frame[A_LOW * STRIDE], frame[A_HIGH * STRIDE]) | bit;
+        const u64 f = join(frame[F_LOW * STRIDE], frame[F_HIGH * STRIDE]) | (u64)bit << (n - 1);
+        const int next = LOWEST_ROW(open & ~((2u << r) - 1u)), g = next - r;
+        const u32 child = free_below(n, full, cols, a, f, g);
+        const u32 ends = free_below(n, full, cols, a, f, (int)last - r);
+        const u32 counted = 0u - (u32)(next == (int)pen); /* all ones: the last two rows */
+        const u32 fit = pairs(child, ends, (int)(last - pen)) & counted;
+        found += fit;
+        nodes += 1u + ((POPCOUNT(child) + fit) & counted);
+        stacked &= rest ? ~0u : ~(1u << r); /* the frame is spent: drop it */
+        /* The child's frame goes above the top whether it lives or not; only a living one
+           is counted in `stacked`, so a dead one is written over later. */
+        put(frames, (u32)POPCOUNT(stacked), cols, child, a >> g, f << g);
+        stacked |= (!counted && child && ends) ? 1u << next : 0u;
     }
     total = warp_sum(total);
     solutions = warp_sum(solutions);
@@ -162,11 +171,11 @@ KERNEL void count_states(int n, u64 count, const u32 *rows, const u32 *down, con
 }
 
 #ifndef __CUDACC__
-/* The host build's launch: every thread of `threads` in turn, on one stack buffer.
-   Returns 0, or -1 when the stack cannot be allocated. */
-int run_grid(u32 threads, int n, u64 count, const u32 *rows, const u32 *down, const u64 *d1,
-             const u64 *d2, const unsigned char *weight, u64 *claim, u64 *sums) {
-    shared_stack = (u32 *)calloc((size_t)n * threads, sizeof(u32));
+/* The host build's launch: every thread of `threads` in turn, on one stack buffer of
+   `levels` frames a thread. Returns 0, or -1 when the stack cannot be allocated. */
+int run_grid(u32 threads, u32 levels, int n, u64 count, const u32 *rows, const u32 *down,
+             const u64 *d1, const u64 *d2, const unsigned char *weight, u64 *claim, u64 *sums) {
+    shared_stack = (u32 *)calloc((size_t)levels * FRAME_WORDS * threads, sizeof(u32));
     if (!shared_stack) return -1;
     blockDim.x = threads;
     for (threadIdx.x = 0; threadIdx.x < threads; threadIdx.x++)

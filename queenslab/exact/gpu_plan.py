@@ -68,6 +68,16 @@ class States:
     def __len__(self) -> int:
         return len(self.rows)
 
+    def levels(self) -> int:
+        """Frames a thread's stack needs: the most rows a state has to fill, less one (at
+        least one)."""
+        return max(1, int(popcount(self.rows).max(initial=0)) - 1)
+
+    def by_shape(self) -> States:
+        """The states sorted by their rows to fill, so the threads of a warp, which claim
+        neighbouring states, search boards of one depth and shape."""
+        return self.pick(np.argsort(self.rows, kind="stable"))
+
     def pick(self, ids: Array) -> States:
         """The states ``ids`` (indices or a mask), in that order."""
         return States(
@@ -221,7 +231,7 @@ class Batches:
                 result[b] = rows.sum(axis=0)
                 continue
             states, placed = expand(start(part))
-            found = self.device.count(states, stop)
+            found = self.device.count(states.by_shape(), stop)
             if found is None:
                 break
             total, solutions, nodes = found

@@ -73,6 +73,28 @@ def test_every_state_searched_as_a_thread_gives_the_cpu_counters_counts(host_bui
         assert classes == expected.unique
 
 
+@pytest.mark.parametrize(
+    "n",
+    [13, 14, pytest.param(15, marks=pytest.mark.slow), pytest.param(16, marks=pytest.mark.slow)],
+)
+def test_bigger_boards_give_the_cpu_counters_totals(host_build, n):
+    rows = gpu_plan.batches(constellations.plan(n), host_build).count(STOP_NEVER)
+    assert rows[:, 0].sum() == ql.count(n, "bitmask").total
+
+
+def test_a_launch_gets_its_states_sorted_by_shape(host_build):
+    """Neighbouring states, which the threads of a warp claim together, share their rows."""
+
+    class Shapes:
+        def count(self, states, stop):
+            assert (np.diff(states.rows.astype(np.int64)) >= 0).all()
+            assert states.levels() == gpu_plan.popcount(states.rows).max() - 1
+            return host_build.count(states, stop)
+
+    rows = gpu_plan.batches(constellations.plan(12), Shapes()).count(STOP_NEVER)
+    assert rows[:, 0].sum() == reference.total(12)
+
+
 @pytest.mark.parametrize("n", range(1, 9))
 def test_counts_equal_brute_force(host_build, n):
     result, _ = _count(_backend(host_build), n, unique=True)
@@ -153,10 +175,24 @@ def test_nodes_do_not_depend_on_how_deep_the_host_expands(monkeypatch, host_buil
 def test_the_kernel_compiles_with_nvrtc(architecture):
     library = gpu_host.nvrtc_library()
     if library is None:
-        pytest.skip("NVRTC is missing: pip install \".[gpu-compile]\"")
+        pytest.skip('NVRTC is missing: pip install ".[gpu-compile]"')
     status, log, ptx = gpu_host.nvrtc_compile(library, architecture)
     assert status == 0 and not log.strip(), log
     assert b".entry count_states(" in ptx and b"ld.shared" in ptx  # the stacks: shared memory
+
+
+def test_a_launch_is_one_wave_of_resident_blocks():
+    """An H200 (132 multiprocessors of 2048 threads, 64K registers, 228 KB of shared
+    memory): the stack's shared memory bounds the blocks, or the registers when it is small."""
+    h200 = {
+        "maxThreadsPerMultiProcessor": 2048, "maxBlocksPerMultiProcessor": 32,
+        "regsPerMultiprocessor": 65536, "sharedMemPerMultiprocessor": 233472,
+    }  # fmt: skip
+    stack = 15 * gpu.FRAME_BYTES * gpu.THREADS_PER_BLOCK  # 15 frames a thread
+    assert gpu.resident_blocks(h200, 32, stack) == 233472 // (stack + 1024) == 9
+    assert gpu.resident_blocks(h200, 64, 0) == 16  # 64 registers: half the threads
+    assert gpu.resident_blocks(h200, 32, 0) == 32  # every thread the SM holds
+    assert gpu.resident_blocks(h200, 255, 240000) == 1  # never none
 
 
 # -- batches, reduction, the stop flag -------------------------------------------------------
