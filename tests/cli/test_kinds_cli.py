@@ -112,7 +112,7 @@ def test_graph_search_keeps_its_best_answer_at_a_time_limit(queens):
         ),
         (["count", "8", "--problem", "coloring", "-b", "graph-search"], "cannot count"),
         (["optimize", "8", "--problem", "domination", "-b", "bitmask"], "does not model"),
-        (["count", "8", "--problem", "domination", "-b", "milp"], "cannot count"),
+        (["count", "8", "--problem", "domination", "-b", "portfolio"], "cannot count"),
         (["optimize", "8", "--problem", "domination", "--model", "rows"], "unknown model"),
         (["optimize", "8", "--problem", "domination", "--given", "0:0"], "no given queens"),
         (["optimize", "8"], "valued by weights"),

@@ -26,6 +26,10 @@ from tests import kind_brute_force, kind_oracle
 from tests.conftest import harness_marks
 
 OTHER_KINDS = [k for k in kind_names() if k != DEFAULT_KIND]
+#: Backends that count and enumerate by solving once per answer (a no-good each): those
+#: runs are slow tests (milp: 12 minutes of the harness under load); tests/unit/
+#: test_translators.py checks their counts in the default suite.
+BLOCKING = frozenset({"milp", "maxsat"})
 #: A board with blocked cells off its centre, so that symmetries of it are few.
 BLOCKED = ((2, 2), (0, 1))
 
@@ -49,9 +53,10 @@ def _cases(task: Task, variants: bool = True) -> list:
         for problem in OTHER_KINDS:
             if not cls.does(task, problem):
                 continue
+            slow = name in BLOCKING and task in (Task.COUNT, Task.ENUMERATE)
             for variant in sorted(cls.variants) if variants else ["standard"]:
-                cases.append(pytest.param(name, problem, variant,
-                                          marks=harness_marks(name, variant),
+                marks = (*harness_marks(name, variant), *([pytest.mark.slow] if slow else []))
+                cases.append(pytest.param(name, problem, variant, marks=marks,
                                           id=f"{name}-{problem}-{variant}"))  # fmt: skip
     return cases
 

@@ -372,7 +372,7 @@ def test_the_api_counts_and_streams_the_optima():
         (lambda: ql.optimize(8), "the placement problem is valued by weights"),
         (lambda: ql.count(8, "backtrack", symmetry="lex-leader"), "builds no model"),
         (lambda: ql.count(8, problem="domination", unique=True), "--symmetry lex-leader"),
-        (lambda: ql.solve(ql.Problem(8, kind="domination")), "no backend can solve the domination"),
+        (lambda: ql.solve(ql.Problem(8, kind="domination"), "armies"), "does not model"),
         (
             lambda: ql.count(4, "cpsat", problem="coloring", model="assignment"),
             "labelled colourings .*count and enumerate with: precedence, representatives",
@@ -396,7 +396,7 @@ def test_bad_input_is_refused_before_any_search(call, message):
 
 def test_a_backend_that_does_not_count_a_kind_says_what_it_does():
     with pytest.raises(ql.CapabilityError, match="cannot count the domination problem"):
-        ql.count(6, "milp", problem="domination")
+        ql.count(6, "portfolio", problem="domination")
 
 
 def test_a_time_limit_through_the_api_is_feasible_with_its_bound():
