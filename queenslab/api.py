@@ -442,7 +442,11 @@ def count(
 
     Returns:
         A ``CountResult``: ``total`` (and ``unique``), or status ``limit`` with ``total``
-        None when the time limit came first.
+        None when the time limit came first, and ``lower_bound`` the answers found by then.
+
+    Raises:
+        StoppedWithAnswer: Ctrl-C or SIGTERM came; its ``result`` is the count so far, as
+            at a limit (``lower_bound``).
 
     Example:
         >>> ql.count(13, variant="toroidal").total
@@ -459,10 +463,18 @@ def count(
         Task.COUNT, instance, question, backend, options, unique=unique, profile=profile
     )
     run = Run(None, time_limit, progress, profile, cpu_limit)
-    result = _timed(
-        engine, Task.COUNT, instance, run, question,
-        lambda: engine.count(instance, run, question),
-    )  # fmt: skip
+    try:
+        result = _timed(
+            engine, Task.COUNT, instance, run, question,
+            lambda: engine.count(instance, run, question),
+        )  # fmt: skip
+    except KeyboardInterrupt as stop:
+        so_far = CountResult(None, status=Status.LIMIT, kind=instance.kind, lower_bound=run.found)
+        so_far.seconds = run.elapsed()
+        _identify(so_far, instance, engine.name)
+        raise StoppedWithAnswer(so_far, stop) from stop
+    if result.total is None:
+        result.lower_bound = run.found
     return _checked_count(result, instance)
 
 

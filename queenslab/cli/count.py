@@ -9,8 +9,8 @@ import sys
 from queenslab import api
 from queenslab.cli import arguments as a
 from queenslab.core.backend import Task
-from queenslab.core.errors import ExitCode, UsageError
-from queenslab.core.result import Status
+from queenslab.core.errors import ExitCode, StoppedWithAnswer, UsageError
+from queenslab.core.result import CountResult, Status
 from queenslab.problems import DEFAULT_KIND
 from queenslab.runtime import progress
 
@@ -54,20 +54,28 @@ def run(args: argparse.Namespace) -> int:
     what = problem.describe()
     if args.problem != DEFAULT_KIND:  # the optimum first, then the answers found, one by one
         what = f"optimal {args.problem} answers of {what}"
+    stop: StoppedWithAnswer[CountResult] | None = None
     with progress.progress_bar(f"counting {what}") as bar:
-        result = api.count(
-            problem,
-            backend,
-            unique=args.unique,
-            progress=bar,
-            profile=args.profile,
-            **a.whole_run_limits(args),
-            **a.kind_arguments(args),
-            **a.backend_options(args),
-        )
+        try:
+            result = api.count(
+                problem,
+                backend=backend,
+                unique=args.unique,
+                progress=bar,
+                profile=args.profile,
+                **a.whole_run_limits(args),
+                **a.kind_arguments(args),
+                **a.backend_options(args),
+            )
+        except StoppedWithAnswer as stopped:  # Ctrl-C: what was counted, then the exit
+            stop, result = stopped, stopped.result
     a.say_result(args, result)
     if args.format == "json":
         print(json.dumps(result.to_json()))
+    elif result.lower_bound is not None:  # stopped: not the total, and said so
+        print(f"at least {result.lower_bound}")
+    if stop is not None:
+        raise stop.cause
     if result.status is not Status.SOLVED:
         what = "time limit reached before the count finished"
         if result.status is not Status.LIMIT:

@@ -84,7 +84,8 @@ def run(args: argparse.Namespace) -> int:
     formats.check_size(fmt, problem.n)
     start = _start(args, problem)
     result = write_answer(
-        args, fmt, lambda: api.optimize(problem, weights, args.backend, seed=args.seed,
+        args, fmt, lambda: api.optimize(problem, weights=weights, backend=args.backend,
+                                        seed=args.seed,
                                         start=start, bound=args.bound,
                                         **a.whole_run_limits(args), **a.kind_arguments(args),
                                         **a.backend_options(args))
@@ -102,14 +103,15 @@ def _optimize_kind(args: argparse.Namespace, problem: Problem, weights: object) 
     if args.format not in (None, "text", "json"):
         raise UsageError(f"the {args.problem} problem's answer is written as text or json")
     fmt = formats.choose(args.format, args.output, ["text", "json"], "text").name
-    stop: StoppedWithAnswer | None = None
+    stop: StoppedWithAnswer[OptimizeResult] | None = None
     say_beyond_reach(problem, args.problem, args.backend)
     with log_file(args.log) as log, atomic_output(args.output) as out:
         with live_line() as line:  # gone before the answer is written
             watch = Watch(line, log)
             try:
                 start = _start(args, problem)
-                result = api.optimize(problem, weights, args.backend, seed=args.seed,
+                result = api.optimize(problem, weights=weights, backend=args.backend,
+                                      seed=args.seed,
                                       on_news=watch.news, start=start, bound=args.bound,
                                       from_heuristic=args.from_heuristic,
                                       **a.whole_run_limits(args),

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 from enum import IntEnum
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Generic, TypeVar
 
 if TYPE_CHECKING:
-    from queenslab.core.result import OptimizeResult
+    from queenslab.core.result import CountResult, OptimizeResult
+
+#: What a stopped run had: an optimisation's best answer, or a count so far.
+Kept = TypeVar("Kept", "OptimizeResult", "CountResult")
 
 
 class ExitCode(IntEnum):
@@ -71,14 +74,14 @@ class Terminated(KeyboardInterrupt):
     (solver processes, temporary files) done, and the CLI exits with code 143."""
 
 
-class StoppedWithAnswer(KeyboardInterrupt):
-    """Ctrl-C or SIGTERM (``cause``) stopped an anytime search: ``result`` is what it had,
-    checked (its best answer and bound, or a limit), for the caller to show before it
-    ends as ``cause`` says."""
+class StoppedWithAnswer(KeyboardInterrupt, Generic[Kept]):
+    """Ctrl-C or SIGTERM (``cause``) stopped an anytime search or a count: ``result`` is
+    what it had, checked (its best answer and bound, or a limit; the answers counted so
+    far), for the caller to show before it ends as ``cause`` says."""
 
-    def __init__(self, result: OptimizeResult, cause: KeyboardInterrupt) -> None:
+    def __init__(self, result: Kept, cause: KeyboardInterrupt) -> None:
         super().__init__(str(cause))
-        self.result = result
+        self.result: Kept = result
         self.cause = cause
 
 

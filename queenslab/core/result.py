@@ -86,7 +86,8 @@ class SolveResult(_Answer):
 
 @dataclass
 class CountResult(_Answer):
-    """A count; ``total`` is None when a limit stopped the count (status LIMIT).
+    """A count; ``total`` is None when a limit or Ctrl-C stopped the count (status LIMIT),
+    and ``lower_bound`` then says how many answers it had found: the total is at least that.
 
     For a problem kind other than placement (``kind``), ``total`` counts the optimal
     answers (or their classes, with symmetry breaking) and ``optimum`` is their value.
@@ -97,13 +98,18 @@ class CountResult(_Answer):
     status: Status = Status.SOLVED
     kind: str = "placement"
     optimum: int | None = None
+    lower_bound: int | None = None
 
     def to_json(self) -> dict[str, Any]:
+        stopped = {} if self.lower_bound is None else {"lower_bound": self.lower_bound}
         if self.kind == "placement":
-            return self._record(status=str(self.status), total=self.total, unique=self.unique)
+            return self._record(
+                status=str(self.status), total=self.total, unique=self.unique, **stopped
+            )
         return self._record(
-            problem=self.kind, status=str(self.status), optimum=self.optimum, total=self.total
-        )
+            problem=self.kind, status=str(self.status), optimum=self.optimum, total=self.total,
+            **stopped,
+        )  # fmt: skip
 
 
 @dataclass

@@ -110,6 +110,9 @@ class Run:
         self.news = News()
         self.on_news = on_news
         self._news_lock = threading.Lock()
+        #: The answers a count has found so far (``tally``): what a count stopped by a
+        #: limit or Ctrl-C keeps, a lower bound on its total.
+        self.found = 0
         #: What vets each answer a count materialises (the api sets the kind's checker):
         #: a count's answers are checked like those of every other task.
         self.vet: Callable[[Any], None] | None = None
@@ -189,6 +192,10 @@ class Run:
         self._reported = (done, total)
         if self.progress is not None:
             self.progress(done, total)
+
+    def tally(self, answers: int) -> None:
+        """A count found ``answers`` more answers (told as it goes, not only at its end)."""
+        self.found += answers
 
     def counted(self, answer: Any) -> Any:
         """``answer``, materialised by a count, once ``vet`` has passed it."""

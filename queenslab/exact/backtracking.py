@@ -143,6 +143,7 @@ class BacktrackingBackend(Backend):
         try:
             for cols in search(problem, run):
                 total += 1
+                run.tally(1)
                 if unique and canonical(problem, cols):
                     distinct += 1
         except LimitReached:

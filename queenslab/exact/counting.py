@@ -4,7 +4,8 @@ The plan's subproblems run on local threads, or as tasks on a Dask cluster with 
 scheduler address; with a checkpoint file every finished one is recorded, and those
 already recorded are not run again. The run's pool reports progress as parts finish and
 stops on the run's deadline or Ctrl-C, after what the stopped kernels finished (status
-``limit``, with the partial figures in the statistics).
+``limit``, with the partial figures in the statistics); the solutions of every finished
+subproblem are told to ``Run.tally`` as they come, so Ctrl-C keeps them too.
 """
 
 from __future__ import annotations
@@ -56,12 +57,14 @@ def count(
             )
             ids, rows = record.finished()
             results[ids], pending[ids] = rows, False
+            run.tally(int(results[:, 0].sum()))
         todo = np.flatnonzero(pending)
         run.report(len(plan) - len(todo), len(plan))
         finished = parallel.run_plan(plan, todo, pool, workers, run)
         with contextlib.suppress(LimitReached), closing(finished):
             for ids, rows in finished:
                 results[ids], pending[ids] = rows, False
+                run.tally(int(rows[:, 0].sum()))
                 if checkpoint:
                     record.record(ids, rows)
                 run.report(len(plan) - int(pending.sum()), len(plan))

@@ -348,6 +348,7 @@ class CspBackend(Backend):
         try:
             for cols in self._search(problem, run):
                 total += 1
+                run.tally(1)
                 distinct += unique and canonical(problem, cols)
         except LimitReached:
             return CountResult(None, status=Status.LIMIT)

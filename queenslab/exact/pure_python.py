@@ -167,12 +167,14 @@ class SmallBackend(Backend):
         total = 0
         try:
             for done, (a, weight) in enumerate(classes):
+                found = weight
                 if problem.n == 1:  # the lone queen is a leaf: no row below to search
                     visited[0] += 1
-                    total += weight
                 else:
                     bit = 1 << a
-                    total += weight * count(1, bit, bit << 1, bit >> 1)
+                    found *= count(1, bit, bit << 1, bit >> 1)
+                total += found
+                run.tally(found)
                 run.report(done + 1, len(classes))
         except LimitReached:
             return CountResult(None, status=Status.LIMIT)

@@ -268,15 +268,20 @@ def count_cubes(
     *,
     pool: Literal["thread", "process"],
 ) -> int | None:
-    """The weighted sum of the cubes' counts, or None when the run had to stop first.
+    """The weighted sum of the cubes' counts, or None when the run had to stop first
+    (each told to ``Run.tally`` as it comes).
 
     ``counter`` yields numbers of solutions of the cubes it is given (several per cube
     add up).
     """
+    total = 0
     try:
-        return sum(_results(counter, _weighed, split, problem, settings, run, pool))
+        for counted in _results(counter, _weighed, split, problem, settings, run, pool):
+            total += counted
+            run.tally(counted)
     except LimitReached:
         return None
+    return total
 
 
 def enumerate_cubes(

@@ -243,6 +243,7 @@ class MilpBackend(KindModels):
         try:
             for _ in self._session(problem, run).solutions():
                 total += 1
+                run.tally(1)
         except (LimitReached, Undecided) as stopped:
             run.stats.add(found=total)
             status = Status.LIMIT if isinstance(stopped, LimitReached) else Status.UNKNOWN

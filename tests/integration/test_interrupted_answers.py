@@ -15,6 +15,11 @@ import signal
 import time
 from pathlib import Path
 
+import pytest
+
+import queenslab as ql
+from queenslab.core.errors import StoppedWithAnswer
+from queenslab.core.result import Status
 from tests import kind_oracle
 from tests.cli.test_anytime import read_log, wait_for_an_answer
 from tests.conftest import HANG, finish, start_queens
@@ -56,3 +61,47 @@ def test_ctrl_c_keeps_graph_search_s_best_answer(tmp_path):
     found = [line["incumbent"] for line in read_log(log) if line["event"] == "solution"]
     assert found == sorted(found, reverse=True) and found[-1] == record["objective"]
     assert read_log(log)[-1] == {**read_log(log)[-1], "event": "end", "status": "feasible"}
+
+
+#: Counts that report progress as they go: (n, backend, options, kind).
+PARTIAL_COUNTS = {
+    "bitmask": (12, "bitmask", {"workers": 1}, None),
+    "sat cubes": (10, "sat", {"workers": 1}, None),
+    "cpsat cubes": (10, "cpsat", {"workers": 1}, None),
+    "small": (10, "small", {}, None),
+    "sat domination": (6, "sat", {}, "domination"),
+    "cpsat domination": (6, "cpsat", {}, "domination"),
+}
+
+
+@pytest.mark.parametrize("case", PARTIAL_COUNTS)
+def test_an_interrupted_count_keeps_what_it_counted_as_a_lower_bound(case):
+    """Ctrl-C (raised where the main thread reports progress) ends the count with its
+    answers so far, status limit and no total; the kind's answers are told one by one."""
+    n, backend, options, kind = PARTIAL_COUNTS[case]
+    total = ql.count(n, backend, problem=kind, **options).total
+    reports = 0
+
+    def interrupt(done: int, _total: int | None) -> None:
+        nonlocal reports
+        reports += 1
+        if reports == 3:
+            raise KeyboardInterrupt  # what Ctrl-C raises in the main thread
+
+    with pytest.raises(StoppedWithAnswer) as stopped:
+        ql.count(n, backend, problem=kind, progress=interrupt, **options)
+    so_far = stopped.value.result
+    assert (so_far.status, so_far.total, so_far.backend) == (Status.LIMIT, None, backend)
+    assert 0 <= so_far.lower_bound < total
+    if kind is not None:  # each answer is a report: two counted before the third
+        assert so_far.lower_bound >= 2
+
+
+def test_a_count_stopped_by_its_limit_says_what_it_found(queens):
+    run = queens("count", "14", "-b", "backtrack", "--time-limit", "0.2", "--format", "json")
+    assert run.returncode == 3, run.stderr
+    record = json.loads(run.stdout)
+    assert (record["status"], record["total"]) == ("limit", None)
+    assert record["lower_bound"] >= 0
+    text = queens("count", "14", "-b", "backtrack", "--time-limit", "0.2")
+    assert text.returncode == 3 and text.stdout.startswith("at least "), text.stdout

@@ -229,6 +229,7 @@ class KindModels(Backend):
             optimum = None if best is None else best.objective
             for _ in self._kind_optima(problem, run, question, best):
                 found += 1
+                run.tally(1)
                 run.report(found, None)
         except (LimitReached, Undecided) as stopped:
             run.stats.add(found=found)
