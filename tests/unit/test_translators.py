@@ -13,7 +13,10 @@ import pytest
 
 import queenslab as ql
 from queenslab import registry
+from queenslab.boards import Board, Cell
 from queenslab.core.errors import BackendBug, CapabilityError, UsageError
+from queenslab.core.expressions import ModelBuilder, exactly_one
+from queenslab.core.kind import ProblemKind
 from queenslab.core.model import BoolModel
 from queenslab.core.result import Status
 from queenslab.core.run import Run
@@ -48,6 +51,23 @@ class Liar(Exhaustive):
     ) -> Iterator[list[bool]]:
         for values in super().solutions(model, run, settings):
             yield [False] * len(values)
+
+
+class Rooks(ProblemKind):
+    """n rooks, one in each row and column: a question without an objective."""
+
+    name = "rooks"
+    question = "n rooks, one in each row and column"
+
+    def state(self, m: ModelBuilder, board: Board, model: str) -> None:
+        rook = m.cells("rook", board)
+        for i in range(board.n):
+            m.add(exactly_one(rook[i, c] for c in range(board.n)))
+            m.add(exactly_one(rook[r, i] for r in range(board.n)))
+
+    def check(self, board: Board, answer: frozenset[Cell]) -> str | None:
+        rows, columns = (sorted(cell[axis] for cell in answer) for axis in (0, 1))
+        return None if rows == columns == list(range(board.n)) else "not one a row and column"
 
 
 class Mute(Exhaustive):
@@ -86,15 +106,25 @@ def test_an_outside_translator_optimizes_decides_counts_and_solves_every_kind(ki
         counted = ql.count(n, problem=kind, backend="exhaustive")
         expected = ql.count(n, problem=kind, backend="sat")
         assert (counted.total, counted.optimum) == (expected.total, expected.optimum)
-    assert ql.solve(n, "exhaustive", problem=kind).status is Status.SOLVED
+    assert ql.solve(n, backend="exhaustive", problem=kind).status is Status.SOLVED
 
 
 def test_an_outside_translator_optimizes_weighted_placement_and_counts_boards():
     weights = np.arange(16).reshape(4, 4) % 5
-    best = ql.optimize(4, weights, "exhaustive")
+    best = ql.optimize(4, weights, backend="exhaustive")
     assert (best.status, best.objective) == (Status.OPTIMAL, ql.optimize(4, weights).objective)
-    assert ql.count(5, "exhaustive").total == 10
-    assert ql.solve(4, "exhaustive").placement.is_valid()
+    assert ql.count(5, backend="exhaustive").total == 10
+    assert ql.solve(4, backend="exhaustive").placement.is_valid()
+
+
+@pytest.mark.parametrize("backend", ["exhaustive", "cpsat", "sat", "milp", "maxsat"])
+def test_a_kind_without_an_objective_is_solved_counted_and_enumerated(backend):
+    """Every answer counts: 4! placements of 4 rooks, 3! streamed at n = 3."""
+    assert ql.solve(4, backend=backend, problem=Rooks()).status is Status.SOLVED
+    counted = ql.count(4, backend=backend, problem=Rooks())
+    assert (counted.status, counted.total, counted.optimum) == (Status.SOLVED, 24, None)
+    with ql.enumerate_solutions(3, backend=backend, problem=Rooks()) as found:
+        assert len({tuple(map(tuple, answer)) for answer in found}) == 6
 
 
 def test_a_translator_is_anything_with_the_protocols_members():
@@ -113,7 +143,7 @@ def test_values_that_break_the_model_blame_the_translator(task):
     calls = {
         "optimize": lambda: ql.optimize(4, problem="domination", backend="liar"),
         "decide": lambda: ql.decide(4, problem="domination", value=2, backend="liar"),
-        "solve": lambda: ql.solve(4, "liar", problem="domination"),
+        "solve": lambda: ql.solve(4, backend="liar", problem="domination"),
         "count": lambda: ql.count(4, problem="domination", backend="liar"),
     }
     with pytest.raises(BackendBug, match=r"^liar returned values that violate its model .*: "):
