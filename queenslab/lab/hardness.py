@@ -324,7 +324,8 @@ def _describe(outcome: dict[str, Any]) -> str:
     from queenslab.core.stats import summary
 
     if outcome["status"] == "error":
-        return outcome["note"]
+        note: str = outcome["note"]
+        return note
     return f"{outcome['status']} in {outcome['seconds']:.3f} s; {summary(outcome['stats'])}"
 
 
@@ -340,6 +341,7 @@ def write_plot(report: StudyReport, path: str) -> None:
         for backend in report.backends:
             points = []
             for d in densities:
+                name: str | None
                 if what == "seconds":
                     name, found = "s", report.seconds(d, backend)
                 else:

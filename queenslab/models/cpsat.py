@@ -18,7 +18,7 @@ from __future__ import annotations
 import itertools
 import queue
 import threading
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar
@@ -98,7 +98,9 @@ def build(problem: Problem, formulation: str, should_stop: Callable[[], bool] = 
             domain = cp_model.Domain.from_values(open_cols)
             q.append(model.new_int_var_from_domain(domain, f"q_r{r}"))
         for family in board.families[1:]:
-            keys = [family.row_weight * r + family.col_weight * q[r] for r in range(n)]
+            keys: Sequence[cp_model.LinearExprT] = [
+                family.row_weight * r + family.col_weight * q[r] for r in range(n)
+            ]
             if family.wraps:
                 wrapped = [model.new_int_var(0, n - 1, f"{family.name}_r{r}") for r in range(n)]
                 for key, target in zip(keys, wrapped, strict=True):
@@ -234,7 +236,7 @@ def solutions(
     should_stop: Callable[[], bool],
     take: Callable[[Sequence[int]], Any],
     stats: Stats,
-) -> Iterator[Any]:
+) -> Generator[Any, None, None]:
     """``take(solution)`` for every solution of a CpModel, streamed from ``solver``'s thread.
 
     A bounded queue holds the solutions the consumer has not taken yet; the solver's
@@ -301,7 +303,7 @@ def _cube_solutions(
     should_stop: Callable[[], bool],
     *,
     decode: bool,
-) -> Iterator[tuple[cubes.Cube | None, Any]]:
+) -> Generator[tuple[cubes.Cube | None, Any], None, None]:
     """Each cube's solutions in chunks (columns, or None each when not ``decode``), one
     model and one solve per cube, then the statistics."""
     formulation = settings["formulation"]
@@ -324,7 +326,7 @@ def cube_counts(
     claimed: Iterable[cubes.Cube],
     settings: Mapping[str, Any],
     should_stop: Callable[[], bool],
-) -> Iterator[tuple[cubes.Cube | None, Any]]:
+) -> Generator[tuple[cubes.Cube | None, Any], None, None]:
     """The number of solutions of each cube, chunk by chunk (they add up)."""
     for cube, found in _cube_solutions(problem, claimed, settings, should_stop, decode=False):
         yield cube, found if cube is None else len(found)
@@ -335,7 +337,7 @@ def cube_solutions(
     claimed: Iterable[cubes.Cube],
     settings: Mapping[str, Any],
     should_stop: Callable[[], bool],
-) -> Iterator[tuple[cubes.Cube | None, Any]]:
+) -> Generator[tuple[cubes.Cube | None, Any], None, None]:
     """The solutions (columns) of each cube in chunks."""
     return _cube_solutions(problem, claimed, settings, should_stop, decode=True)
 

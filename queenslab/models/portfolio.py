@@ -111,7 +111,8 @@ class _Race:
         """Keep what improves on the merged answer and bound, and tell the run."""
         with self._lock:
             if answer is not None and (
-                self.answer.value is None or self.sense.better(objective, self.answer.value)
+                self.answer.value is None
+                or (objective is not None and self.sense.better(objective, self.answer.value))
             ):
                 self.answer, self.answer_value = _Best(objective, member), answer
                 self.run.learn("solution", News(objective, answer, self.bound.value))
