@@ -12,9 +12,12 @@
    frame and push it when it lives. Choices are selects and predicated stores, not branches;
    the one branch is taken when a thread's state is done and it claims the next (one atomic
    add, so persistent threads share the work to its end). A frame is one row's masks
-   relative to that row (`a` = d1 >> r, `f` = d2 << r, so a step down by g rows is a shift
-   by g and no bit a later row needs is lost), its columns and its untried cells: six words
-   in shared memory laid out [level][word][thread], so a warp's 32 threads touch 32 banks.
+   relative to that row (`a` = d1 >> r, the row's columns at bits 0..n-1; `f` = d2 shifted
+   so that they are at bits 32..32+n-1, those of the queens below the row beneath them; a
+   step down by g rows is a shift by g, and a bit shifted out is a column off the board for
+   every later row), its columns and its untried cells: three
+   64-bit words in shared memory laid out [level][word][thread], so a warp's 32 threads
+   read a word in two conflict-free passes.
    Which rows have a frame is a register mask, so its top row and level are two bit counts.
    Per queen placed (a node) the search looks ahead at the next row and the last one and
    does not push when either has no free cell; the last two rows are never pushed: for each
@@ -41,7 +44,7 @@ typedef unsigned long long u64;
 #define BLOCK_THREADS 64
 #endif
 #define STRIDE BLOCK_THREADS
-extern __shared__ u32 shared_stack[];
+extern __shared__ u64 shared_stack[];
 DEVICE u64 warp_sum(u64 x) {
     for (int step = 16; step > 0; step >>= 1) x += __shfl_down_sync(0xffffffffu, x, step);
     return x;
@@ -61,17 +64,16 @@ typedef uint64_t u64;
 #define LANE 0u
 #define STRIDE blockDim.x
 static _Thread_local struct { u32 x; } threadIdx, blockDim;
-static _Thread_local u32 *shared_stack;
+static _Thread_local u64 *shared_stack;
 DEVICE u64 warp_sum(u64 x) { return x; }
 #endif
 
-/* Words of a frame: its columns, its untried cells, then `a` and `f` as two words each. */
-enum { DOWN, AVAIL, A_LOW, A_HIGH, F_LOW, F_HIGH, FRAME_WORDS };
+/* 64-bit words of a frame: its columns with its untried cells above them, `a`, `f`. */
+enum { CELLS, A, F, FRAME_WORDS };
 
-/* The cells of a row, `g` rows below a frame with masks down, a, f, that no queen attacks
-   (f's bits past 63 are columns past 32, off every board). */
-DEVICE u32 free_below(int n, u32 full, u32 down, u64 a, u64 f, int g) {
-    return full & ~(down | (u32)(a >> g) | (u32)((f << g) >> (n - 1)));
+/* The cells of a row, `g` rows below a frame with masks down, a, f, that no queen attacks. */
+DEVICE u32 free_below(u32 full, u32 down, u64 a, u64 f, int g) {
+    return full & ~(down | (u32)(a >> g) | (u32)(f >> (32 - g)));
 }
 
 /* Solutions of the last two rows, `gap` rows apart, with free cells `pen` and `last`: a
@@ -81,26 +83,21 @@ DEVICE u32 pairs(u32 pen, u32 last, int gap) {
            - POPCOUNT((pen >> gap) & last);
 }
 
-DEVICE u64 join(u32 low, u32 high) { return (u64)high << 32 | low; }
-
 /* Write the frame of `level` on the stack `frames` (STRIDE words between two words). */
-DEVICE void put(u32 *frames, u32 level, u32 down, u32 avail, u64 a, u64 f) {
-    u32 *const frame = frames + level * FRAME_WORDS * STRIDE;
-    frame[DOWN * STRIDE] = down;
-    frame[AVAIL * STRIDE] = avail;
-    frame[A_LOW * STRIDE] = (u32)a;
-    frame[A_HIGH * STRIDE] = (u32)(a >> 32);
-    frame[F_LOW * STRIDE] = (u32)f;
-    frame[F_HIGH * STRIDE] = (u32)(f >> 32);
+DEVICE void put(u64 *frames, u32 level, u32 down, u32 avail, u64 a, u64 f) {
+    u64 *const frame = frames + level * FRAME_WORDS * STRIDE;
+    frame[CELLS * STRIDE] = (u64)avail << 32 | down;
+    frame[A * STRIDE] = a;
+    frame[F * STRIDE] = f;
 }
 
 /* Count `count` states: sums[0] += weighted solutions, sums[1] += solutions, sums[2] +=
    nodes. Threads claim states from *claim (zero at launch) until none is left; the block
-   has BLOCK_THREADS threads and needs `levels` * FRAME_WORDS * BLOCK_THREADS words of
+   has BLOCK_THREADS threads and needs `levels` * FRAME_WORDS * BLOCK_THREADS 64-bit words of
    dynamic shared memory, `levels` at least the most rows a state has to fill, less one. */
 KERNEL void count_states(int n, u64 count, const u32 *rows, const u32 *down, const u64 *d1,
                          const u64 *d2, const unsigned char *weight, u64 *claim, u64 *sums) {
-    u32 *const frames = shared_stack + threadIdx.x;
+    u64 *const frames = shared_stack + threadIdx.x;
     const u32 full = n == 32 ? 0xffffffffu : (1u << n) - 1u;
     u64 total = 0, solutions = 0, nodes = 0, found = 0;
     u32 open = 0, pen = 0, last = 0, stacked = 0, w = 0; /* stacked: rows with a frame */
@@ -120,8 +117,8 @@ KERNEL void count_states(int n, u64 count, const u32 *rows, const u32 *down, con
             }
             const int first = LOWEST_ROW(open);
             last = HIGHEST_ROW(open);
-            const u64 af = a >> first, ff = f << first; /* the frame of row `first` */
-            const u32 cells = free_below(n, full, down[i], af, ff, 0);
+            const u64 af = a >> first, ff = f << (first + 33 - n); /* row `first`'s frame */
+            const u32 cells = free_below(full, down[i], af, ff, 0);
             if (first == (int)last) {
                 found = POPCOUNT(cells);
                 nodes += found;
@@ -129,7 +126,7 @@ KERNEL void count_states(int n, u64 count, const u32 *rows, const u32 *down, con
             }
             pen = HIGHEST_ROW(open & ~(1u << last));
             if (first == (int)pen) {
-                found = pairs(cells, free_below(n, full, down[i], af, ff, last - first),
+                found = pairs(cells, free_below(full, down[i], af, ff, last - first),
                               last - pen);
                 nodes += POPCOUNT(cells) + found;
                 continue;
@@ -140,16 +137,15 @@ KERNEL void count_states(int n, u64 count, const u32 *rows, const u32 *down, con
         }
         /* One node: the same steps for every thread. */
         const int r = HIGHEST_ROW(stacked);
-        u32 *const frame = frames + (u32)(POPCOUNT(stacked) - 1) * FRAME_WORDS * STRIDE;
-        const u32 avail = frame[AVAIL * STRIDE];
-        const u32 bit = avail & (0u - avail), rest = avail ^ bit;
-        frame[AVAIL * STRIDE] = rest;
-        const u32 cols = frame[DOWN * STRIDE] | bit;
-        const u64 a = join(frame[A_LOW * STRIDE], frame[A_HIGH * STRIDE]) | bit;
-        const u64 f = join(frame[F_LOW * STRIDE], frame[F_HIGH * STRIDE]) | (u64)bit << (n - 1);
+        u64 *const frame = frames + (u32)(POPCOUNT(stacked) - 1) * FRAME_WORDS * STRIDE;
+        const u64 cells = frame[CELLS * STRIDE];
+        const u32 avail = (u32)(cells >> 32), bit = avail & (0u - avail), rest = avail ^ bit;
+        frame[CELLS * STRIDE] = cells ^ (u64)bit << 32;
+        const u32 cols = (u32)cells | bit;
+        const u64 a = frame[A * STRIDE] | bit, f = frame[F * STRIDE] | (u64)bit << 32;
         const int next = LOWEST_ROW(open & ~((2u << r) - 1u)), g = next - r;
-        const u32 child = free_below(n, full, cols, a, f, g);
-        const u32 ends = free_below(n, full, cols, a, f, (int)last - r);
+        const u32 child = free_below(full, cols, a, f, g);
+        const u32 ends = free_below(full, cols, a, f, (int)last - r);
         const u32 counted = 0u - (u32)(next == (int)pen); /* all ones: the last two rows */
         const u32 fit = pairs(child, ends, (int)(last - pen)) & counted;
         found += fit;
@@ -175,7 +171,7 @@ KERNEL void count_states(int n, u64 count, const u32 *rows, const u32 *down, con
    `levels` frames a thread. Returns 0, or -1 when the stack cannot be allocated. */
 int run_grid(u32 threads, u32 levels, int n, u64 count, const u32 *rows, const u32 *down,
              const u64 *d1, const u64 *d2, const unsigned char *weight, u64 *claim, u64 *sums) {
-    shared_stack = (u32 *)calloc((size_t)levels * FRAME_WORDS * threads, sizeof(u32));
+    shared_stack = (u64 *)calloc((size_t)levels * FRAME_WORDS * threads, sizeof(u64));
     if (!shared_stack) return -1;
     blockDim.x = threads;
     for (threadIdx.x = 0; threadIdx.x < threads; threadIdx.x++)

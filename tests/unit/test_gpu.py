@@ -67,7 +67,7 @@ class Counted:
 def test_every_state_searched_as_a_thread_gives_the_cpu_counters_counts(host_build, n, unique):
     rows = gpu_plan.batches(constellations.plan(n, unique=unique), host_build).count(STOP_NEVER)
     total, classes, _ = rows.sum(axis=0)
-    expected = ql.count(n, "bitmask", unique=unique)
+    expected = ql.count(n, backend="bitmask", unique=unique)
     assert total == expected.total
     if unique:
         assert classes == expected.unique
@@ -79,7 +79,7 @@ def test_every_state_searched_as_a_thread_gives_the_cpu_counters_counts(host_bui
 )
 def test_bigger_boards_give_the_cpu_counters_totals(host_build, n):
     rows = gpu_plan.batches(constellations.plan(n), host_build).count(STOP_NEVER)
-    assert rows[:, 0].sum() == ql.count(n, "bitmask").total
+    assert rows[:, 0].sum() == ql.count(n, backend="bitmask").total
 
 
 def test_a_launch_gets_its_states_sorted_by_shape(host_build):
