@@ -45,6 +45,18 @@ def test_ctrl_c_during_a_python_sat_enumeration_ends_cleanly_and_leaves_no_file(
     assert list(tmp_path.iterdir()) == []
 
 
+def test_ctrl_c_between_a_kind_s_answers_ends_cleanly():
+    """Signalled once an answer has come, Ctrl-C lands inside a solve: on n = 9 each of
+    the 114 answers takes CaDiCaL tens of milliseconds, and Python a fraction of one."""
+    process = start_queens("enumerate", "9", "--problem", "domination", "-b", "sat",
+                           PYTHONUNBUFFERED="1")  # fmt: skip
+    first = process.stdout.readline()
+    assert first.startswith('{"answer": '), finish(process)
+    os.killpg(process.pid, signal.SIGINT)
+    code, _, err = finish(process)
+    assert (code, err) == (130, "queens: interrupted\n"), err
+
+
 def test_ctrl_c_keeps_graph_search_s_best_answer(tmp_path):
     """Every better answer is news: the log shows it, and Ctrl-C prints the best."""
     log = tmp_path / "run.jsonl"
