@@ -145,8 +145,8 @@ def _loaded(model: BoolModel, run: Run, settings: Mapping[str, Any]) -> tuple[An
     return solver, pm
 
 
-def _solved(solver: Any, run: Run) -> Solved:
-    """One solve within what remains of the run, its effort recorded."""
+def _solved(solver: Any, run: Run) -> Solved | None:
+    """One solve within what remains of the run, its effort recorded (None: no word)."""
     remaining = run.remaining()
     # The main thread waits in Python and takes Ctrl-C (see models.milp._Session.solve).
     _, solved = run_stoppably(lambda: solver.solve(remaining), lambda: None, lambda: False)
