@@ -145,7 +145,9 @@ def _kernel() -> Any:
 
     source = resources.files("queenslab.exact").joinpath("gpu_kernel.cu").read_text()
     options = (f"-DBLOCK_THREADS={THREADS_PER_BLOCK}",)
-    return cupy.RawKernel(source, "count_states", options=options)
+    kernel = cupy.RawKernel(source, "count_states", options=options)
+    kernel.compile()  # now, at load, not in the first batch's thread
+    return kernel
 
 
 def resident_blocks(properties: Mapping[str, int], registers: int, shared: int) -> int:
