@@ -195,6 +195,101 @@ def test_a_launch_is_one_wave_of_resident_blocks():
     assert gpu.resident_blocks(h200, 255, 240000) == 1  # never none
 
 
+class _Array(np.ndarray):
+    """A NumPy array with CuPy's ``get``."""
+
+    def get(self) -> np.ndarray:
+        return np.asarray(self)
+
+
+class _Event:
+    def __init__(self, block: bool = False, disable_timing: bool = False) -> None:
+        self.block, self.waits = block, 0
+
+    def record(self, stream) -> None:
+        self.recorded = stream
+
+    def synchronize(self) -> None:
+        self.waits += 1
+
+
+def cupy_on_the_host_build_properties() -> dict[str, int]:
+    """A GPU of two H200 multiprocessors, as CUDA describes it."""
+    return {
+        "multiProcessorCount": 2, "maxThreadsPerMultiProcessor": 2048,
+        "maxBlocksPerMultiProcessor": 32, "regsPerMultiprocessor": 65536,
+        "sharedMemPerMultiprocessor": 233472,
+    }  # fmt: skip
+
+
+@pytest.fixture
+def cupy_on_the_host_build(monkeypatch, host_build):
+    """A CuPy whose device is the kernel's C build on a GPU of 2 H200 multiprocessors: its
+    streams have no ``synchronize`` (a spinning wait), its events record how they wait."""
+    properties = cupy_on_the_host_build_properties()
+    launches, events = [], []
+
+    class Kernel:
+        num_regs = 32
+
+        def __init__(self, source, name, options=()) -> None:
+            assert name == "count_states" and "-DBLOCK_THREADS=64" in options
+
+        def compile(self) -> None:
+            pass
+
+        def __call__(self, grid, block, args, shared_mem):
+            n, _count, *arrays, _claim, sums = args
+            launches.append((grid[0], block[0], shared_mem))
+            part = gpu_plan.States(int(n), *(np.asarray(a) for a in arrays))
+            assert shared_mem == part.levels() * gpu.FRAME_BYTES * block[0]
+            found = host_build.count(part, STOP_NEVER)
+            sums += np.array(found, dtype=np.uint64)
+
+    class Stream:
+        def __init__(self, non_blocking: bool = False) -> None:
+            pass
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc) -> None:
+            pass
+
+    def event(**flags):
+        events.append(_Event(**flags))
+        return events[-1]
+
+    fake = types.ModuleType("cupy")
+    fake.__spec__ = importlib.machinery.ModuleSpec("cupy", None)
+    fake.uint64 = np.uint64
+    fake.RawKernel = Kernel
+    fake.asarray = lambda a: np.asarray(a).view(_Array)
+    fake.zeros = lambda size, dtype: np.zeros(size, dtype=dtype).view(_Array)
+    fake.cuda = types.SimpleNamespace(
+        runtime=types.SimpleNamespace(getDeviceProperties=lambda device: properties),
+        Device=lambda: types.SimpleNamespace(id=0),
+        Stream=Stream,
+        Event=event,
+    )
+    monkeypatch.setitem(sys.modules, "cupy", fake)
+    gpu._kernel.cache_clear()
+    yield launches, events
+    gpu._kernel.cache_clear()
+
+
+def test_the_device_launches_one_wave_and_sleeps_until_each_launch_ends(cupy_on_the_host_build):
+    launches, events = cupy_on_the_host_build
+    result, _ = _count(_backend(gpu.CudaDevice(), batch=10**6), 13)  # one batch
+    assert result.total == reference.total(13)
+    assert len(launches) > 1  # 83,906 states: the first launch takes 2 a thread
+    h200 = cupy_on_the_host_build_properties()
+    for grid, block, shared in launches:  # one wave of 2 multiprocessors' blocks
+        assert block == 64 and grid == 2 * gpu.resident_blocks(h200, 32, shared)
+    assert events and all(e.block for e in events)  # a blocking event: the host sleeps
+    assert sum(e.waits for e in events) == len(launches)
+
+
 # -- batches, reduction, the stop flag -------------------------------------------------------
 def test_batches_cut_the_plan_and_send_fixed_constellations_to_the_host(host_build):
     plan = constellations.plan(10, unique=True)
