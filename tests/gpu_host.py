@@ -4,7 +4,8 @@ CI has no GPU; the CPU build runs the kernel's own search (every thread of a lau
 turn), so the tests check what each GPU thread computes, and it stands in for the device
 in the tests of batching, checkpoints and Dask (``HostBuild`` is a ``gpu_plan.Device``).
 NVRTC (the library CuPy compiles the kernel with, from the nvidia-cuda-nvrtc-cu12 wheel)
-needs no GPU either, so the tests also check that the CUDA side of the source compiles.
+needs no GPU either, so the tests also check that the CUDA side of the source compiles,
+and, where ptxas is installed (the nvidia-cuda-nvcc-cu12 wheel), what it costs a thread.
 """
 
 from __future__ import annotations
@@ -80,6 +81,30 @@ def nvrtc_library() -> Path | None:
     folders = list(spec.submodule_search_locations or []) if spec else []
     found = [p for f in folders for p in sorted(Path(f, "lib").glob("libnvrtc.so.*"))]
     return found[0] if found else None
+
+
+def ptxas_program() -> Path | None:
+    """ptxas from the nvidia-cuda-nvcc-cu12 wheel, or None where it is not installed."""
+    try:
+        spec = importlib.util.find_spec("nvidia.cuda_nvcc")
+    except ModuleNotFoundError:
+        return None
+    folders = list(spec.submodule_search_locations or []) if spec else []
+    found = [Path(f, "bin", "ptxas") for f in folders if Path(f, "bin", "ptxas").is_file()]
+    return found[0] if found else None
+
+
+def ptxas_report(ptx: bytes, architecture: str, folder: Path) -> str:
+    """What ``ptxas -v`` says of ``ptx`` for ``architecture`` (sm_90): registers, spills."""
+    program = ptxas_program()
+    assert program is not None, "ptxas is missing"
+    source = folder / "kernel.ptx"
+    source.write_bytes(ptx)
+    done = subprocess.run(
+        [str(program), "-v", f"-arch={architecture}", str(source), "-o", str(folder / "k.cubin")],
+        check=True, capture_output=True, text=True,
+    )  # fmt: skip
+    return done.stdout + done.stderr
 
 
 def nvrtc_compile(library: Path, architecture: str) -> tuple[int, str, bytes]:

@@ -7,6 +7,7 @@ device; tests/integration/test_gpu_device.py holds the tests that need a real GP
 from __future__ import annotations
 
 import importlib.machinery
+import re
 import sqlite3
 import sys
 import types
@@ -288,6 +289,22 @@ def test_the_device_launches_one_wave_and_sleeps_until_each_launch_ends(cupy_on_
         assert block == 64 and grid == 2 * gpu.resident_blocks(h200, 32, shared)
     assert events and all(e.block for e in events)  # a blocking event: the host sleeps
     assert sum(e.waits for e in events) == len(launches)
+
+
+def test_the_kernel_fits_32_registers_without_spills(tmp_path):
+    """ptxas for an H100/H200 (sm_90): 32 registers a thread or fewer, nothing spilled to
+    local memory (the earlier kernel took 43)."""
+    library, ptxas = gpu_host.nvrtc_library(), gpu_host.ptxas_program()
+    if library is None or ptxas is None:
+        pytest.skip(
+            "NVRTC or ptxas is missing: pip install nvidia-cuda-nvrtc-cu12 nvidia-cuda-nvcc-cu12"
+        )
+    status, log, ptx = gpu_host.nvrtc_compile(library, "compute_90")
+    assert status == 0, log
+    report = gpu_host.ptxas_report(ptx, "sm_90", tmp_path)
+    registers = int(re.search(r"Used (\d+) registers", report).group(1))
+    assert registers <= 32, report
+    assert "0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads" in report
 
 
 # -- batches, reduction, the stop flag -------------------------------------------------------
