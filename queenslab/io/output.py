@@ -67,7 +67,7 @@ def atomic_path(path: str) -> Iterator[str]:
     if target.is_dir():
         raise UsageError(f"cannot write {path}: it is a directory")
     try:
-        fd, temp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent or ".")
+        fd, temp = tempfile.mkstemp(prefix=f".{target.name}.", dir=target.parent)
     except OSError as exc:
         raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
     os.close(fd)

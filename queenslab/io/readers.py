@@ -63,7 +63,7 @@ def _loads(text: str, where: str) -> Any:
     except json.JSONDecodeError as exc:
         raise UsageError(f"{where} is not valid JSON: {exc}") from None
     except (ValueError, RecursionError) as exc:
-        raise UsageError(f"{where}: {exc or 'nested too deeply'}") from None
+        raise UsageError(f"{where}: {str(exc) or 'nested too deeply'}") from None
 
 
 def _from_json(value: Any, where: str, label: str = "") -> Found:
