@@ -124,6 +124,22 @@ def test_a_measured_warm_start_runs_the_heuristic_first_and_the_stats_say_so(tab
         ql.optimize(8, problem="domination", start=result.answer, from_heuristic=True)
 
 
+def test_coloring_with_no_options_starts_the_cover_from_the_heuristic():
+    """Issue 48: where n colours do not suffice (n = 8, 9, 10) the cover search refutes n
+    and the heuristic's n + 1 colouring meets that bound, so the measured default for a
+    colouring beyond n = 7 is the exact cover started from graph-search's answer, and
+    ``optimize`` with no options proves it."""
+    for n in range(8, 13):
+        problem = Problem(n, kind="coloring")
+        setting = defaults.setting(problem, defaults.best_backend(problem))
+        assert setting is not None and setting[::2] == ("exact-cover", defaults.HEURISTIC)
+    result = ql.optimize(8, problem="coloring")
+    assert (result.status, result.objective) == ("optimal", 9)
+    assert (result.stats["model"], result.stats["start"]) == ("exact-cover", "heuristic")
+    small = ql.optimize(6, problem="coloring")  # no 6-cover: the bound 7, then a colouring
+    assert (small.status, small.objective, small.stats["model"]) == ("optimal", 7, "exact-cover")
+
+
 @pytest.fixture
 def bench(monkeypatch):
     """benchmarks/defaults.py as a module, its runs stubbed: proven in the CPU seconds
