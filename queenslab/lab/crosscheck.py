@@ -23,7 +23,7 @@ from typing import Any
 from queenslab import api, registry
 from queenslab.boards import DEFAULT_VARIANT, Cell
 from queenslab.core.backend import Family, Task
-from queenslab.core.errors import UsageError
+from queenslab.core.errors import BackendBug, UsageError
 from queenslab.core.kind import ProblemKind, check_symmetry
 from queenslab.core.model import Sense
 from queenslab.core.problem import Problem
@@ -316,7 +316,7 @@ def crosscheck(
     return CrosscheckReport(problem, counts, values)
 
 
-def _optimises(question: ProblemKind, problem: Problem) -> bool:
+def _optimises(question: ProblemKind[Any], problem: Problem) -> bool:
     """Whether answers differ in value: the kind's model has an objective (placement
     without weights has none, every placement being as good). Built on the first board."""
     return bool(question.build(problem.board, question.model_name(None)).objective)
@@ -432,7 +432,7 @@ def _optimize(name: str, problem: Problem, how: dict[str, Any]) -> Any:
         return Answer(note="unavailable")
     try:
         return api.optimize(problem, backend=name, time_limit=TIME_LIMIT, **how)
-    except api.BackendBug as exc:
+    except BackendBug as exc:
         return Answer(note=f"wrong answer: {exc}", failed=True)
     except Exception as exc:  # a crosscheck reports every failure instead of stopping
         return Answer(note=f"error: {exc}", failed=True)
@@ -444,7 +444,7 @@ def _validate(name: str, problem: Problem) -> Answer:
         return Answer(note="unavailable")
     try:
         result = api.solve(problem, name, seed=SEED, time_limit=TIME_LIMIT)
-    except api.BackendBug as exc:
+    except BackendBug as exc:
         return Answer(note=f"invalid board: {exc}", failed=True)
     except UsageError:  # a construction that does not cover n says so: not a failure
         return Answer(note="n not covered")
