@@ -296,9 +296,7 @@ def test_the_kernel_fits_32_registers_without_spills(tmp_path):
     local memory (the earlier kernel took 43)."""
     library, ptxas = gpu_host.nvrtc_library(), gpu_host.ptxas_program()
     if library is None or ptxas is None:
-        pytest.skip(
-            "NVRTC or ptxas is missing: pip install nvidia-cuda-nvrtc-cu12 nvidia-cuda-nvcc-cu12"
-        )
+        pytest.skip('NVRTC or ptxas is missing: pip install ".[gpu-compile]"')
     status, log, ptx = gpu_host.nvrtc_compile(library, "compute_90")
     assert status == 0, log
     report = gpu_host.ptxas_report(ptx, "sm_90", tmp_path)
