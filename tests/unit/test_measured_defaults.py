@@ -140,6 +140,17 @@ def test_coloring_with_no_options_starts_the_cover_from_the_heuristic():
     assert (small.status, small.objective, small.stats["model"]) == ("optimal", 7, "exact-cover")
 
 
+def test_domination_past_the_small_boards_follows_the_frontier_recipe():
+    """Issue 48: `optimize 15 --problem domination` with no options took the 8 s winner at
+    n = 13 (a finder's: there the optimum meets its lower bound) and did not prove 9 in
+    660 s. Measured at the frontier too, the default from n = 14 on is the recipe there
+    (sat, lines, lex-leader, from the heuristic: 25.5 CPU s at n = 14, against 140)."""
+    for n in (14, 15, 16, 20):
+        problem = Problem(n, kind="domination")
+        assert defaults.best_backend(problem) == "sat"
+        assert defaults.setting(problem, "sat") == ("lines", "lex-leader", defaults.HEURISTIC)
+
+
 @pytest.fixture
 def bench(monkeypatch):
     """benchmarks/defaults.py as a module, its runs stubbed: proven in the CPU seconds
