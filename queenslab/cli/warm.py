@@ -71,7 +71,7 @@ def _validation() -> None:
     from queenslab.boards.base import KERNEL_FROM
 
     for backend in ("explicit", "min-conflicts"):
-        ql.solve(KERNEL_FROM, backend, seed=0)
+        ql.solve(KERNEL_FROM, backend=backend, seed=0)
 
 
 def _covers() -> None:
