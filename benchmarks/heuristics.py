@@ -36,7 +36,7 @@ BACKENDS = ("min-conflicts", "explicit")
 def search_seconds(backend: str, n: int, repeat: int) -> float:
     times = []
     for run in range(repeat):
-        result = ql.solve(n, backend, seed=1 + run)
+        result = ql.solve(n, backend=backend, seed=1 + run)
         assert result.status == ql.Status.SOLVED, result.status
         times.append(result.seconds)
     return statistics.median(times)
@@ -66,7 +66,7 @@ def main() -> None:
     args = parse_args(parser, {"n": [1000], "repeat": 1})
     sizes = args.n + ([10**8] if args.huge else [])
     for backend in BACKENDS:
-        ql.solve(1000, backend, seed=0)  # compile or load the Numba cache
+        ql.solve(1000, backend=backend, seed=0)  # compile or load the Numba cache
     print(f"medians of {args.repeat} runs, {os.cpu_count()} cores")
     print("| backend | n | search s | whole process s |")
     print("|---|---:|---:|---:|")

@@ -54,7 +54,7 @@ def instance(text: str) -> tuple[str, int]:
 
 def measure(problem: str, n: int, backend: str, members: str, limit: float) -> Measure:
     options = {"members": members} if backend == "portfolio" else {}
-    result = ql.optimize(n, problem=problem, backend=backend, time_limit=limit, **options)
+    result = ql.optimize(n, kind=problem, backend=backend, time_limit=limit, **options)
     return Measure(problem, n, backend, str(result.status), result.objective, result.bound,
                result.seconds, result.cpu_seconds, result.stats.get("proved_by"))  # fmt: skip
 

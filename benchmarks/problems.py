@@ -180,7 +180,7 @@ def heuristic(args: argparse.Namespace) -> Iterator[Measure]:
             runs = []
             for seed in range(1, args.repeat + 1):
                 start = time.perf_counter()
-                result = ql.optimize(n, problem=problem, backend="graph-search", seed=seed,
+                result = ql.optimize(n, kind=problem, backend="graph-search", seed=seed,
                                      time_limit=args.time_limit)  # fmt: skip
                 runs.append((str(result.status), result.objective, time.perf_counter() - start))
             value = worst(v for _, v, _ in runs if v is not None)

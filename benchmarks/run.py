@@ -103,7 +103,7 @@ def grow(
 
 def _backend_count(backend: str) -> Callable[[int], float]:
     def run(n: int) -> float:
-        result = ql.count(n, backend)
+        result = ql.count(n, backend=backend)
         if result.total != reference.total(n):
             raise SystemExit(f"{backend} counts {result.total} for n={n}, OEIS says otherwise")
         return result.seconds
@@ -153,7 +153,7 @@ def heuristics(plan: Plan) -> Series:
     log("heuristics (seconds inside the backend, validation excluded)")
     series: Series = {}
     for backend in HEURISTICS:
-        ql.solve(100, backend, seed=0)  # compile or load the Numba cache
+        ql.solve(100, backend=backend, seed=0)  # compile or load the Numba cache
 
         def run(n: int, backend: str = backend) -> float:
             return heuristics_bench.search_seconds(backend, n, 1)

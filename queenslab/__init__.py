@@ -38,7 +38,7 @@ from queenslab.core.problem import Problem
 from queenslab.core.result import CountResult, DecideResult, OptimizeResult, SolveResult, Status
 from queenslab.problems import kind_names as kinds
 from queenslab.problems import register_kind
-from queenslab.registry import backends, register_backend
+from queenslab.registry import backends, register_backend, register_translator
 
 __version__ = "0.1.0"
 
@@ -83,5 +83,6 @@ __all__ = [
     "problem_model",
     "register_backend",
     "register_kind",
+    "register_translator",
     "solve",
 ]

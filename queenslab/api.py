@@ -15,14 +15,17 @@ the backend's work, split into ``build_seconds`` and ``solve_seconds``. The time
 covers the whole call, start-up and model building included.
 
 The arguments every entry point shares, written once here (each function's docstring
-documents only its own):
+documents only its own). ``n`` is positional and everything else keyword-only, with the
+same name for the same thing everywhere; the older positional calls and ``problem=`` still
+work for this release, with a DeprecationWarning:
 
     n: the board size, or a ready ``Problem`` (its givens, variant, blocked cells
         and kind then come with it: passing them again is refused).
     backend: a registered backend name (``ql.backends()``); None picks the fastest
         sensible one for this task and board.
-    problem: the question: a kind's name (``ql.kinds()``: ``"placement"``, n queens,
+    kind: the question: a kind's name (``ql.kinds()``: ``"placement"``, n queens,
         the default; ``"domination"``...) or a ``ProblemKind`` instance, a user's own.
+        (``problem=``, its old name, is deprecated.)
     givens: queens placed in advance, as (row, column) cells, 0-based (placement).
     variant: the board's rules: ``"standard"``, ``"toroidal"`` or ``"superqueens"``.
     blocked: cells that may not hold a queen.
@@ -39,35 +42,85 @@ The errors every entry point may raise:
     UsageError: a bad argument (n, cell, variant, option value, time limit).
     CapabilityError: the backend cannot do this task, or not on this board.
     BackendUnavailable: the backend's solver package is not installed.
-    BackendBug: the backend returned an answer the kind's checker refuses, or a
-        false claim.
+    BackendBug: the backend returned an answer the kind's checker refuses from a search
+        of its own, a solver's values that violate the model it was given, or a false
+        claim.
+    KindError: the kind cannot be stated as written (its methods raised, its model has
+        no variables, an objective is missing); ``ModelMismatch``, one of them: the
+        kind's model admits an answer its own checker refuses.
 """
 
 from __future__ import annotations
 
 import contextlib
+import functools
 import io
 import time
+import warnings
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import replace
-from typing import Any, TextIO, TypeVar
+from typing import Any, TextIO, TypeVar, cast
 
-from queenslab import registry
+from queenslab import problems, registry
 from queenslab.boards import DEFAULT_VARIANT, Cell
 from queenslab.core import warm_start
 from queenslab.core.backend import Backend, Family, Task
-from queenslab.core.errors import BackendBug, StoppedWithAnswer, UsageError
+from queenslab.core.errors import BackendBug, ModelMismatch, StoppedWithAnswer, UsageError
 from queenslab.core.integers import integer, workers
 from queenslab.core.kind import ProblemKind, Question, check_symmetry
 from queenslab.core.model import BoolModel
 from queenslab.core.problem import Problem
 from queenslab.core.result import CountResult, DecideResult, OptimizeResult, SolveResult, Status
-from queenslab.core.run import NewsCallback, ProgressCallback, Run, cpu_seconds
-from queenslab.problems import defaults, kind, kind_class
+from queenslab.core.run import (
+    MIN_TIME_LIMIT,
+    News,
+    NewsCallback,
+    ProgressCallback,
+    Run,
+    cpu_seconds,
+)
+from queenslab.problems import defaults, kind_class
 
 R = TypeVar("R", SolveResult, CountResult, OptimizeResult, DecideResult)
 #: What ``problem=`` takes: a kind's name (``ql.kinds()``) or a kind itself.
 KindArgument = str | ProblemKind | None
+
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+
+def _entry(*positional: str) -> Callable[[F], F]:
+    """An entry point's one signature style: ``n`` positional, everything else by keyword
+    (``kind=`` for the question). The old calls still work for one release, each with a
+    DeprecationWarning: the arguments after ``n`` in their former order (``positional``),
+    and ``problem=`` for ``kind=``."""
+
+    def wrap(function: F) -> F:
+        @functools.wraps(function)
+        def call(n: Any, *args: Any, **kwargs: Any) -> Any:
+            name = function.__name__
+            if len(args) > len(positional):
+                raise TypeError(f"{name}() takes n and keyword arguments, got {len(args) + 1} "
+                                "positional ones")  # fmt: skip
+            if args:
+                old = ", ".join(positional[: len(args)])
+                warnings.warn(f"{name}(n, {old}) by position is deprecated: pass "
+                              f"{old} by keyword", DeprecationWarning, stacklevel=2)  # fmt: skip
+            for key, value in zip(positional, args, strict=False):
+                if key in kwargs:
+                    raise TypeError(f"{name}() got two values for {key!r}")
+                kwargs[key] = value
+            if "problem" in kwargs:
+                warnings.warn(f"{name}(problem=...) is deprecated: pass kind=...",
+                              DeprecationWarning, stacklevel=2)  # fmt: skip
+                if "kind" in kwargs:
+                    raise TypeError(f"{name}() got both kind= and its old name problem=")
+                kwargs["kind"] = kwargs.pop("problem")
+            return function(n, **kwargs)
+
+        return cast(F, call)
+
+    return wrap
 
 
 def make_problem(
@@ -75,23 +128,20 @@ def make_problem(
     givens: Iterable[Cell] = (),
     variant: str = DEFAULT_VARIANT,
     blocked: Iterable[Cell] = (),
-    problem: KindArgument = None,
+    kind: KindArgument = None,
 ) -> Problem:
-    """``n`` itself when it is a Problem (of kind ``problem`` when named), else the problem
+    """``n`` itself when it is a Problem (of kind ``kind`` when named), else the problem
     these arguments describe; the kind is looked up and its givens and blocked cells
     checked here."""
-    name = problem.name if isinstance(problem, ProblemKind) else problem
+    name = kind.name if isinstance(kind, ProblemKind) else kind
     if isinstance(n, Problem):
         if tuple(givens) or tuple(blocked) or variant != DEFAULT_VARIANT:
             raise UsageError("pass givens, variant and blocked cells inside the Problem")
         instance = n if name is None else replace(n, kind=name)
     else:
         instance = Problem(n, tuple(givens), variant, tuple(blocked), name or "placement")
-    question = problem if isinstance(problem, ProblemKind) else kind_class(instance.kind)
-    if instance.givens and not question.takes_givens:
-        raise UsageError(f"problem {instance.kind!r} takes no given queens")
-    if instance.blocked and not question.takes_blocked:
-        raise UsageError(f"problem {instance.kind!r} takes no blocked cells")
+    question = kind if isinstance(kind, ProblemKind) else kind_class(instance.kind)
+    question.refuse_board(instance.variant, bool(instance.blocked), bool(instance.givens))
     return instance
 
 
@@ -116,7 +166,7 @@ def _question(
         from queenslab.io.weights import check_weights
 
         matrix = None if weights is None else check_weights(weights, instance.n)
-        question = kind(instance.kind, matrix, instance.givens)
+        question = problems.kind(instance.kind, matrix, instance.givens)
     if model is not None or counts:  # counting the default model: it must count too
         checked = question.counting_model_name(model) if counts else question.model_name(model)
         model = None if model is None else checked
@@ -130,7 +180,9 @@ def _question(
 
 
 def _weighted(question: Question) -> None:
-    """A kind valued by weights (placement) has no value to optimise or decide without them."""
+    """A kind valued by weights (placement) has no value to optimise or decide without them,
+    and a kind without an objective none at all (a one-line KindError)."""
+    question.kind.goal()
     if question.kind.takes_weights and question.kind.weights is None:
         raise UsageError(
             f"the {question.kind.name} problem is valued by weights: optimise it with "
@@ -172,12 +224,27 @@ def _checked_options(options: dict[str, Any]) -> dict[str, Any]:
     return {**options, "workers": workers(options["workers"], options.get("scheduler"))}
 
 
-def _checked_answer(question: Question, problem: Problem, answer: Any, backend: str) -> int:
-    """The value of an answer the kind's own checker accepts; BackendBug otherwise."""
+def _modelled(engine: Backend, task: Task, question: Question) -> bool:
+    """Whether ``engine`` answers ``task`` from the kind's own model (whose values it
+    checks against that model), rather than by a search of its own."""
+    return engine.family is Family.MODEL and not engine.searches_itself(
+        task, question.kind.name, question.native
+    )
+
+
+def _checked_answer(
+    question: Question, problem: Problem, answer: Any, backend: str, modelled: bool
+) -> int:
+    """The value of an answer the kind's own checker accepts. A rejected answer is the
+    kind's ``ModelMismatch`` when it came from the kind's model (the model backends
+    check the solver's values against the model they gave it, so the model admits it),
+    and a ``BackendBug`` when it came from a backend's own search."""
     why = question.kind.check(problem.board, answer)
-    if why is not None:
-        raise BackendBug(f"{backend} returned a wrong {problem.kind} answer ({why}): {answer!r}")
-    return question.kind.value(answer)
+    if why is None:
+        return question.kind.value(answer)
+    if modelled:
+        raise ModelMismatch(question.kind.name, answer, why)
+    raise BackendBug(f"{backend} returned a wrong {problem.kind} answer ({why}): {answer!r}")
 
 
 def _checked_claim(result: R, engine: Backend) -> None:
@@ -186,15 +253,19 @@ def _checked_claim(result: R, engine: Backend) -> None:
         raise BackendBug(f"{engine.name} is incomplete but claimed that no answer exists")
 
 
-def _checked_solution(question: Question, problem: Problem, result: SolveResult) -> None:
+def _checked_solution(
+    question: Question, problem: Problem, result: SolveResult, modelled: bool
+) -> None:
     if result.answer is not None:
-        _checked_answer(question, problem, result.answer, result.backend)
+        _checked_answer(question, problem, result.answer, result.backend, modelled)
         result.answer = question.kind.to_json(result.answer)
     elif result.status is Status.SOLVED:
         raise BackendBug(f"{result.backend} said solved without an answer")
 
 
-def _checked_optimum(question: Question, problem: Problem, result: OptimizeResult) -> None:
+def _checked_optimum(
+    question: Question, problem: Problem, result: OptimizeResult, modelled: bool
+) -> None:
     """Check the answer, its value and the bound; then keep the answer as JSON data."""
     backend = result.backend
     result.kind = problem.kind
@@ -202,11 +273,11 @@ def _checked_optimum(question: Question, problem: Problem, result: OptimizeResul
         if result.status in (Status.OPTIMAL, Status.FEASIBLE):
             raise BackendBug(f"{backend} said {result.status} without an answer")
         return
-    value = _checked_answer(question, problem, result.answer, backend)
+    value = _checked_answer(question, problem, result.answer, backend, modelled)
     if result.objective != value:
         raise BackendBug(f"{backend} reported {result.objective}, its answer gives {value}")
     if result.bound is not None:
-        if question.kind.sense.better(value, result.bound):
+        if question.kind.goal().better(value, result.bound):
             raise BackendBug(f"{backend} bound {result.bound} is beyond its answer's {value}")
         if result.status is Status.OPTIMAL and result.bound != value:
             raise BackendBug(f"{backend} said optimal with bound {result.bound} and {value}")
@@ -223,7 +294,9 @@ def _checked_count(result: CountResult, problem: Problem) -> CountResult:
     return result
 
 
-def _checked_decision(question: Question, problem: Problem, result: DecideResult) -> None:
+def _checked_decision(
+    question: Question, problem: Problem, result: DecideResult, modelled: bool
+) -> None:
     """A yes needs an answer the kind's checker accepts, of the value asked or better. The
     answer is then kept as JSON data."""
     result.kind = problem.kind
@@ -231,8 +304,8 @@ def _checked_decision(question: Question, problem: Problem, result: DecideResult
         if result.status is Status.YES:
             raise BackendBug(f"{result.backend} said yes without an answer")
         return
-    found = _checked_answer(question, problem, result.answer, result.backend)
-    if question.kind.sense.better(result.value, found):  # worse than the value asked
+    found = _checked_answer(question, problem, result.answer, result.backend, modelled)
+    if question.kind.goal().better(result.value, found):  # worse than the value asked
         raise BackendBug(f"{result.backend} answered yes with value {found}, beyond {result.value}")
     result.objective = found
     result.answer = question.kind.to_json(result.answer)
@@ -273,11 +346,12 @@ def _identify(result: R, problem: Problem, backend: str) -> None:
     result.problem = problem
 
 
+@_entry("backend")
 def solve(
     n: int | Problem,
-    backend: str | None = None,
     *,
-    problem: KindArgument = None,
+    backend: str | None = None,
+    kind: KindArgument = None,
     givens: Iterable[Cell] = (),
     variant: str = DEFAULT_VARIANT,
     blocked: Iterable[Cell] = (),
@@ -301,18 +375,18 @@ def solve(
         ``seconds`` and ``stats``.
 
     Example:
-        >>> ql.solve(8, "cpsat", givens=[(0, 3)]).placement.cols[0]
+        >>> ql.solve(8, backend="cpsat", givens=[(0, 3)]).placement.cols[0]
         3
     """
-    instance = make_problem(n, givens, variant, blocked, problem)
-    question = _question(instance, problem, model, symmetry)
+    instance = make_problem(n, givens, variant, blocked, kind)
+    question = _question(instance, kind, model, symmetry)
     run = Run(seed, time_limit, cpu_limit=cpu_limit)
     engine = _resolve(Task.SOLVE, instance, question, backend, options)
     result = _timed(
         engine, Task.SOLVE, instance, run, question,
         lambda: engine.solve(instance, run, question),
     )  # fmt: skip
-    _checked_solution(question, instance, result)
+    _checked_solution(question, instance, result, _modelled(engine, Task.SOLVE, question))
     return result
 
 
@@ -349,7 +423,10 @@ class Solutions(Iterator[Any]):
         finally:
             self.seconds += time.perf_counter() - start
             self.stats["solve_seconds"] = self.seconds - self.stats.get("build_seconds", 0.0)
-        value = _checked_answer(self._question, self.problem, answer, self.backend)
+        value = _checked_answer(
+            self._question, self.problem, answer, self.backend,
+            _modelled(self._engine, Task.ENUMERATE, self._question),
+        )  # fmt: skip
         if self._value is None:
             self._value = value
         elif value != self._value:
@@ -370,11 +447,12 @@ class Solutions(Iterator[Any]):
             close()
 
 
+@_entry("backend")
 def enumerate_solutions(
     n: int | Problem,
-    backend: str | None = None,
     *,
-    problem: KindArgument = None,
+    backend: str | None = None,
+    kind: KindArgument = None,
     givens: Iterable[Cell] = (),
     variant: str = DEFAULT_VARIANT,
     blocked: Iterable[Cell] = (),
@@ -403,18 +481,19 @@ def enumerate_solutions(
         >>> sum(1 for _ in ql.enumerate_solutions(6))
         4
     """
-    instance = make_problem(n, givens, variant, blocked, problem)
-    question = _question(instance, problem, model, symmetry, counts=True)
+    instance = make_problem(n, givens, variant, blocked, kind)
+    question = _question(instance, kind, model, symmetry, counts=True)
     _counted_here(cpu_limit, options.get("scheduler"))
     engine = _resolve(Task.ENUMERATE, instance, question, backend, options)
     return Solutions(engine, instance, Run(None, time_limit, cpu_limit=cpu_limit), question)
 
 
+@_entry("backend")
 def count(
     n: int | Problem,
-    backend: str | None = None,
     *,
-    problem: KindArgument = None,
+    backend: str | None = None,
+    kind: KindArgument = None,
     givens: Iterable[Cell] = (),
     variant: str = DEFAULT_VARIANT,
     blocked: Iterable[Cell] = (),
@@ -452,10 +531,10 @@ def count(
         >>> ql.count(13, variant="toroidal").total
         4524
     """
-    instance = make_problem(n, givens, variant, blocked, problem)
+    instance = make_problem(n, givens, variant, blocked, kind)
     if unique and instance.givens:
         raise UsageError("--unique counts symmetry classes of a board without givens")
-    question = _question(instance, problem, model, symmetry, counts=True, unique=unique)
+    question = _question(instance, kind, model, symmetry, counts=True, unique=unique)
     if profile and not question.native:
         raise UsageError("--profile records the trees of the backends' own searches")
     _counted_here(cpu_limit, options.get("scheduler"))
@@ -463,6 +542,8 @@ def count(
         Task.COUNT, instance, question, backend, options, unique=unique, profile=profile
     )
     run = Run(None, time_limit, progress, profile, cpu_limit)
+    modelled = _modelled(engine, Task.COUNT, question)
+    run.vet = lambda answer: _checked_answer(question, instance, answer, engine.name, modelled)
     try:
         result = _timed(
             engine, Task.COUNT, instance, run, question,
@@ -478,12 +559,13 @@ def count(
     return _checked_count(result, instance)
 
 
+@_entry("weights", "backend")
 def optimize(
     n: int | Problem,
+    *,
     weights: Any = None,
     backend: str | None = None,
-    *,
-    problem: KindArgument = None,
+    kind: KindArgument = None,
     givens: Iterable[Cell] = (),
     variant: str = DEFAULT_VARIANT,
     blocked: Iterable[Cell] = (),
@@ -515,8 +597,8 @@ def optimize(
         bound: a bound on the optimum proven elsewhere (a lower bound when minimising, an
             upper one when maximising, e.g. a previous result's ``bound``): stated in the
             model and kept in the result. It must be proven: it is not checked.
-        from_heuristic: True: run ``graph-search`` first, within the same limits, and
-            start from its answer; False: never; None: as measured fastest for this
+        from_heuristic: True: run ``graph-search`` first, with half the time and CPU
+            limits, and start from its answer; False: never; None: as measured fastest for this
             backend, kind and n when no model, symmetry or start is given
             (``problems.defaults``: colouring, whose cover search refutes n colours and
             the heuristic's n + 1 meets that bound). ``stats["start"]`` says which ran:
@@ -534,18 +616,19 @@ def optimize(
 
     Example:
         >>> import numpy as np
-        >>> ql.optimize(4, np.arange(16).reshape(4, 4), "cpsat").objective
+        >>> ql.optimize(4, weights=np.arange(16).reshape(4, 4), backend="cpsat").objective
         30
-        >>> best = ql.optimize(5, problem="domination", backend="milp")
+        >>> best = ql.optimize(5, kind="domination", backend="milp")
         >>> best.status, best.objective, best.bound, len(best.answer)
         (<Status.OPTIMAL: 'optimal'>, 3, 3, 3)
     """
-    instance = make_problem(n, givens, variant, blocked, problem)
-    question = _question(instance, problem, model, symmetry, weights)
+    instance = make_problem(n, givens, variant, blocked, kind)
+    question = _question(instance, kind, model, symmetry, weights)
     _weighted(question)
     question = warm_start.warmed(question, instance.board, start, bound)
     _counted_here(cpu_limit, options.get("scheduler"))
     engine = _resolve(Task.OPTIMIZE, instance, question, backend, options)
+    modelled = _modelled(engine, Task.OPTIMIZE, question)
     searcher = _heuristic(from_heuristic, instance, engine.name, question)
     run = Run(seed, time_limit, cpu_limit=cpu_limit, on_news=on_news)
     warm_start.announce(question, run)
@@ -564,9 +647,9 @@ def optimize(
         best = warm_start.kept(question, OptimizeResult.of_news(run.news, instance.kind))
         best.seconds, best.cpu_seconds = run.elapsed(), cpu_seconds() - cpu_start
         _identify(best, instance, engine.name)
-        _checked_optimum(question, instance, best)
+        _checked_optimum(question, instance, best, modelled)
         raise StoppedWithAnswer(best, stop) from stop
-    _checked_optimum(question, instance, warm_start.kept(question, result))
+    _checked_optimum(question, instance, warm_start.kept(question, result), modelled)
     return result
 
 
@@ -579,15 +662,21 @@ def _heuristic(
         asked = defaults.from_heuristic(instance, backend, question)
     elif asked and question.start is not None:
         raise UsageError("give a start or from_heuristic, not both")
-    return registry.resolve(Task.OPTIMIZE, instance, "graph-search") if asked else None
+    if not asked:
+        return None
+    question.refuse_size(instance.n)  # the model it starts is refused: before any search
+    return registry.resolve(Task.OPTIMIZE, instance, "graph-search")
 
 
 def _heuristic_start(
     searcher: Backend, instance: Problem, run: Run, question: Question
 ) -> Question:
-    """``question`` begun from ``searcher``'s best answer, found within the run's limits
-    (what it leaves is the optimisation's) and checked; as it was when it found none."""
-    found = searcher.optimize(instance, run, question)
+    """``question`` begun from ``searcher``'s best answer, checked; as it was when it found
+    none. The search has half the time and CPU the run has left (``_half_of``), so the
+    model it starts has at least the other half."""
+    ahead = _half_of(run)
+    found = searcher.optimize(instance, ahead, question)
+    run.stats.add(ahead.stats)
     if found.answer is None:
         return question
     started = warm_start.warmed(
@@ -598,12 +687,29 @@ def _heuristic_start(
     return started
 
 
+def _half_of(run: Run) -> Run:
+    """A run with ``run``'s seed and half the time and CPU it has left, whose news are
+    ``run``'s: what a search ahead of the main one may spend."""
+
+    def half(left: float | None) -> float | None:
+        return None if left is None else max(MIN_TIME_LIMIT, left / 2)
+
+    def tell(event: str, news: News, _: float) -> None:
+        if event == "tick":
+            run.tick()
+        else:
+            run.learn(event, news)
+
+    return Run(run.seed, half(run.remaining()), cpu_limit=half(run.cpu_left()), on_news=tell)
+
+
+@_entry("kind", "value", "backend")
 def decide(
     n: int | Problem,
-    problem: KindArgument = None,
+    *,
+    kind: KindArgument = None,
     value: int | None = None,
     backend: str | None = None,
-    *,
     variant: str = DEFAULT_VARIANT,
     blocked: Iterable[Cell] = (),
     model: str | None = None,
@@ -642,15 +748,16 @@ def decide(
         checker) and its ``objective``; ``no`` (proven), ``limit`` or ``unknown``.
 
     Example:
-        >>> ql.decide(5, "domination", 3, "cpsat").status, ql.decide(5, "domination", 2).status
+        >>> yes = ql.decide(5, kind="domination", value=3, backend="cpsat")
+        >>> yes.status, ql.decide(5, kind="domination", value=2).status
         (<Status.YES: 'yes'>, <Status.NO: 'no'>)
     """
-    instance = make_problem(n, (), variant, blocked, problem)
+    instance = make_problem(n, (), variant, blocked, kind)
     if value is None:
         raise UsageError("decide needs the value to ask about (--value K)")
     _counted_here(cpu_limit, scheduler)
     asked = integer(value, "value", 0, 10**9)
-    question = _question(instance, problem, model, symmetry)
+    question = _question(instance, kind, model, symmetry)
     _weighted(question)
     if split is None and (scheduler or checkpoint):
         options = {**options, **_own_split(instance, question, backend, scheduler, checkpoint)}
@@ -668,7 +775,7 @@ def decide(
                                                 proof, scheduler, checkpoint, pool),
         )  # fmt: skip
     result.value = asked
-    _checked_decision(question, instance, result)
+    _checked_decision(question, instance, result, _modelled(engine, Task.DECIDE, question))
     return result
 
 
@@ -733,12 +840,13 @@ def _decide_split(
     )
 
 
+@_entry("format", "out")
 def export(
     n: int | Problem,
+    *,
     format: str,
     out: TextIO | None = None,
-    *,
-    problem: KindArgument = None,
+    kind: KindArgument = None,
     givens: Iterable[Cell] = (),
     variant: str = DEFAULT_VARIANT,
     blocked: Iterable[Cell] = (),
@@ -763,13 +871,13 @@ def export(
         The text when ``out`` is None, else None.
 
     Example:
-        >>> ql.export(4, "dimacs", problem="domination").splitlines()[7]
+        >>> ql.export(4, format="dimacs", kind="domination").splitlines()[7]
         'p cnf 80 201'
     """
     from queenslab import exports
 
-    instance = make_problem(n, givens, variant, blocked, problem)
-    question = _question(instance, problem, model, symmetry, weights)
+    instance = make_problem(n, givens, variant, blocked, kind)
+    question = _question(instance, kind, model, symmetry, weights)
     target = io.StringIO() if out is None else out
     if question.native and instance.kind == "placement":  # the board's own formulations
         exports.write(exports.Instance(instance, question.kind.weights, encoding), format, target)
@@ -780,12 +888,13 @@ def export(
     return target.getvalue() if out is None else None
 
 
+@_entry("kind", "model", "symmetry")
 def problem_model(
     n: int | Problem,
-    problem: KindArgument = None,
+    *,
+    kind: KindArgument = None,
     model: str | None = None,
     symmetry: str = "none",
-    *,
     variant: str = DEFAULT_VARIANT,
     blocked: Iterable[Cell] = (),
     weights: Any = None,
@@ -794,8 +903,8 @@ def problem_model(
     every model backend receives it (``queens export --problem`` writes it).
 
     Example:
-        >>> ql.problem_model(4, "domination").stats()
+        >>> ql.problem_model(4, kind="domination").stats()
         {'variables': 16, 'clauses': 16, 'linear_constraints': 1}
     """
-    instance = make_problem(n, (), variant, blocked, problem)
-    return _question(instance, problem, model, symmetry, weights).build(instance.board)
+    instance = make_problem(n, (), variant, blocked, kind)
+    return _question(instance, kind, model, symmetry, weights).build(instance.board)

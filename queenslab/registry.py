@@ -98,7 +98,7 @@ COMPLETE_FALLBACK = "cpsat"
 def _builtin() -> dict[str, type[Backend]]:
     found = {}
     for target in BUILTIN:
-        cls = plugins.load(f"backend {target}", target, Backend)
+        cls = plugins.load(f"backend {target!r}", target, Backend)
         found[cls.name] = cls
     return found
 

@@ -243,7 +243,7 @@ def add_problem(parser: argparse.ArgumentParser) -> None:
         type=non_empty("the model"),
         help="the problem's 0-1 formulation (default: a backend's own search for placement, "
         "else the problem's first): "
-        + "; ".join(f"{k.name}: {', '.join(k.models)}" for k in BUILTIN.values()),
+        + "; ".join(f"{k.name}: {', '.join(k.formulations())}" for k in BUILTIN.values()),
     )
     parser.add_argument(
         "--symmetry",
@@ -254,8 +254,8 @@ def add_problem(parser: argparse.ArgumentParser) -> None:
 
 
 def kind_arguments(args: argparse.Namespace) -> dict[str, Any]:
-    """The ``problem``, ``model`` and ``symmetry`` keywords of the API, from ``add_problem``."""
-    return {"problem": args.problem, "model": args.model, "symmetry": args.symmetry}
+    """The ``kind``, ``model`` and ``symmetry`` keywords of the API, from ``add_problem``."""
+    return {"kind": args.problem, "model": args.model, "symmetry": args.symmetry}
 
 
 def refuse_kind_model(args: argparse.Namespace) -> None:

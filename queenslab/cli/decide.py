@@ -80,7 +80,7 @@ def run(args: argparse.Namespace) -> int:
         elif args.proof:
             shown = f"checking the proof (bytes), {problem.describe()}"
         with progress.progress_bar(shown) as bar:
-            result = api.decide(problem, args.problem, args.value, args.backend,
+            result = api.decide(problem, kind=args.problem, value=args.value, backend=args.backend,
                                 **a.whole_run_limits(args), model=args.model,
                                 symmetry=args.symmetry, proof=args.proof, progress=bar,
                                 split=args.split, scheduler=args.scheduler,

@@ -46,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
     fmt = formats.choose(args.format, args.output, formats.solution_formats(), "jsonl")
     assert fmt.solution is not None
     solutions = api.enumerate_solutions(
-        problem, args.backend, **a.whole_run_limits(args), **a.kind_arguments(args),
+        problem, backend=args.backend, **a.whole_run_limits(args), **a.kind_arguments(args),
         **a.backend_options(args),
     )  # fmt: skip
     write = fmt.solution

@@ -65,7 +65,9 @@ def write_model(
     problem = a.problem(args)
     weights = load_weights(weights_file, problem.n) if weights_file else None
     with atomic_output(args.output) as out:
-        api.export(problem, name, out, weights=weights, encoding=args.encoding, **question)
+        api.export(
+            problem, format=name, out=out, weights=weights, encoding=args.encoding, **question
+        )
     return ExitCode.OK
 
 

@@ -43,7 +43,7 @@ def run(args: argparse.Namespace) -> int:
     if fmt.binary and args.output is None and sys.stdout.isatty():
         raise UsageError(f"--format {fmt.name} is binary: give --output FILE")
     result = write_answer(
-        args, fmt, lambda: api.solve(problem, args.backend, seed=args.seed,
+        args, fmt, lambda: api.solve(problem, backend=args.backend, seed=args.seed,
                                      **a.whole_run_limits(args), **a.backend_options(args))
     )  # fmt: skip
     a.note_unused_seed(args, result.backend)

@@ -177,6 +177,8 @@ class ProblemKind(Generic[AnswerT]):
         if symmetry == "lex-leader":
             self.break_symmetry(m, board, model)
         built = m.bool_model
+        if next(iter(board.open_cells()), None) is None:
+            return built  # a board without open cells: its answer may well be empty
         if not built.names:
             raise KindError(f"the {self.name} kind's {model} model states no variables")
         unweighted = self.takes_weights and self.weights is None
@@ -344,12 +346,16 @@ class Question:
         asked for."""
         return self.model is None and self.symmetry == "none"
 
+    def refuse_size(self, n: int) -> None:
+        """A one-line UsageError when the kind's models are not built for an n x n board."""
+        largest = self.kind.largest_model_n
+        if n > largest:
+            raise UsageError(f"the {self.kind.name} models take n <= {largest}, got {n}")
+
     def build(self, board: Board) -> BoolModel:
         """The model of the question on ``board``; a one-line UsageError, before any work,
         when the board is larger than the kind's models are built for."""
-        largest = self.kind.largest_model_n
-        if board.n > largest:
-            raise UsageError(f"the {self.kind.name} models take n <= {largest}, got {board.n}")
+        self.refuse_size(board.n)
         model = self.kind.build(board, self.kind.model_name(self.model), self.symmetry)
         if self.bound is not None:  # the optimum is no better than the bound
             model.state_bound(self.bound)

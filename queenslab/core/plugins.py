@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import re
 import sys
 from collections.abc import Callable, Mapping
 from typing import Any, Generic, TypeVar
@@ -64,10 +65,20 @@ def load(name: str, target: str, base: type, instance: bool = False) -> Any:
         module = importlib.import_module(module_name)
         item = getattr(module, attribute) if attribute else module
     except (ImportError, AttributeError) as exc:
-        raise BackendUnavailable(f"{name!r} cannot be loaded from {target}: {exc}") from None
+        raise BackendUnavailable(f"{name} cannot be loaded from {target}: {exc}") from None
     if not fits(item, base, instance):
-        raise BackendUnavailable(f"{name!r} ({target}) is not a queenslab {base.__name__}")
+        raise BackendUnavailable(f"{name} ({target}) is not a queenslab {base.__name__}")
     return item
+
+
+#: A name a plug-in may take: one word on the command line (``--problem NAME``).
+NAME = re.compile(r"[a-z0-9][a-z0-9_-]*")
+
+
+def _origin(item: object) -> str:
+    """Where ``item`` was written, ``module.Qualname``: a class defined again under the same
+    name there (a notebook cell run twice) replaces itself, any other is refused."""
+    return f"{getattr(item, '__module__', '?')}.{getattr(item, '__qualname__', repr(item))}"
 
 
 def fits(item: object, base: type, instance: bool) -> bool:
@@ -114,8 +125,19 @@ class Registry(Generic[T]):
         name = getattr(item, "name", None) if name is None else name
         if not isinstance(name, str) or not name:
             raise UsageError(f"{getattr(item, '__name__', item)} must set its name (name = '...')")
+        if not NAME.fullmatch(name):
+            raise UsageError(
+                f"{self.noun} name {name!r} is not a command-line word: lower-case letters, "
+                "digits, '-' and '_', starting with a letter or digit"
+            )
         if name in self.builtin():
             raise UsageError(f"{self.noun} name {name!r} is taken by a built-in {self.noun}")
+        held = self.registered.get(name)
+        if held is not None and held is not item and _origin(held) != _origin(item):
+            raise UsageError(
+                f"{self.noun} name {name!r} is taken by {_origin(held)}; give "
+                f"{_origin(item)} another name"
+            )
         self.registered[name] = item
         return item
 
@@ -134,7 +156,7 @@ class Registry(Generic[T]):
         if target is None:
             known = ", ".join(self.names())
             raise UsageError(f"unknown {self.noun} {name!r}; choose from: {known}")
-        item: T = load(f"{self.noun} {name}", target, self.base, self.instances)
+        item: T = load(f"{self.noun} {name!r}", target, self.base, self.instances)
         called = getattr(item, "name", name) if not self.instances else name
         if called != name:
             raise BackendUnavailable(f"{self.noun} {name!r} ({target}) calls itself {called!r}")

@@ -271,7 +271,7 @@ def crosscheck(
     question = kind(problem)
     question.model_name(model)  # a one-line UsageError for an unknown model
     how = {"model": model, "symmetry": check_symmetry(symmetry)}
-    problems = [api.make_problem(n, variant=variant, blocked=blocked, problem=problem)
+    problems = [api.make_problem(n, variant=variant, blocked=blocked, kind=problem)
                 for n in ns]  # fmt: skip
     optimises = _optimises(question, problems[0])
     native = model is None and symmetry == "none"
@@ -392,7 +392,7 @@ def _count(name: str, problem: Problem, how: dict[str, Any], reach: int) -> Answ
     if not registry.info(name).available:
         return Answer(note="unavailable")
     try:
-        result = api.count(problem, name, time_limit=TIME_LIMIT, **how)
+        result = api.count(problem, backend=name, time_limit=TIME_LIMIT, **how)
     except Exception as exc:  # a crosscheck reports every failure instead of stopping
         return Answer(note=f"error: {exc}", failed=True)
     if result.status is Status.LIMIT or result.total is None:
@@ -443,7 +443,7 @@ def _validate(name: str, problem: Problem) -> Answer:
     if not registry.info(name).available:
         return Answer(note="unavailable")
     try:
-        result = api.solve(problem, name, seed=SEED, time_limit=TIME_LIMIT)
+        result = api.solve(problem, backend=name, seed=SEED, time_limit=TIME_LIMIT)
     except BackendBug as exc:
         return Answer(note=f"invalid board: {exc}", failed=True)
     except UsageError:  # a construction that does not cover n says so: not a failure

@@ -164,5 +164,5 @@ def exact_profile(problem: Problem, time_limit: float | None = None) -> list[int
     from queenslab import api
     from queenslab.core.result import Status
 
-    result = api.count(problem, "backtrack", time_limit=time_limit, profile=True)
+    result = api.count(problem, backend="backtrack", time_limit=time_limit, profile=True)
     return None if result.status is Status.LIMIT else list(result.stats["profile"])

@@ -35,7 +35,7 @@ def solve_one(instance: dict[str, Any], backend: str, time_limit: float | None) 
     """Solve one instance (its JSON form): a pure function, so Dask may run it anywhere."""
     problem = Instance.from_json(instance).problem
     try:
-        result = api.solve(problem, backend, time_limit=time_limit)
+        result = api.solve(problem, backend=backend, time_limit=time_limit)
     except BackendBug as exc:
         return {"status": "error", "note": f"wrong answer: {exc}"}
     except Exception as exc:  # reported as a failure of this backend, not a crash

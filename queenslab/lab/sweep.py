@@ -371,13 +371,15 @@ def _measure(
         how.update(model=asked["model"], symmetry=asked["symmetry"])
     try:
         if task == "count":
-            result = api.count(problem, config.backend, **how, **options)
+            result = api.count(problem, backend=config.backend, **how, **options)
             answer = result.total
         elif task == "optimize":
             result = api.optimize(problem, backend=config.backend, seed=seed, **how, **options)
             answer = result.objective if result.status is Status.OPTIMAL else None
         else:
-            result = api.solve(problem, config.backend, seed=seed, time_limit=time_limit, **options)
+            result = api.solve(
+                problem, backend=config.backend, seed=seed, time_limit=time_limit, **options
+            )
             answer = {Status.SOLVED: 1, Status.INFEASIBLE: 0}.get(result.status)
     except api.BackendBug as exc:
         return Measurement("error", note=f"wrong: {exc}")

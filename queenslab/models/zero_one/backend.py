@@ -277,7 +277,7 @@ class KindModels(Backend):
             raise LimitReached
         for values in self._solutions()(model, run, self.settings):
             self._vouch(model, values)
-            yield question.kind.decode(problem.board, model, values)
+            yield run.counted(question.kind.decode(problem.board, model, values))
 
 
 def _start(

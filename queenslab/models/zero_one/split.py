@@ -33,7 +33,6 @@ from __future__ import annotations
 import contextlib
 import functools
 import hashlib
-import importlib
 import itertools
 import time
 from collections.abc import Callable, Iterator, Mapping
@@ -51,6 +50,7 @@ from queenslab.core.result import DecideResult, Status
 from queenslab.core.run import PartRun, Run
 from queenslab.models.zero_one.backend import decided
 from queenslab.models.zero_one.outcome import Outcome
+from queenslab.models.zero_one.translator import TRANSLATORS
 from queenslab.runtime import forked
 from queenslab.runtime.pool import Cluster, Pool, Processes, Serial, Threads, connect
 
@@ -240,7 +240,7 @@ def _solve_cubes(
     """A pool worker: (number, outcome, statistics, seconds) per cube it claims. A pure
     function of its arguments, so a Dask task may be rerun. With ``proving`` (the CaDiCaL
     command, the proof folder), a cube's no is INFEASIBLE only after its proof checked."""
-    solve = importlib.import_module(f"queenslab.models.zero_one.{translator}").optimize
+    solve = TRANSLATORS.get(translator).optimize  # a Dask worker loads it as a plug-in
     for number, units in claimed:
         start = time.perf_counter()
         run = PartRun(should_stop)  # a cube's: the pool worker's should_stop
