@@ -113,7 +113,7 @@ def measure(asked: Measure, budget: float) -> Measure:
     """One run of the setting ``asked`` at its n; a setting the backend refuses reads
     'refused'."""
     try:
-        result = ql.optimize(asked.n, problem=asked.problem, backend=asked.backend,
+        result = ql.optimize(asked.n, kind=asked.problem, backend=asked.backend,
                              model=asked.model, symmetry=asked.symmetry or "none",
                              from_heuristic=asked.start == HEURISTIC, cpu_limit=budget,
                              time_limit=budget * WALL)  # fmt: skip
