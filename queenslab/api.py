@@ -30,7 +30,9 @@ work for this release, with a DeprecationWarning:
     variant: the board's rules: ``"standard"``, ``"toroidal"`` or ``"superqueens"``.
     blocked: cells that may not hold a queen.
     model: the kind's 0-1 formulation (``ProblemKind.models``). None: a specialist's
-        own search for placement, the kind's first model otherwise.
+        own search for placement; otherwise one rule for every task, export and
+        ``problem_model`` (``problems.defaults.chosen``): the model and symmetry measured
+        fastest at this n, else the kind's first model; ``stats["chosen"]`` says which.
     symmetry: ``"lex-leader"`` keeps one answer per class of the board's symmetries.
     time_limit: seconds for the whole call, model building included.
     cpu_limit: CPU seconds for the whole call, its worker processes included (not a Dask
@@ -871,7 +873,7 @@ def export(
         The text when ``out`` is None, else None.
 
     Example:
-        >>> ql.export(4, format="dimacs", kind="domination").splitlines()[7]
+        >>> ql.export(4, format="dimacs", kind="domination", model="cells").splitlines()[7]
         'p cnf 80 201'
     """
     from queenslab import exports
@@ -883,8 +885,9 @@ def export(
         exports.write(exports.Instance(instance, question.kind.weights, encoding), format, target)
     else:
         write = exports.model_writer(format)
+        question = _default_model(instance, question)
         built = question.build(instance.board)
-        write(exports.ModelInstance(instance, built, symmetry, encoding), target)
+        write(exports.ModelInstance(instance, built, question.symmetry, encoding), target)
     return target.getvalue() if out is None else None
 
 
@@ -903,8 +906,17 @@ def problem_model(
     every model backend receives it (``queens export --problem`` writes it).
 
     Example:
-        >>> ql.problem_model(4, kind="domination").stats()
+        >>> ql.problem_model(4, kind="domination", model="cells").stats()
         {'variables': 16, 'clauses': 16, 'linear_constraints': 1}
     """
     instance = make_problem(n, (), variant, blocked, kind)
-    return _question(instance, kind, model, symmetry, weights).build(instance.board)
+    return _default_model(instance, _question(instance, kind, model, symmetry, weights)).build(
+        instance.board
+    )
+
+
+def _default_model(instance: Problem, question: Question) -> Question:
+    """The question with the model and symmetry every task would build when none was
+    asked for (``problems.defaults.chosen``, the one rule), for export and problem_model."""
+    model, symmetry, _ = defaults.chosen(instance, None, question)
+    return replace(question, model=model, symmetry=symmetry)

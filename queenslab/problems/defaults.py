@@ -31,7 +31,13 @@ def _measured(problem: Problem) -> bool:
 
 def _at(rows: list[tuple], n: int) -> tuple | None:
     """The row of ``(first n, last n, ...)`` ranges that holds ``n``, less its range."""
-    return next((tuple(row[2:]) for row in rows if row[0] <= n <= row[1]), None)
+    row = _row(rows, n)
+    return None if row is None else tuple(row[2:])
+
+
+def _row(rows: list[tuple], n: int) -> tuple | None:
+    """The row of ``(first n, last n, ...)`` ranges that holds ``n``."""
+    return next((tuple(row) for row in rows if row[0] <= n <= row[1]), None)
 
 
 def best_backend(problem: Problem) -> str | None:
@@ -62,21 +68,51 @@ def from_heuristic(problem: Problem, backend: str, question: Question) -> bool:
 
 
 def tuned(
-    problem: Problem, run: Run, backend: str, question: Question, builds: bool = True
+    problem: Problem,
+    run: Run,
+    backend: str,
+    question: Question,
+    builds: bool = True,
+    *,
+    counts: bool = False,
 ) -> Question:
-    """The question ``backend`` answers: when no model and no symmetry were asked for
-    (``Question.native``), the measured setting. ``builds``: the caller builds the model
-    itself, so the question names the model built even where none was measured, and the
-    run's stats say which model and symmetry ran; False (a portfolio) leaves a question
-    without a measured setting to its members as it came."""
-    found = setting(problem, backend) if question.native else None
-    chosen = None if found is None else found[:2]  # the start: api.optimize, before
-    if chosen is None and builds:
-        chosen = (question.kind.model_name(question.model), question.symmetry)
-    if chosen is None:
+    """The question ``backend`` answers, by the one rule every task and entry point
+    follows (``chosen``); the run's stats say which model and symmetry ran and why
+    (``stats["chosen"]``). ``builds``: the caller builds the model itself, so the question
+    names the model built even where none was measured; False (a portfolio) leaves a
+    question without a measured setting to its members as it came."""
+    model, symmetry, why = chosen(problem, backend, question, counts=counts)
+    if why == NOT_MEASURED and not builds:
         return question
-    run.stats["model"], run.stats["symmetry"] = chosen
-    return replace(question, model=chosen[0], symmetry=chosen[1])
+    run.stats["model"], run.stats["symmetry"], run.stats["chosen"] = model, symmetry, why
+    return replace(question, model=model, symmetry=symmetry)
+
+
+#: ``chosen``'s reason where the table has no row for the board.
+NOT_MEASURED = "the kind's first model: nothing measured for this board"
+
+
+def chosen(
+    problem: Problem, backend: str | None, question: Question, *, counts: bool = False
+) -> tuple[str, str, str]:
+    """The one rule for the model and symmetry a question is built with, for optimize,
+    decide, solve, count, enumerate, export and ``problem_model`` alike: (model, symmetry,
+    why). What was asked for, else what ``backend`` (None: the backend measured fastest)
+    proved fastest at this n, else the kind's first model without symmetry breaking.
+    ``counts``: the answers are counted, so a measured model that cannot count them is
+    passed over, and no symmetry breaking is added (it would count classes)."""
+    kind = question.kind
+    if not question.native:
+        return kind.model_name(question.model), question.symmetry, "asked"
+    name = backend if backend is not None else best_backend(problem)
+    row = None
+    if name is not None and _measured(problem):
+        row = _row(measured.SETTINGS.get(problem.kind, {}).get(name, []), problem.n)
+    if row is None or (counts and row[2] in kind.uncounted):
+        first = kind.counting_model_name(None) if counts else kind.model_name(None)
+        return first, question.symmetry, NOT_MEASURED
+    symmetry = question.symmetry if counts else row[3]
+    return row[2], symmetry, f"measured fastest on {name} for n = {row[0]}..{row[1]}"
 
 
 def beyond_reach(problem: Problem, backend: str) -> str | None:

@@ -14,7 +14,8 @@ A backend with a formulation of its own for a kind (placement's) declares it in 
 and writes it as ``own_<task>``: it is used when no model was asked for
 (``Backend.searches_itself``). Otherwise solve, optimize and decide build the model and
 symmetry setting asked for, or when none was, the one measured fastest for this backend,
-kind and n (``problems.defaults.tuned``).
+kind and n (``problems.defaults.tuned``); count and enumerate the measured model too, when
+it counts the answers, without symmetry breaking unless asked.
 
 Optimising runs in a forked child, the model built there too; counting and enumerating
 prove the optimum that way first, build the model of the answers at that value in a child
@@ -223,6 +224,7 @@ class KindModels(Backend):
 
     def _model_count(self, problem: Problem, run: Run, question: Question) -> CountResult:
         self._solutions()  # refused before any work
+        question = tuned(problem, run, self.name, question, counts=True)
         found, optimum = 0, None
         try:
             best = self._kind_proven(problem, run, question)
@@ -239,6 +241,7 @@ class KindModels(Backend):
 
     def _model_enumerate(self, problem: Problem, run: Run, question: Question) -> Iterator[Any]:
         self._solutions()  # refused before any work
+        question = tuned(problem, run, self.name, question, counts=True)
         best = self._kind_proven(problem, run, question)
         yield from self._kind_optima(problem, run, question, best)
 
