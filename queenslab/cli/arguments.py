@@ -242,7 +242,7 @@ def add_problem(parser: argparse.ArgumentParser) -> None:
         "--model",
         type=non_empty("the model"),
         help="the problem's 0-1 formulation (default: a backend's own search for placement, "
-        "else the problem's first): "
+        "else the one measured fastest at this n, else the problem's first): "
         + "; ".join(f"{k.name}: {', '.join(k.formulations())}" for k in BUILTIN.values()),
     )
     parser.add_argument(

@@ -80,7 +80,11 @@ class SolveResult(_Answer):
         return _placement(self.answer)
 
     def to_json(self, with_cols: bool = True) -> dict[str, Any]:
-        """The JSON record; ``with_cols=False`` leaves ``cols`` None for a streaming writer."""
+        """The JSON record; ``with_cols=False`` leaves ``cols`` None for a streaming writer.
+        Another kind's answer is its JSON data, under ``answer``, with the kind's name."""
+        kind = self.problem.kind if self.problem is not None else "placement"
+        if kind != "placement":
+            return self._record(problem=kind, status=str(self.status), answer=self.answer)
         return self._record(status=str(self.status), cols=_cols(self.placement, with_cols))
 
 

@@ -4,11 +4,14 @@ or the solver's fault, and one broken plug-in hides none of the others."""
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 
 import pytest
 
+from queenslab.boards import board
+from queenslab.problems import kind
 from tests.conftest import HANG, ROOT, queens_command
 from tests.public_kinds import WRONG
 
@@ -35,6 +38,7 @@ def queens(site, *argv: str) -> subprocess.CompletedProcess[str]:
 @pytest.mark.parametrize(
     "argv",
     [
+        ("solve", "4", "-b", "cpsat"),
         ("count", "4", "-b", "sat"),
         ("enumerate", "4", "-b", "cpsat"),
         ("optimize", "4", "-b", "milp"),
@@ -67,3 +71,15 @@ def test_a_broken_plugin_hides_none_of_the_others(site):
     listed = [line.split(" ")[0] for line in run.stdout.splitlines() if not line.startswith(" ")]
     assert {"placement", "domination", "rooks-as-queens"} <= set(listed)
     assert "broken" not in listed
+
+
+def test_solve_answers_any_kind_with_an_answer_its_checker_accepts(site):
+    """``queens solve --problem``: any answer, no objective needed, checked by the kind."""
+    run = queens(site, "solve", "6", "--problem", "domination", "--format", "json")
+    assert run.returncode == 0, run.stderr
+    record = json.loads(run.stdout)
+    answer = frozenset(tuple(cell) for cell in record["answer"])
+    assert record["problem"] == "domination" and record["status"] == "solved"
+    assert kind("domination").check(board(6), answer) is None
+    text = queens(site, "solve", "4", "--problem", "public-total-domination")
+    assert text.returncode == 2 and "unknown problem" in text.stderr  # not declared here
