@@ -55,7 +55,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )  # fmt: skip
     start.add_argument(
         "--from-heuristic", action=argparse.BooleanOptionalAction,
-        help="run graph-search first, within the same limits, and begin from its answer "
+        help="run graph-search first, with half the limits, and begin from its answer "
         "(default: where measured faster, with no --model, --symmetry or --start)",
     )  # fmt: skip
     parser.add_argument(

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import importlib
 import io
+import time
 from dataclasses import replace
 from itertools import pairwise
 from pathlib import Path
@@ -122,6 +123,22 @@ def test_a_measured_warm_start_runs_the_heuristic_first_and_the_stats_say_so(tab
     assert asked.stats["start"] == "none"
     with pytest.raises(ql.UsageError, match="not both"):
         ql.optimize(8, problem="domination", start=result.answer, from_heuristic=True)
+
+
+def test_the_heuristic_ahead_of_the_model_leaves_it_half_the_time(monkeypatch):
+    """A warm start's search that would run to the limit gets half of it, so the model it
+    starts is still built and states its bound (domination n = 12: at least 6 queens)."""
+    from queenslab.heuristics import graph_search
+
+    def endless(board, graph, rng, stop, *rest):  # rest: patience (and tell)
+        while not stop():
+            time.sleep(0.01)
+        return graph_search.Outcome([(0, c) for c in range(board.n)], 1)  # row 0 covers all
+
+    monkeypatch.setitem(graph_search.SEARCHES, "domination", endless)
+    result = ql.optimize(12, problem="domination", backend="sat", model="lines",
+                         from_heuristic=True, time_limit=8)  # fmt: skip
+    assert result.stats["start"] == "heuristic" and result.bound == 6
 
 
 def test_coloring_with_no_options_starts_the_cover_from_the_heuristic():
