@@ -143,7 +143,9 @@ class BackendInfo:
         return self.reason or ""
 
     def tasks_on(self, kind: str) -> frozenset[Task]:
-        return self.tasks.get(kind, self.tasks.get(EVERY_KIND, frozenset()))
+        """The tasks done on ``kind``: by a search of the backend's own, or on the kind's
+        model (``EVERY_KIND``)."""
+        return self.tasks.get(kind, frozenset()) | self.tasks.get(EVERY_KIND, frozenset())
 
     @property
     def capabilities(self) -> list[str]:

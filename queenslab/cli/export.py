@@ -56,7 +56,7 @@ def write_model(
     args: argparse.Namespace, name: str, weights_file: str | None = None, **question: Any
 ) -> int:
     """Write the board of ``args`` in export format ``name``, to stdout or --output: the
-    board's own formulation of placement, or with ``question`` (``problem``, ``model``,
+    board's own formulation of placement, or with ``question`` (``kind``, ``model``,
     ``symmetry``: ``--problem``) that problem's 0-1 model."""
     from queenslab import api
     from queenslab.io.output import atomic_output

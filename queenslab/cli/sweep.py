@@ -116,7 +116,7 @@ def run(args: argparse.Namespace) -> int:
             report = run_sweep(
                 configs, list(args.n), tasks, repeat=args.repeat, time_limit=args.time_limit,
                 workers=args.workers, variant=args.variant, blocked=blocked,
-                **a.kind_arguments(args), progress=bar,
+                problem=args.problem, model=args.model, symmetry=args.symmetry, progress=bar,
                 log=lambda line: a.say(args, line),
             )  # fmt: skip
         report.table().write(fmt, out)

@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from numbers import Integral
-from typing import Generic, TypeVar
+from typing import Generic, TypeVar, cast
 
 from queenslab.boards import Board, Cell
 from queenslab.core.errors import UsageError
@@ -200,8 +200,8 @@ class LinExpr(_Arithmetic):
                 elif isinstance(item, LinExpr):
                     stack.append((a * scale, iter(item.parts)))
                     break
-                else:
-                    constant += a * scale * item
+                else:  # a part is a literal, a sum or an int
+                    constant += a * scale * cast(int, item)
             else:
                 stack.pop()
         return owner, tuple((a, v) for v, a in coefficients.items() if a), constant
@@ -211,7 +211,7 @@ class LinExpr(_Arithmetic):
         bound = shift - constant
         return Constraint(owner, terms, bound if lower else None, bound if upper else None)
 
-    def __le__(self, other: Addend) -> Constraint:  # type: ignore[override]
+    def __le__(self, other: Addend) -> Constraint:
         return self._compare(other, lower=False, upper=True)
 
     def __lt__(self, other: Addend) -> Constraint:
@@ -348,6 +348,9 @@ class ModelBuilder:
         self.bool_model = BoolModel(name)
         #: The families made by ``cells``, in order: default symmetry breaking reads them.
         self.cell_families: list[Family[Cell]] = []
+        #: Whether ``minimise`` or ``maximise`` was called (an objective may still have no
+        #: terms: weights all zero).
+        self.objective_stated = False
 
     # -- variables ----------------------------------------------------------------------
     def var(self, name: str, *, answer: bool = False) -> Lit:
@@ -410,9 +413,11 @@ class ModelBuilder:
 
     def minimise(self, objective: Lit | LinExpr | int) -> None:
         self.bool_model.minimise(self._objective(objective))
+        self.objective_stated = True
 
     def maximise(self, objective: Lit | LinExpr | int) -> None:
         self.bool_model.maximise(self._objective(objective))
+        self.objective_stated = True
 
     def at_most_objective(self, count: LinExpr) -> None:
         """``count <= the objective`` (a minimum, stated first) holds in every answer: an

@@ -14,7 +14,7 @@ from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import chain, combinations
 from types import MappingProxyType
-from typing import Any, ClassVar, Generic, Literal, TypeVar
+from typing import Any, ClassVar, Generic, Literal, TypeVar, cast
 
 from queenslab.boards import VARIANTS, Board, Cell
 from queenslab.boards.symmetry import Symmetry
@@ -183,12 +183,12 @@ class ProblemKind(Generic[AnswerT]):
             raise KindError(f"the {self.name} kind's {model} model states no variables")
         unweighted = self.takes_weights and self.weights is None
         if self.sense is not None and not unweighted:
-            if not built.objective:
+            if not m.objective_stated:
                 raise KindError(
                     f"the {self.name} kind has sense {str(self.sense)!r} but its {model} model "
                     "states no objective (m.minimise(...) or m.maximise(...))"
                 )
-            if built.sense != self.sense:
+            if built.objective and built.sense != self.sense:
                 raise KindError(
                     f"the {self.name} kind has sense {str(self.sense)!r} but its {model} model "
                     f"{built.sense}imises"
@@ -206,7 +206,7 @@ class ProblemKind(Generic[AnswerT]):
         variables = [lit.var for lit in m.cell_families[0].values()]
         lex_leader(m.bool_model, board, cells, variables, board.symmetries())
 
-    def decode(self, board: Board, model: BoolModel, values: Sequence[bool]) -> frozenset[Cell]:
+    def decode(self, board: Board, model: BoolModel, values: Sequence[bool]) -> AnswerT:
         """The open cells whose answer variables are true (one per open cell, in order)."""
         open_cells = list(board.open_cells())
         if len(open_cells) != len(model.answer):
@@ -215,9 +215,10 @@ class ProblemKind(Generic[AnswerT]):
                 f"{len(open_cells)} open cells: the default decode takes one a cell; "
                 "override decode"
             )
-        return frozenset(
+        chosen = frozenset(
             cell for cell, v in zip(open_cells, model.answer, strict=True) if values[v]
         )
+        return cast(AnswerT, chosen)  # a kind of another answer type overrides decode
 
     def encode(self, board: Board, model: BoolModel, answer: Any) -> dict[Var, bool]:
         """The answer variables' values that ``decode`` reads back as ``answer``: how a
@@ -332,7 +333,7 @@ class Question:
     optimum proven elsewhere (lower when minimising, upper when maximising), stated in the
     model as a constraint on the objective."""
 
-    kind: ProblemKind
+    kind: ProblemKind[Any]
     model: str | None = None
     symmetry: str = "none"
     unique: bool = False

@@ -174,7 +174,7 @@ CASES = [
 def written(problem: str, n: int, variant: str, symmetry: str, name: str) -> str:
     import io
 
-    instance = api.make_problem(n, variant=variant, problem=problem)
+    instance = api.make_problem(n, variant=variant, kind=problem)
     model = ql.problem_model(instance, symmetry=symmetry)
     out = io.StringIO()
     exports.model_writer(name)(ModelInstance(instance, model, symmetry), out)

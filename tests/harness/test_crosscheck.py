@@ -119,11 +119,14 @@ def test_an_unknown_backend_is_a_usage_error(capsys):
 
 
 def test_a_kind_with_an_objective_compares_its_optimum_and_its_optima():
-    report = crosscheck([4, 5], ["milp", "sat", "graph-search"], problem="domination")
+    report = crosscheck([4, 5], ["cpsat", "sat", "graph-search"], problem="domination")
     assert report.ok and list(report.tables) == ["values", "counts"]
-    assert (report.values.counters, report.values.heuristics) == (["milp", "sat"], ["graph-search"])
-    assert [row.counts["milp"].value for row in report.values.rows] == [2, 3]
-    assert report.counts.counters == ["sat"] and report.counts.heuristics == []
+    assert (report.values.counters, report.values.heuristics) == (
+        ["cpsat", "sat"],
+        ["graph-search"],
+    )
+    assert [row.counts["cpsat"].value for row in report.values.rows] == [2, 3]
+    assert report.counts.counters == ["cpsat", "sat"] and report.counts.heuristics == []
     assert [row.counts["sat"].value for row in report.counts.rows] == [12, 186]
     text = report.to_text()
     assert "domination: the optimum\n" in text and "domination: how many optimal answers\n" in text

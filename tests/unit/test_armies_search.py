@@ -293,8 +293,8 @@ def test_the_default_beyond_the_largest_n_is_a_backend_that_takes_the_board():
     """The armies search takes n <= 30: past it the measured default passes to a backend
     that takes the board, and naming armies is one line."""
     for task in (Task.OPTIMIZE, Task.DECIDE):
-        assert registry.resolve(task, make_problem(30, problem="peaceable")).name == "armies"
-        chosen = registry.resolve(task, make_problem(31, problem="peaceable"))
+        assert registry.resolve(task, make_problem(30, kind="peaceable")).name == "armies"
+        chosen = registry.resolve(task, make_problem(31, kind="peaceable"))
         assert chosen.name != "armies" and chosen.largest_n >= 31
     with pytest.raises(UsageError, match=r"'armies' takes n <= 30, not 31; backends that do"):
         ql.decide(31, "peaceable", 3, "armies")
