@@ -85,7 +85,7 @@ from queenslab.problems import defaults, kind_class
 
 R = TypeVar("R", SolveResult, CountResult, OptimizeResult, DecideResult)
 #: What ``problem=`` takes: a kind's name (``ql.kinds()``) or a kind itself.
-KindArgument = str | ProblemKind | None
+KindArgument = str | ProblemKind[Any] | None
 
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -552,7 +552,9 @@ def count(
             lambda: engine.count(instance, run, question),
         )  # fmt: skip
     except KeyboardInterrupt as stop:
-        so_far = CountResult(None, status=Status.LIMIT, kind=instance.kind, lower_bound=run.found)
+        so_far = CountResult(
+            None, status=Status.INTERRUPTED, kind=instance.kind, lower_bound=run.found
+        )
         so_far.seconds = run.elapsed()
         _identify(so_far, instance, engine.name)
         raise StoppedWithAnswer(so_far, stop) from stop
@@ -646,7 +648,8 @@ def optimize(
     try:
         result = _timed(engine, Task.OPTIMIZE, instance, run, question, work)
     except KeyboardInterrupt as stop:
-        best = warm_start.kept(question, OptimizeResult.of_news(run.news, instance.kind))
+        stopped = OptimizeResult.of_news(run.news, instance.kind, Status.INTERRUPTED)
+        best = warm_start.kept(question, stopped)
         best.seconds, best.cpu_seconds = run.elapsed(), cpu_seconds() - cpu_start
         _identify(best, instance, engine.name)
         _checked_optimum(question, instance, best, modelled)
@@ -880,7 +883,8 @@ def export(
 
     instance = make_problem(n, givens, variant, blocked, kind)
     question = _question(instance, kind, model, symmetry, weights)
-    target = io.StringIO() if out is None else out
+    text = io.StringIO()
+    target = text if out is None else out
     if question.native and instance.kind == "placement":  # the board's own formulations
         exports.write(exports.Instance(instance, question.kind.weights, encoding), format, target)
     else:
@@ -888,7 +892,7 @@ def export(
         question = _default_model(instance, question)
         built = question.build(instance.board)
         write(exports.ModelInstance(instance, built, question.symmetry, encoding), target)
-    return target.getvalue() if out is None else None
+    return text.getvalue() if out is None else None
 
 
 @_entry("kind", "model", "symmetry")

@@ -28,7 +28,8 @@ class Status(StrEnum):
     OPTIMAL = "optimal"  # a placement proven best for the objective (optimize)
     FEASIBLE = "feasible"  # optimize stopped at a limit with a board not proven best
     INFEASIBLE = "infeasible"  # proven: no placement exists
-    LIMIT = "limit"  # a time limit (or a stop) ended the search before an answer
+    LIMIT = "limit"  # a time or CPU limit ended the search before an answer
+    INTERRUPTED = "interrupted"  # Ctrl-C or SIGTERM ended it before an answer
     UNKNOWN = "unknown"  # an incomplete method gave up without proof
     YES = "yes"  # decide: an answer of the asked value exists (the answer shows it)
     NO = "no"  # decide: proven that no answer of the asked value exists
@@ -40,6 +41,8 @@ class Status(StrEnum):
             return ExitCode.OK
         if self in (Status.INFEASIBLE, Status.NO):
             return ExitCode.NO_SOLUTION
+        if self is Status.INTERRUPTED:
+            return ExitCode.INTERRUPTED
         return ExitCode.LIMIT
 
 
@@ -137,11 +140,12 @@ class OptimizeResult(_Answer):
         return _placement(self.answer)
 
     @classmethod
-    def of_news(cls, news: News, kind: str) -> OptimizeResult:
+    def of_news(cls, news: News, kind: str, empty: Status = Status.LIMIT) -> OptimizeResult:
         """What a stopped anytime search leaves: its best answer (``feasible``) with the
-        best bound proven, or ``limit`` (with the bound, if any) when it found none."""
+        best bound proven, or ``empty`` (``limit``, or ``interrupted`` after a signal; with
+        the bound, if any) when it found none."""
         if news.answer is None:
-            return cls(Status.LIMIT, kind=kind, bound=news.bound)
+            return cls(empty, kind=kind, bound=news.bound)
         return cls(Status.FEASIBLE, news.objective, kind=kind, answer=news.answer, bound=news.bound)
 
     @property

@@ -102,7 +102,7 @@ def test_an_interrupted_count_keeps_what_it_counted_as_a_lower_bound(case):
     with pytest.raises(StoppedWithAnswer) as stopped:
         ql.count(n, backend, problem=kind, progress=interrupt, **options)
     so_far = stopped.value.result
-    assert (so_far.status, so_far.total, so_far.backend) == (Status.LIMIT, None, backend)
+    assert (so_far.status, so_far.total, so_far.backend) == (Status.INTERRUPTED, None, backend)
     assert 0 <= so_far.lower_bound < total
     if kind is not None:  # each answer is counted before it is reported
         assert so_far.lower_bound >= 3

@@ -121,9 +121,9 @@ def test_ctrl_c_ends_a_model_run_with_one_line(case, weights_file):
     extra = _weights(weights_n, weights_file) if weights_n else []
     code, out, err = signal_after(start_queens(*args, *extra))
     assert (code, err) == (130, "queens: interrupted\n"), err
-    if args[0] == "optimize" and "--problem" in args:  # the best answer found, or "limit"
+    if args[0] == "optimize" and "--problem" in args:  # the best answer, or "interrupted"
         assert out.startswith("domination n=14: feasible") or out.startswith(
-            "domination n=14: limit"
+            "domination n=14: interrupted"
         ), out
     elif args[0] == "count":
         assert counted_so_far(out) >= 0
