@@ -275,13 +275,15 @@ the frontier's too (SOURCES: ``--frontier``, with a budget of their own). Each k
 come from the run named in SOURCES.
 """
 
+from typing import Any
+
 #: Kind -> the CPU seconds each run had: a backend's reach is the largest n it proved
 #: within them.
 BUDGET = {budgets!r}
 #: Kind -> ((first n, last n, backend, model, symmetry, start), ...): the fastest setting
 #: (start "heuristic": graph-search's answer first; model, symmetry and start None: the
 #: backend's own search).
-BEST = {best!r}
+BEST: dict[str, list[tuple[Any, ...]]] = {best!r}
 #: Kind -> backend -> ((first n, last n, model, symmetry, start), ...): its fastest setting.
 SETTINGS = {settings!r}
 #: Kind -> backend -> the largest n proven within BUDGET (0: none of the n measured).

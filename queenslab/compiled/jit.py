@@ -89,7 +89,7 @@ def _load_overload(self: caching.Cache, sig: Any, target_context: Any) -> Any:
     Other code in the process (a user's own kernels) keeps numba's behaviour untouched.
     """
     if not getattr(self._py_func, "__module__", "").startswith(_PACKAGE):
-        return _numba_load_overload(self, sig, target_context)
+        return _numba_load_overload(self, sig, target_context)  # type: ignore[no-untyped-call]  # numba's
     rtsys.initialize(target_context)
     with self._guard_against_spurious_io_errors():
         return self._load_overload(sig, target_context)
@@ -125,4 +125,4 @@ event.register("numba:compile", _CompileClock())
 # Only with the start-up tricks switched on (QUEENSLAB_NATIVE), and on the numba versions
 # whose cache works this way.
 if enabled() and hasattr(caching.Cache, "_load_overload"):
-    caching.Cache.load_overload = _load_overload
+    caching.Cache.load_overload = _load_overload  # type: ignore[method-assign]  # numba's, replaced

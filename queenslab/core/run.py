@@ -115,7 +115,7 @@ class Run:
         self.found = 0
         #: What vets each answer a count materialises (the api sets the kind's checker):
         #: a count's answers are checked like those of every other task.
-        self.vet: Callable[[Any], None] | None = None
+        self.vet: Callable[[Any], object] | None = None
 
     # -- the clock ----------------------------------------------------------------------
     def expired(self) -> bool:

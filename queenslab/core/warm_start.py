@@ -62,7 +62,7 @@ def tighter(question: Question, bound: int | None) -> int | None:
     """The better of a backend's proven ``bound`` and the one given."""
     if bound is None or question.bound is None:
         return question.bound if bound is None else bound
-    return bound if question.kind.sense.tighter(bound, question.bound) else question.bound
+    return bound if question.kind.goal().tighter(bound, question.bound) else question.bound
 
 
 def kept(question: Question, result: OptimizeResult) -> OptimizeResult:

@@ -18,16 +18,17 @@ from __future__ import annotations
 
 import itertools
 import math
+import operator
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from queenslab import api
 from queenslab.core.backend import Family, Option, Task
-from queenslab.core.errors import UsageError
+from queenslab.core.errors import BackendBug, UsageError
 from queenslab.core.integers import workers as checked_workers
 from queenslab.core.problem import Problem
-from queenslab.core.result import Status
+from queenslab.core.result import CountResult, OptimizeResult, SolveResult, Status
 from queenslab.core.run import ProgressCallback
 from queenslab.core.stats import EFFORT_FIELDS, primary_effort
 from queenslab.lab import reference
@@ -96,7 +97,8 @@ def configurations(
     problem kind ``problem`` (with ``model`` and ``symmetry``, as ``run_sweep`` asks it).
     """
     native = model is None and symmetry == "none"  # as ``Question.native``
-    configs, offered = [], set()
+    configs: list[Config] = []
+    offered: set[tuple[str, str]] = set()
     for name in dict.fromkeys(backends):
         cls = backend_class(name)
         missing = [task for task in tasks if not cls.does(TASKS[task], problem)]
@@ -121,10 +123,10 @@ def configurations(
                 )
             axes.append([(option.name, value) for value in values])
         configs += [Config(name, combo) for combo in itertools.product(*axes)]
-    for option, values in wanted.items():
-        for value in values:
-            if (option, value) not in offered:
-                raise UsageError(f"no chosen backend offers {option} {value!r}")
+    for option_name, given in wanted.items():
+        for value in given:
+            if (option_name, value) not in offered:
+                raise UsageError(f"no chosen backend offers {option_name} {value!r}")
     return configs
 
 
@@ -369,6 +371,7 @@ def _measure(
     how: dict[str, Any] = {"time_limit": time_limit}
     if backend_class(config.backend).family is Family.MODEL:  # a local search builds none
         how.update(model=asked["model"], symmetry=asked["symmetry"])
+    result: CountResult | OptimizeResult | SolveResult
     try:
         if task == "count":
             result = api.count(problem, backend=config.backend, **how, **options)
@@ -381,7 +384,7 @@ def _measure(
                 problem, backend=config.backend, seed=seed, time_limit=time_limit, **options
             )
             answer = {Status.SOLVED: 1, Status.INFEASIBLE: 0}.get(result.status)
-    except api.BackendBug as exc:
+    except BackendBug as exc:
         return Measurement("error", note=f"wrong: {exc}")
     except Exception as exc:  # a sweep reports every failure instead of stopping
         return Measurement("error", note=f"error: {exc}")
@@ -408,10 +411,10 @@ def _check(report: SweepReport, problems: Mapping[int, Problem]) -> None:
         row = [c for c in report.cells if c.task == task and c.n == n and c.runs]
         published = None if problems[n].blocked else _published(report, task, n)
         for cell in row:
-            answers = {run.answer for run in cell.runs if run.finished}
+            answers = {a for run in cell.runs if (a := run.answer) is not None}  # finished
             if len(answers) > 1:
                 _wrong(report, cell, f"repeats disagree: {sorted(answers)}")
-        answers = {c.answer for c in row if c.answer is not None}
+        answers = {a for c in row if (a := c.answer) is not None}
         if published is not None:
             for cell in row:
                 if cell.answer is not None and cell.answer != published:
@@ -471,7 +474,7 @@ def write_plot(report: SweepReport, path: str) -> None:
         }
         timing.plot(*_medians(cells, lambda c: c.seconds()), **style)
         if measure:
-            effort.plot(*_medians(cells, lambda c, m=measure: c.effort(m)), **style)
+            effort.plot(*_medians(cells, operator.methodcaller("effort", measure)), **style)
     one_measure = len(set(measures.values())) == 1
     handles = [
         plt.Line2D([], [], **{**styles[name], "marker": "o"},

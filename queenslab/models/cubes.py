@@ -32,7 +32,7 @@ from __future__ import annotations
 
 import functools
 import itertools
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from contextlib import closing
 from dataclasses import dataclass
 from functools import cached_property
@@ -87,7 +87,7 @@ Split = Callable[[Problem, Callable[[], bool]], Iterator[Cube]]
 #: (None, its statistics); LimitReached when ``should_stop()`` says stop.
 CubeWork = Callable[
     [Problem, Iterator[Cube], Mapping[str, Any], Callable[[], bool]],
-    Iterator[tuple[Cube | None, Any]],
+    Generator[tuple[Cube | None, Any], None, None],
 ]
 
 
@@ -213,10 +213,11 @@ def _border_queens(board: Board, should_stop: Callable[[], bool]) -> Iterator[Qu
     def threatened(queen: Cell) -> tuple[int, int]:
         found = threats.get(queen)
         if found is None:
-            found = threats[queen] = tuple(
+            left, right = (
                 sum(1 << r for r in range(1, last) if board.attacks(queen, (r, column)))
                 for column in columns
             )
+            found = threats[queen] = (left, right)
         return found
 
     sides = [[r for r in range(1, last) if board.is_open(r, column)] for column in columns]

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import signal
 import threading
-from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, ClassVar
 
@@ -123,7 +123,7 @@ def _slices(
 ) -> bool | None:
     while not should_stop():
         solver.conf_budget(_CONFLICTS_PER_SLICE)
-        found = solver.solve_limited(assumptions=assumptions)
+        found: bool | None = solver.solve_limited(assumptions=assumptions)
         if found is not None:
             return found
     return None
@@ -165,7 +165,7 @@ def _solve_cubes(
     settings: Mapping[str, Any],
     should_stop: Callable[[], bool],
     per_cube: Callable[[int, Iterator[list[int]]], Iterable[Any]],
-) -> Iterator[tuple[cubes.Cube | None, Any]]:
+) -> Generator[tuple[cubes.Cube | None, Any], None, None]:
     """The items ``per_cube(n, models)`` of each cube, then the summed search statistics.
 
     One solver takes all the cubes, keeping what it learnt, except the solvers in
@@ -193,7 +193,7 @@ def cube_counts(
     claimed: Iterable[cubes.Cube],
     settings: Mapping[str, Any],
     should_stop: Callable[[], bool],
-) -> Iterator[tuple[cubes.Cube | None, Any]]:
+) -> Generator[tuple[cubes.Cube | None, Any], None, None]:
     """The number of models of each cube (module-level, so processes can run it)."""
     return _solve_cubes(
         problem, claimed, settings, should_stop, lambda _, models: [sum(1 for _ in models)]
@@ -205,7 +205,7 @@ def cube_solutions(
     claimed: Iterable[cubes.Cube],
     settings: Mapping[str, Any],
     should_stop: Callable[[], bool],
-) -> Iterator[tuple[cubes.Cube | None, Any]]:
+) -> Generator[tuple[cubes.Cube | None, Any], None, None]:
     """The boards (columns) of each cube's models in chunks, decoded in the worker."""
     return _solve_cubes(
         problem,

@@ -26,7 +26,7 @@ from queenslab.problems.placement import NQueens
 DEFAULT_KIND = NQueens.name
 ENTRY_POINT_GROUP = "queenslab.kinds"
 
-BUILTIN: dict[str, type[ProblemKind]] = {
+BUILTIN: dict[str, type[ProblemKind[Any]]] = {
     kind.name: kind for kind in (NQueens, Domination, IndependentDomination, Peaceable, Coloring)
 }
 #: Every kind by name: ``BUILTIN``, the entry-point group, ``register_kind``.
@@ -40,7 +40,9 @@ kind_names = KIND_REGISTRY.names
 kind_class = KIND_REGISTRY.get
 
 
-def kind(name: str | ProblemKind, weights: Any = None, givens: Sequence[Cell] = ()) -> ProblemKind:
+def kind(
+    name: str | ProblemKind[Any], weights: Any = None, givens: Sequence[Cell] = ()
+) -> ProblemKind[Any]:
     """The question: the kind called ``name`` with ``weights`` and ``givens`` (each refused
     in one line by a kind that takes none), or ``name`` itself when it is a kind already."""
     if isinstance(name, ProblemKind):

@@ -13,7 +13,9 @@ model, no symmetry breaking, no warm start and the registry's order.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
+from typing import Any
 
 from queenslab.boards import DEFAULT_VARIANT
 from queenslab.core.kind import Question
@@ -29,13 +31,13 @@ def _measured(problem: Problem) -> bool:
     return problem.variant == DEFAULT_VARIANT and not problem.blocked
 
 
-def _at(rows: list[tuple], n: int) -> tuple | None:
+def _at(rows: Sequence[tuple[Any, ...]], n: int) -> tuple[Any, ...] | None:
     """The row of ``(first n, last n, ...)`` ranges that holds ``n``, less its range."""
     row = _row(rows, n)
     return None if row is None else tuple(row[2:])
 
 
-def _row(rows: list[tuple], n: int) -> tuple | None:
+def _row(rows: Sequence[tuple[Any, ...]], n: int) -> tuple[Any, ...] | None:
     """The row of ``(first n, last n, ...)`` ranges that holds ``n``."""
     return next((tuple(row) for row in rows if row[0] <= n <= row[1]), None)
 

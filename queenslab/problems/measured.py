@@ -5,13 +5,15 @@ the frontier's too (SOURCES: ``--frontier``, with a budget of their own). Each k
 come from the run named in SOURCES.
 """
 
+from typing import Any
+
 #: Kind -> the CPU seconds each run had: a backend's reach is the largest n it proved
 #: within them.
 BUDGET = {"domination": 8.0, "coloring": 8.0, "peaceable": 8.0, "independent-domination": 8.0}
 #: Kind -> ((first n, last n, backend, model, symmetry, start), ...): the fastest setting
 #: (start "heuristic": graph-search's answer first; model, symmetry and start None: the
 #: backend's own search).
-BEST = {
+BEST: dict[str, list[tuple[Any, ...]]] = {
     "domination": [
         (1, 10, "sat", "hilbert", "lex-leader", "none"),
         (11, 12, "sat", "hilbert", "lex-leader", "heuristic"),
