@@ -389,6 +389,7 @@ def solve(
         lambda: engine.solve(instance, run, question),
     )  # fmt: skip
     _checked_solution(question, instance, result, _modelled(engine, Task.SOLVE, question))
+    result.freeze()
     return result
 
 
@@ -557,10 +558,12 @@ def count(
         )
         so_far.seconds = run.elapsed()
         _identify(so_far, instance, engine.name)
+        so_far.freeze()
         raise StoppedWithAnswer(so_far, stop) from stop
     if result.total is None:
         result.lower_bound = run.found
-    return _checked_count(result, instance)
+    _checked_count(result, instance).freeze()
+    return result
 
 
 @_entry("weights", "backend")
@@ -653,8 +656,10 @@ def optimize(
         best.seconds, best.cpu_seconds = run.elapsed(), cpu_seconds() - cpu_start
         _identify(best, instance, engine.name)
         _checked_optimum(question, instance, best, modelled)
+        best.freeze()
         raise StoppedWithAnswer(best, stop) from stop
     _checked_optimum(question, instance, warm_start.kept(question, result), modelled)
+    result.freeze()
     return result
 
 
@@ -781,6 +786,7 @@ def decide(
         )  # fmt: skip
     result.value = asked
     _checked_decision(question, instance, result, _modelled(engine, Task.DECIDE, question))
+    result.freeze()
     return result
 
 

@@ -9,8 +9,10 @@ machine wall seconds measure the load as much as the work.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Mapping
+from dataclasses import FrozenInstanceError, dataclass, field
 from enum import StrEnum
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from queenslab.core.errors import ExitCode
@@ -55,9 +57,20 @@ class _Answer:
     backend: str = field(default="", kw_only=True)
     seconds: float = field(default=0.0, kw_only=True)
     cpu_seconds: float = field(default=0.0, kw_only=True)
-    stats: dict[str, Any] = field(default_factory=dict, kw_only=True)
+    stats: Mapping[str, Any] = field(default_factory=dict, kw_only=True)
     #: The problem answered (givens, blocked cells), so drawings can mark them.
     problem: Problem | None = field(default=None, kw_only=True, repr=False, compare=False)
+
+    def freeze(self) -> None:
+        """Made read-only once the api returns it: checked results are not edited after the
+        checks (``stats`` becomes a read-only mapping too)."""
+        object.__setattr__(self, "stats", MappingProxyType(dict(self.stats)))
+        object.__setattr__(self, "_frozen", True)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if self.__dict__.get("_frozen"):
+            raise FrozenInstanceError(f"a returned result is read-only: cannot set {name!r}")
+        super().__setattr__(name, value)
 
     def _record(self, **fields: Any) -> dict[str, Any]:
         return {

@@ -5,6 +5,7 @@ one release, each with a DeprecationWarning."""
 from __future__ import annotations
 
 import inspect
+from dataclasses import FrozenInstanceError
 
 import pytest
 
@@ -45,3 +46,16 @@ def test_problem_is_the_deprecated_name_of_kind():
         ql.count(6, "backtrack", backend="bitmask")
     with pytest.raises(TypeError, match="takes n and keyword arguments"):
         ql.solve(6, "backtrack", "extra")
+
+
+def test_a_returned_result_is_read_only():
+    """Checked once by the api, a result is not edited afterwards, its stats included."""
+    result = ql.optimize(5, kind="domination", backend="cpsat")
+    with pytest.raises(FrozenInstanceError, match="cannot set 'objective'"):
+        result.objective = 2
+    with pytest.raises(TypeError):
+        result.stats["model"] = "mine"
+    assert result.to_json()["objective"] == 3
+    counted = ql.count(6, backend="backtrack")
+    with pytest.raises(FrozenInstanceError):
+        counted.total = 5
