@@ -11,7 +11,8 @@ from __future__ import annotations
 import argparse
 import math
 import sys
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypedDict
 
 from queenslab import boards
 from queenslab.core.backend import Backend, Option, Task, non_negative_int, positive_int
@@ -211,7 +212,14 @@ def process_age() -> float:
     return max(0.0, now - started / os.sysconf("SC_CLK_TCK"))
 
 
-def whole_run_limits(args: argparse.Namespace) -> dict[str, float | None]:
+class RunLimits(TypedDict):
+    """The API's limits on a whole run, as keywords."""
+
+    time_limit: float | None
+    cpu_limit: float | None
+
+
+def whole_run_limits(args: argparse.Namespace) -> RunLimits:
     """``time_limit`` and ``cpu_limit`` for the API, less what the process has spent on
     starting up (at least ``MIN_TIME_LIMIT`` each, so a spent limit stops at once)."""
     from queenslab.core.run import cpu_seconds
@@ -328,7 +336,8 @@ def _applies(cls: type[Backend], option: Option, task: Task) -> bool:
 def _option_type(option: Option) -> Any:
     """How the command line reads an option: whole numbers as ints (the API takes no
     strings for them), anything else as non-empty text."""
-    low = {positive_int: 1, non_negative_int: 0}.get(option.convert)
+    lows: dict[Callable[[Any], Any], int] = {positive_int: 1, non_negative_int: 0}
+    low = lows.get(option.convert)
     if low is None:
         return non_empty(option.flag)
     return lambda text: whole_number(text, option.flag, low)

@@ -43,7 +43,7 @@ from functools import cache
 from itertools import chain
 from math import gcd, isqrt
 from types import MappingProxyType
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from queenslab.core.backend import Backend, Family, Task
 from queenslab.core.errors import UsageError
@@ -55,6 +55,7 @@ from queenslab.core.run import Run
 
 if TYPE_CHECKING:
     import numpy as np
+    from numpy.typing import DTypeLike
 
 #: Boards up to this size come from the search; everything larger is composed.
 BASE_LIMIT = 12
@@ -65,7 +66,7 @@ SEARCHED = frozenset({14, 15, 26, 27, 33, 38})
 # A recipe is a nested tuple: ("torus", m) | ("search", m, corner) |
 # ("block", recipe_a, b) | ("drop", recipe) | ("add", recipe) |
 # ("patch", recipe_a, b, recipe_c).
-Recipe = tuple
+Recipe = tuple[Any, ...]
 
 
 def toroidal_size(m: int) -> bool:
@@ -185,21 +186,21 @@ def describe(recipe: Recipe) -> str:
     return f"{kind}({describe(recipe[1])})"
 
 
-def tile(m: int, dtype: type = int) -> np.ndarray:
+def tile(m: int, dtype: DTypeLike = int) -> np.ndarray:
     """The toroidal board ``2i mod m`` (m coprime to 6): every ``|i - c[i]| <= (m - 1) / 2``."""
     import numpy as np
 
-    board = np.arange(m, dtype=dtype)
+    board: np.ndarray = np.arange(m, dtype=dtype)
     board *= 2
     board[(m + 1) // 2 :] -= m  # the wrap, without a modulo over the whole board
     return board
 
 
-def torus(m: int, dtype: type = int) -> np.ndarray:
+def torus(m: int, dtype: DTypeLike = int) -> np.ndarray:
     """Toroidal board of size m as the product of the tiles 2i mod p^e of its factors."""
     import numpy as np
 
-    board = np.zeros(1, dtype=dtype)
+    board: np.ndarray = np.zeros(1, dtype=dtype)
     rest = m
     p = 5
     while rest > 1:
@@ -218,7 +219,8 @@ def torus(m: int, dtype: type = int) -> np.ndarray:
 def block_product(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """``Q[b*i + j] = b*A[i] + B[j]``: a solution when A is one and B is toroidal (fact 2),
     toroidal when both are (fact 1)."""
-    return (len(b) * a[:, None] + b[None, :]).ravel()
+    product: np.ndarray = (len(b) * a[:, None] + b[None, :]).ravel()
+    return product
 
 
 def patch(a: np.ndarray, b: int, c: np.ndarray) -> np.ndarray:
@@ -233,7 +235,7 @@ def patch(a: np.ndarray, b: int, c: np.ndarray) -> np.ndarray:
     return board
 
 
-def build(recipe: Recipe, dtype: type = int) -> np.ndarray:
+def build(recipe: Recipe, dtype: DTypeLike = int) -> np.ndarray:
     """The board of a recipe, its columns in ``dtype`` (int32 halves the memory)."""
     import numpy as np
 
@@ -250,7 +252,7 @@ def build(recipe: Recipe, dtype: type = int) -> np.ndarray:
     if kind == "drop":  # the queen at (0, 0) goes with its row and column
         inner -= 1
         return inner[1:]
-    board = np.empty(len(inner) + 1, dtype=dtype)  # "add": a queen at (0, 0)
+    board: np.ndarray = np.empty(len(inner) + 1, dtype=dtype)  # "add": a queen at (0, 0)
     board[0] = 0
     np.add(inner, 1, out=board[1:])
     return board

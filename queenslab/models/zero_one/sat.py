@@ -18,7 +18,7 @@ the clock and Ctrl-C are looked at between them.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import Any
+from typing import Any, Literal
 
 from queenslab.core.errors import LimitReached
 from queenslab.core.model import BoolModel
@@ -104,7 +104,7 @@ def beneath_literals(model: BoolModel, goal: cnf.Penalties) -> list[list[int]]:
     ]
 
 
-def decide_step(solver: Any, model: BoolModel, run: Run) -> list[bool] | bool | None:
+def decide_step(solver: Any, model: BoolModel, run: Run) -> list[bool] | Literal[False] | None:
     """One SAT call on what ``solver`` holds: the values of an answer, False when proven
     that there is none, None when the run stopped first. A decide is one such step on the
     model bounded at its value (``BoolModel.with_objective_bound``, nothing to optimise);
