@@ -102,10 +102,9 @@ def test_an_outside_translator_optimizes_decides_counts_and_solves_every_kind(ki
     assert ql.decide(n, problem=kind, value=value, backend="exhaustive").status is Status.YES
     beyond = value - 1 if kind_class(kind).sense == "min" else value + 1
     assert ql.decide(n, problem=kind, value=beyond, backend="exhaustive").status is Status.NO
-    if kind != "coloring":  # its colours are labelled: counted by class elsewhere
-        counted = ql.count(n, problem=kind, backend="exhaustive")
-        expected = ql.count(n, problem=kind, backend="sat")
-        assert (counted.total, counted.optimum) == (expected.total, expected.optimum)
+    counted = ql.count(n, kind=kind, backend="exhaustive")  # colourings: by class of labels
+    expected = ql.count(n, kind=kind, backend="sat")
+    assert (counted.total, counted.optimum) == (expected.total, expected.optimum)
     assert ql.solve(n, backend="exhaustive", problem=kind).status is Status.SOLVED
 
 
