@@ -16,7 +16,7 @@ backend is not asked about are listed as skipped, never silently left out.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -63,7 +63,7 @@ class Answer:
     seconds: float | None = None
     note: str = ""  # "skipped (n too large)", "limit", "gave up", "error: ...", "invalid ..."
     failed: bool = False
-    stats: dict[str, Any] = field(default_factory=dict)  # the run's statistics
+    stats: Mapping[str, Any] = field(default_factory=dict)  # the run's statistics
 
     def text(self, stats: bool = False) -> str:
         """The answer and its time; with ``stats``, also the figure that stands for its effort."""

@@ -137,7 +137,7 @@ class Measurement:
     status: str
     answer: int | None = None
     seconds: float = math.inf
-    stats: dict[str, Any] = field(default_factory=dict)
+    stats: Mapping[str, Any] = field(default_factory=dict)
     note: str = ""
 
     @property
