@@ -67,11 +67,11 @@ def _proofs() -> None:
 
 def _validation() -> None:
     """The one-pass check of huge boards, on the answers of the searches that reach them."""
-    import queenslab as ql
+    from queenslab import api
     from queenslab.boards.base import KERNEL_FROM
 
     for backend in ("explicit", "min-conflicts"):
-        ql.solve(KERNEL_FROM, backend=backend, seed=0)
+        api.solve(KERNEL_FROM, backend=backend, seed=0)
 
 
 def _covers() -> None:

@@ -79,7 +79,7 @@ class Answer:
     def to_json(self, stats: bool = False) -> dict[str, Any]:
         seconds = None if self.seconds is None else round(self.seconds, 6)
         record = {"value": self.value, "seconds": seconds, "note": self.note or None}
-        return {**record, "stats": self.stats} if stats else record
+        return {**record, "stats": dict(self.stats)} if stats else record
 
 
 @dataclass

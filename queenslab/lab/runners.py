@@ -44,7 +44,7 @@ def solve_one(instance: dict[str, Any], backend: str, time_limit: float | None) 
     return {
         "status": str(result.status),
         "seconds": result.seconds,
-        "stats": result.stats,
+        "stats": dict(result.stats),
         "cols": cols,
     }
 

@@ -390,8 +390,8 @@ def _measure(
         return Measurement("error", note=f"error: {exc}")
     status = str(result.status)
     if answer is None:
-        return Measurement(status, None, math.inf, result.stats, "limit")
-    return Measurement(status, answer, result.seconds, result.stats)
+        return Measurement(status, None, math.inf, dict(result.stats), "limit")
+    return Measurement(status, answer, result.seconds, dict(result.stats))
 
 
 def _describe(run: Measurement) -> str:
