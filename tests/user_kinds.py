@@ -7,9 +7,7 @@ from __future__ import annotations
 
 from itertools import product
 
-from queenslab.boards import Board, Cell
-from queenslab.core.expressions import ModelBuilder, any_of
-from queenslab.core.kind import ProblemKind
+from queenslab.modelling import ALL_VARIANTS, Board, Cell, ModelBuilder, ProblemKind, any_of
 from tests.oracle import attack
 
 
@@ -19,6 +17,7 @@ class TotalDomination(ProblemKind):
     name = "total-domination"
     question = "fewest queens attacking every cell, the occupied ones included"
     sense = "min"
+    variants = ALL_VARIANTS  # its checker takes every board's geometry (tests/oracle.py)
 
     def state(self, m: ModelBuilder, board: Board, model: str) -> None:
         q = m.cells("q", board)
