@@ -50,13 +50,19 @@ def best_backend(problem: Problem) -> str | None:
     return None if row is None else row[0]
 
 
+def _setting_row(problem: Problem, backend: str) -> tuple[Any, ...] | None:
+    """The table's row ``(first n, last n, model, symmetry, start)`` of ``backend`` that
+    holds this board; None where nothing was measured for it."""
+    if not _measured(problem):
+        return None
+    return _row(measured.SETTINGS.get(problem.kind, {}).get(backend, []), problem.n)
+
+
 def setting(problem: Problem, backend: str) -> tuple[str, str, str] | None:
     """The (model, symmetry, start) with which ``backend`` proved this kind fastest at
     this n."""
-    if not _measured(problem):
-        return None
-    row = _at(measured.SETTINGS.get(problem.kind, {}).get(backend, []), problem.n)
-    return None if row is None else (row[0], row[1], row[2])
+    row = _setting_row(problem, backend)
+    return None if row is None else (row[2], row[3], row[4])
 
 
 def from_heuristic(problem: Problem, backend: str, question: Question) -> bool:
@@ -107,9 +113,7 @@ def chosen(
     if not question.native:
         return kind.model_name(question.model), question.symmetry, "asked"
     name = backend if backend is not None else best_backend(problem)
-    row = None
-    if name is not None and _measured(problem):
-        row = _row(measured.SETTINGS.get(problem.kind, {}).get(name, []), problem.n)
+    row = None if name is None else _setting_row(problem, name)
     if row is None or (counts and row[2] in kind.uncounted):
         first = kind.counting_model_name(None) if counts else kind.model_name(None)
         return first, question.symmetry, NOT_MEASURED
