@@ -410,6 +410,7 @@ class Solutions(Iterator[Any]):
         self._question = question
         self._stream: Iterator[Any] | None = None
         self._value: int | None = None  # of the first answer: every other must equal it
+        self._modelled = _modelled(engine, Task.ENUMERATE, question)
 
     def __next__(self) -> Any:
         start = time.perf_counter()
@@ -426,10 +427,7 @@ class Solutions(Iterator[Any]):
         finally:
             self.seconds += time.perf_counter() - start
             self.stats["solve_seconds"] = self.seconds - self.stats.get("build_seconds", 0.0)
-        value = _checked_answer(
-            self._question, self.problem, answer, self.backend,
-            _modelled(self._engine, Task.ENUMERATE, self._question),
-        )  # fmt: skip
+        value = _checked_answer(self._question, self.problem, answer, self.backend, self._modelled)
         if self._value is None:
             self._value = value
         elif value != self._value:
