@@ -1,31 +1,35 @@
-"""Kinds stated wrongly as a user might, importing only the public namespace: the solvers
-must never be blamed for them (tests/unit/test_public_modelling.py)."""
+"""Kinds stated as a user might, importing only the public namespace: n rooks, a question
+without an objective, and kinds stated wrongly, for which the solvers must never be blamed
+(tests/unit/test_public_modelling.py, tests/unit/test_translators.py)."""
 
 from itertools import product
 
-from queenslab.modelling import (
-    Board,
-    Cell,
-    ModelBuilder,
-    ProblemKind,
-    any_of,
-    at_most_one,
-)
+from queenslab.modelling import Board, Cell, ModelBuilder, ProblemKind, exactly_one
 
 
-class RooksAsQueens(ProblemKind[frozenset[Cell]]):
-    """n queens, modelled wrongly: the diagonals are forgotten, so rooks' answers come back
-    and the checker (queens attack diagonally) rejects them."""
+class Rooks(ProblemKind[frozenset[Cell]]):
+    """n rooks, one in each row and column: a question without an objective."""
+
+    name = "rooks"
+    question = "n rooks, one in each row and column"
+
+    def state(self, m: ModelBuilder, board: Board, model: str) -> None:
+        rook = m.cells("rook", board)
+        for i in range(board.n):
+            m.add(exactly_one(rook[i, c] for c in range(board.n)))
+            m.add(exactly_one(rook[r, i] for r in range(board.n)))
+
+    def check(self, board: Board, answer: frozenset[Cell]) -> str | None:
+        rows, columns = (sorted(cell[axis] for cell in answer) for axis in (0, 1))
+        return None if rows == columns == list(range(board.n)) else "not one a row and column"
+
+
+class RooksAsQueens(Rooks):
+    """n queens, modelled wrongly: the rooks' model, which forgets the diagonals, so rooks'
+    answers come back and the checker (queens attack diagonally) rejects them."""
 
     name = "rooks-as-queens"
     question = "n non-attacking queens (a wrong model: no diagonals)"
-
-    def state(self, m: ModelBuilder, board: Board, model: str) -> None:
-        q = m.cells("q", board)
-        for i in range(board.n):
-            m.add(any_of(q[i, c] for c in range(board.n)))
-            m.add(at_most_one(q[i, c] for c in range(board.n)))
-            m.add(at_most_one(q[r, i] for r in range(board.n)))
 
     def check(self, board: Board, answer: frozenset[Cell]) -> str | None:
         for (a, b), (c, d) in product(answer, repeat=2):

@@ -13,10 +13,7 @@ import pytest
 
 import queenslab as ql
 from queenslab import registry
-from queenslab.boards import Board, Cell
 from queenslab.core.errors import BackendBug, CapabilityError, UsageError
-from queenslab.core.expressions import ModelBuilder, exactly_one
-from queenslab.core.kind import ProblemKind
 from queenslab.core.model import BoolModel
 from queenslab.core.result import Status
 from queenslab.core.run import Run
@@ -25,6 +22,7 @@ from queenslab.models.zero_one.outcome import Outcome, Start, Tell, tell_nothing
 from queenslab.models.zero_one.translator import TRANSLATORS, Translator, register_translator
 from queenslab.problems import kind_class
 from tests.exhaustive import Exhaustive
+from tests.public_kinds import Rooks
 
 #: Each built-in kind on the board the exhaustive search finishes in seconds.
 KINDS = {"domination": 4, "independent-domination": 4, "peaceable": 3, "coloring": 4}
@@ -51,23 +49,6 @@ class Liar(Exhaustive):
     ) -> Iterator[list[bool]]:
         for values in super().solutions(model, run, settings):
             yield [False] * len(values)
-
-
-class Rooks(ProblemKind):
-    """n rooks, one in each row and column: a question without an objective."""
-
-    name = "rooks"
-    question = "n rooks, one in each row and column"
-
-    def state(self, m: ModelBuilder, board: Board, model: str) -> None:
-        rook = m.cells("rook", board)
-        for i in range(board.n):
-            m.add(exactly_one(rook[i, c] for c in range(board.n)))
-            m.add(exactly_one(rook[r, i] for r in range(board.n)))
-
-    def check(self, board: Board, answer: frozenset[Cell]) -> str | None:
-        rows, columns = (sorted(cell[axis] for cell in answer) for axis in (0, 1))
-        return None if rows == columns == list(range(board.n)) else "not one a row and column"
 
 
 class Mute(Exhaustive):
