@@ -20,7 +20,7 @@ from typing import Generic, TypeVar, cast
 
 from queenslab.boards import Board, Cell
 from queenslab.core.errors import UsageError
-from queenslab.core.model import BoolModel, Term
+from queenslab.core.model import Assumption, BoolModel, Term, check_axioms
 
 K = TypeVar("K", bound=Hashable)
 
@@ -344,8 +344,11 @@ def key_name(prefix: str, key: object) -> str:
 class ModelBuilder:
     """States a ``BoolModel`` (``bool_model``) with variables, expressions and constraints."""
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, axioms: str = "all") -> None:
         self.bool_model = BoolModel(name)
+        #: Which facts beyond the board's rules ``assume`` lets the model state
+        #: (``core.model.AXIOMS``).
+        self.axioms = check_axioms(axioms)
         #: The families made by ``cells``, in order: default symmetry breaking reads them.
         self.cell_families: list[Family[Cell]] = []
         #: Whether ``minimise`` or ``maximise`` was called (an objective may still have no
@@ -410,6 +413,19 @@ class ModelBuilder:
                     f"{type(statement).__name__} {statement!r}"
                     + (hint if isinstance(statement, bool) else "")
                 )
+
+    def assume(
+        self, name: str, statement: str, source: str = "", *, kind: str, asked: bool = False
+    ) -> bool:
+        """Whether to state a fact beyond the board's rules (a theorem's bound, an implied
+        constraint, symmetry breaking): a kind asks here just before it adds the fact, and
+        adds it only on True. The fact is then recorded (``BoolModel.assumptions``), so a
+        proof of a no names what it rests on. With ``axioms="none"`` only the facts the
+        caller ``asked`` for are stated (``core.model.Assumption`` for the kinds)."""
+        if self.axioms == "none" and not asked:
+            return False
+        self.bool_model.assumptions.append(Assumption(name, kind, statement, source))
+        return True
 
     def minimise(self, objective: Lit | LinExpr | int) -> None:
         self.bool_model.minimise(self._objective(objective))

@@ -24,6 +24,8 @@ from queenslab.core.model import BoolModel, Sense, Var
 
 #: ``--symmetry`` choices: every model takes them.
 SYMMETRY_CHOICES = ("none", "lex-leader")
+#: Where lex-leader symmetry breaking comes from, for the assumption it states.
+LEX_LEADER_SOURCE = "Crawford, Ginsberg, Luks and Roy 1996"
 #: Every board variant, for a kind that understands them all (``variants = ALL_VARIANTS``).
 ALL_VARIANTS: tuple[str, ...] = tuple(VARIANTS)
 #: The answer type of a kind: a set of cells by default (``ProblemKind[frozenset[Cell]]``).
@@ -76,6 +78,8 @@ class ProblemKind(Generic[AnswerT]):
     takes_weights: ClassVar[bool] = False
     #: Whether answers may be required to hold given cells (queens placed in advance).
     takes_givens: ClassVar[bool] = False
+    #: The symmetries ``break_symmetry`` breaks, for the assumption it states.
+    broken_symmetries: ClassVar[str] = "the board's symmetries"
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         """The class attributes as a user writes them, checked and read once: a kind that
@@ -169,12 +173,18 @@ class ProblemKind(Generic[AnswerT]):
         """State the model called ``model`` of this question on ``board`` with ``m``."""
         raise KindError(f"the {self.name} kind writes no state method")
 
-    def build(self, board: Board, model: str, symmetry: str = "none") -> BoolModel:
+    def build(
+        self, board: Board, model: str, symmetry: str = "none", axioms: str = "all"
+    ) -> BoolModel:
         """The model called ``model`` on ``board``; a KindError when it cannot be solved as
-        stated (no variables, or an objective that does not match ``sense``)."""
-        m = ModelBuilder(f"{self.name}-{model}")
+        stated (no variables, or an objective that does not match ``sense``). ``axioms``:
+        ``"none"`` leaves out every fact beyond the board's rules that the caller did not
+        ask for (``ModelBuilder.assume``); ``symmetry`` is asked for, and stated."""
+        m = ModelBuilder(f"{self.name}-{model}", axioms)
         self.state(m, board, model)
         if symmetry == "lex-leader":
+            kept = f"one answer of each class under {self.broken_symmetries}"
+            m.assume("lex-leader", kept, LEX_LEADER_SOURCE, kind="symmetry", asked=True)
             self.break_symmetry(m, board, model)
         built = m.bool_model
         if next(iter(board.open_cells()), None) is None:
@@ -331,7 +341,9 @@ class Question:
     An optimisation may bring what other runs found: ``start``, an answer already checked
     (the kind's form), to begin from (``core.warm_start``), and ``bound``, a bound on the
     optimum proven elsewhere (lower when minimising, upper when maximising), stated in the
-    model as a constraint on the objective."""
+    model as a constraint on the objective. ``axioms``: ``"none"`` builds the model
+    without the facts beyond the board's rules it would add of its own accord (theorem
+    bounds, implied constraints, symmetry breaking not asked for; ``ProblemKind.build``)."""
 
     kind: ProblemKind[Any]
     model: str | None = None
@@ -339,13 +351,14 @@ class Question:
     unique: bool = False
     start: Any = None
     bound: int | None = None
+    axioms: str = "all"
 
     @property
     def native(self) -> bool:
         """Whether a backend may answer with a search of its own (placement's counters, a
         local search) instead of the kind's 0-1 model: no model or symmetry breaking was
-        asked for."""
-        return self.model is None and self.symmetry == "none"
+        asked for, and no formula of known assumptions (``axioms="none"``)."""
+        return self.model is None and self.symmetry == "none" and self.axioms == "all"
 
     def refuse_size(self, n: int) -> None:
         """A one-line UsageError when the kind's models are not built for an n x n board."""
@@ -357,7 +370,7 @@ class Question:
         """The model of the question on ``board``; a one-line UsageError, before any work,
         when the board is larger than the kind's models are built for."""
         self.refuse_size(board.n)
-        model = self.kind.build(board, self.kind.model_name(self.model), self.symmetry)
+        model = self.kind.build(board, self.kind.model_name(self.model), self.symmetry, self.axioms)
         if self.bound is not None:  # the optimum is no better than the bound
             model.state_bound(self.bound)
         return model

@@ -17,7 +17,7 @@ them, or projected away).
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import asdict, dataclass, field, replace
 from enum import StrEnum
 
 from queenslab.core.errors import UsageError
@@ -25,6 +25,40 @@ from queenslab.core.errors import UsageError
 Var = int
 Literal = int
 Term = tuple[int, Var]  # (coefficient, variable)
+
+#: ``axioms`` choices (``ModelBuilder.assume``): ``all`` states every fact a model adds
+#: beyond the board's rules; ``none`` only those the caller asked for (``--symmetry``, a
+#: bound, givens), so that a proof of a no is a proof about the board itself.
+AXIOMS = ("all", "none")
+
+
+def check_axioms(axioms: str) -> str:
+    if axioms not in AXIOMS:
+        raise UsageError(f"unknown axioms {axioms!r}; choose from: {', '.join(AXIOMS)}")
+    return axioms
+
+
+@dataclass(frozen=True)
+class Assumption:
+    """A fact a model takes as given beyond the board's rules, which a proof of a no then
+    rests on: a solver's refutation shows only that the formula, this fact included, has no
+    answer. ``kind``: ``theorem`` (a published bound, cited in ``source``), ``implied`` (a
+    constraint every answer meets, by the short argument in ``statement``), ``search`` (a
+    fact proven by a search outside the formula), ``symmetry`` (symmetry breaking: one
+    answer of each class is kept), ``bound`` (a bound the caller gave) or ``given``
+    (cells fixed by the question)."""
+
+    name: str
+    kind: str
+    statement: str
+    source: str = ""
+
+    def to_json(self) -> dict[str, str]:
+        return asdict(self)
+
+    def brief(self) -> str:
+        """One short phrase: the statement and, in brackets, its source."""
+        return f"{self.statement} ({self.source})" if self.source else self.statement
 
 
 class Sense(StrEnum):
@@ -87,6 +121,9 @@ class BoolModel:
     #: (``rows_with_links``), and one that takes neither may leave them out (they are
     #: implied). Set by ``ModelBuilder.at_most_objective``.
     beneath_objective: list[tuple[Term, ...]] = field(default_factory=list)
+    #: The facts stated beyond the board's rules, each recorded where it is added
+    #: (``ModelBuilder.assume``, ``state_bound``): what a proof of a no rests on.
+    assumptions: list[Assumption] = field(default_factory=list)
 
     # -- building -----------------------------------------------------------------------
     def var(self, name: str, *, answer: bool = False) -> Var:
@@ -177,6 +214,7 @@ class BoolModel:
             objective=(),
             answer=list(self.answer),
             beneath_objective=[],
+            assumptions=list(self.assumptions),
         )
 
     def _objective_within(self, lower: int | None, upper: int | None) -> BoolModel:
@@ -213,6 +251,11 @@ class BoolModel:
             self.add_linear(self.objective, lower=bound)
         else:
             self.add_linear(self.objective, upper=bound)
+        relation = "at least" if self.sense is Sense.MIN else "at most"
+        given = Assumption(
+            "bound", "bound", f"the optimum is {relation} {bound}", "given, unchecked"
+        )
+        self.assumptions.append(given)
 
     def stated_bound(self) -> int | None:
         """The best bound on the objective that a linear constraint over exactly its terms

@@ -45,6 +45,7 @@ from queenslab.modelling import (
     BoolModel,
     Cell,
     Family,
+    LinExpr,
     Lit,
     ModelBuilder,
     ProblemKind,
@@ -118,13 +119,26 @@ def _assignment(m: ModelBuilder, board: Board, cells: list[Cell], precedence: bo
                 m.add(total(x[cell, k] for cell in group.cells) - y <= 0)
     for k, y in used.items():
         m.add(y >> any_of(x[cell, k] for cell in cells))  # used only if some cell is
-        if k:
-            m.add(used[k - 1] | ~y)  # colours in order
-    m.add(total(used.values()) >= clique_bound(board))
+    if m.assume("colours-in-order", "the colours used are the first ones", kind="symmetry"):
+        m.add(*(used[k - 1] | ~y for k, y in used.items() if k))
+    _clique_bound(m, board, total(used.values()))
     m.minimise(total(used.values()))
-    if precedence:
+    if precedence and m.assume("value-precedence", VALUE_PRECEDENCE, "Law and Lee 2004",
+                               kind="symmetry"):  # fmt: skip
         _value_precedence(m, cells, x, len(colours))
     return used
+
+
+#: Value precedence as the fact it states: every colouring has a renaming that meets it.
+VALUE_PRECEDENCE = "colour k + 1 first appears on a cell after colour k's first"
+
+
+def _clique_bound(m: ModelBuilder, board: Board, colours: LinExpr) -> None:
+    """At least as many ``colours`` as the longest line has cells, an implied constraint."""
+    lowest = clique_bound(board)
+    fact = f"at least {lowest} colours (the cells of a line attack one another)"
+    if m.assume("clique-bound", fact, kind="implied"):
+        m.add(colours >= lowest)
 
 
 def _value_precedence(
@@ -166,9 +180,12 @@ def _representatives(m: ModelBuilder, board: Board, cells: list[Cell]) -> None:
             if terms:
                 m.add(total(terms) - r[u, u] <= 0)
     leaders = total(r[u, u] for u in cells)
-    m.add(leaders >= clique_bound(board))
+    _clique_bound(m, board, leaders)
     m.minimise(leaders)
 
+
+#: The exact-cover model's reformulation, as the fact it states.
+EXACT_COVER = "n colours are n disjoint n-queens solutions covering the board, and fewer never do"
 
 #: Models that take no lex-leader constraints, and why.
 NO_LEX_LEADER = {
@@ -196,16 +213,19 @@ class Coloring(ProblemKind[ColourClasses]):
     #: about 18 n³ terms: n = 60 takes 3.9 million, 320 MB
     largest_model_n: ClassVar[int] = 100
 
-    def build(self, board: Board, model: str, symmetry: str = "none") -> BoolModel:
+    def build(
+        self, board: Board, model: str, symmetry: str = "none", axioms: str = "all"
+    ) -> BoolModel:
         if symmetry == "lex-leader" and model in NO_LEX_LEADER:
             raise UsageError(NO_LEX_LEADER[model])
-        return super().build(board, model, symmetry)
+        return super().build(board, model, symmetry, axioms)
 
     def state(self, m: ModelBuilder, board: Board, model: str) -> None:
         cells = list(board.open_cells())
         if model == "representatives":
             _representatives(m, board, cells)
-        elif model == "exact-cover":
+        elif model == "exact-cover" and m.assume("exact-cover", EXACT_COVER, "Vasquez 2004",
+                                                 kind="theorem"):  # fmt: skip
             found = exact_cover.solutions(board)
             chosen = exact_cover.cover(board, found)
             if chosen is not None:
@@ -213,9 +233,13 @@ class Coloring(ProblemKind[ColourClasses]):
             else:
                 m.bool_model.name = f"{self.name}-precedence"  # with the bound the search proved
                 used = _assignment(m, board, cells, precedence=True)
-                m.add(total(used.values()) >= board.n + 1)
+                fact = f"at least {board.n + 1} colours: no {board.n} disjoint solutions cover it"
+                if m.assume("no-cover", fact, "this run's exact-cover search", kind="search"):
+                    m.add(total(used.values()) >= board.n + 1)
         else:
-            _assignment(m, board, cells, precedence=model == "precedence")
+            if model == "exact-cover":  # its reformulation left out (axioms="none")
+                m.bool_model.name = f"{self.name}-precedence"
+            _assignment(m, board, cells, precedence=model != "assignment")
 
     def break_symmetry(self, m: ModelBuilder, board: Board, model: str) -> None:
         """The board's symmetries on the vector read cell by cell, colours last to first."""

@@ -25,7 +25,9 @@ Three models, all minimising the number of queens over a variable per open cell:
   the cardinality constraint's literals, as here).
 
 Every model states the proven lower bound on the number of queens where it is a theorem
-(``lower_bound``): a valid inequality, so the optima and their number stay the same.
+(``lower_bound``): a valid inequality, so the optima and their number stay the same. It
+and the line model's sums are facts beyond the board's rules, each stated through
+``ModelBuilder.assume``: a proof of a no names them, and ``axioms="none"`` leaves them out.
 """
 
 from __future__ import annotations
@@ -73,6 +75,20 @@ def lower_bound(board: Board) -> int:
     return n // 2 if n in (3, 11) else (n + 1) // 2
 
 
+#: The line model's sums beneath the objective, as the fact they state.
+LINES_HELD = (
+    "each family of lines has at most as many lines holding a queen as there are queens "
+    "(a queen is on one line of each)"
+)
+
+
+def _bound_source(n: int) -> str:
+    """Where ``lower_bound``'s value at ``n`` is proven."""
+    if n in (3, 11):
+        return "Spencer's bound: Cockayne 1990; Weakley 1995"
+    return "Finozhenok and Weakley 2007"
+
+
 class Domination(ProblemKind[frozenset[Cell]]):
     name = "domination"
     question = "fewest queens that occupy or attack every cell"
@@ -97,12 +113,15 @@ class Domination(ProblemKind[frozenset[Cell]]):
         self.restrict(m, board, queen)
         counted = hilbert_order(queen) if model == "hilbert" else list(queen)
         queens = total(queen[cell] for cell in counted)
-        if lowest := lower_bound(board):
+        lowest = lower_bound(board)
+        theorem = f"every dominating set has at least {lowest} queens"
+        if lowest and m.assume("lower-bound", theorem, _bound_source(board.n), kind="theorem"):
             m.add(queens >= lowest)
         m.minimise(queens)
-        for family in sorted({line[0] for line in held}):
-            # each queen is on one line of each family: a family holds at most the queens
-            m.at_most_objective(total(o for line, o in held.items() if line[0] == family))
+        families = sorted({line[0] for line in held})
+        if families and m.assume("lines-held", LINES_HELD, kind="implied"):
+            for family in families:
+                m.at_most_objective(total(o for line, o in held.items() if line[0] == family))
 
     def _cover_by_lines(
         self, m: ModelBuilder, board: Board, queen: Family[Cell]

@@ -164,6 +164,7 @@ class Peaceable(ProblemKind[Armies]):
     value_sequences: ClassVar[Mapping[str, str]] = {"standard": "A250000"}
     #: the basic model's two clauses per attacking pair: about 12 n³ literals
     largest_model_n: ClassVar[int] = 120
+    broken_symmetries = "the board's symmetries, each also with the colour swap"
 
     def state(self, m: ModelBuilder, board: Board, model: str) -> None:
         formulation = FORMULATIONS[model]

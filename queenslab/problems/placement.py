@@ -38,6 +38,13 @@ from queenslab.modelling import (
 )
 
 
+def _givens(givens: Sequence[Cell]) -> str:
+    """The given queens in a few words: the first five cells, and how many in all."""
+    shown = ", ".join(f"{r}:{c}" for r, c in givens[:5])
+    more = f" and {len(givens) - 5} more" if len(givens) > 5 else ""
+    return f"queens on {shown}{more} (given)"
+
+
 class NQueens(ProblemKind[Placement]):
     name = "placement"
     question = "n non-attacking queens, of greatest total weight when weights are given"
@@ -56,13 +63,15 @@ class NQueens(ProblemKind[Placement]):
     takes_givens = True
     #: n² variables and about 6 n² terms: the ceiling of the placement CNF models.
     largest_model_n: ClassVar[int] = 2000
+    broken_symmetries = "the board's symmetries that keep the weights and the givens"
 
     def state(self, m: ModelBuilder, board: Board, model: str) -> None:
         queen = m.cells("q", board)
         for group in board.groups():
             lines = [queen[cell] for cell in group.cells]
             m.add(exactly_one(lines) if group.exactly_one else at_most_one(lines))
-        m.add(*(queen[cell] for cell in self.givens))
+        if self.givens and m.assume("givens", _givens(self.givens), kind="given", asked=True):
+            m.add(*(queen[cell] for cell in self.givens))
         m.maximise(total(self._weight(cell) * queen[cell] for cell in queen))
 
     def break_symmetry(self, m: ModelBuilder, board: Board, model: str) -> None:
