@@ -21,7 +21,8 @@ Three bounds keep the work small, each sound, so the answer is exact:
 - the parts are searched one after the other, each asked only for what could still reach
   the target with the exact frontiers of the parts before it and the relaxations of the
   parts after it; a node of the depth-first search whose best case (its open lines
-  counted on both sides) meets no such requirement is cut with all it holds.
+  counted on both sides, each line of the other side giving one colour: a knapsack)
+  meets no such requirement is cut with all it holds.
 
 Arrays, as ``exact.armies_plan.Plan`` builds them:
 
@@ -241,7 +242,7 @@ def frontier(  # type: ignore[no-untyped-def]
     # Depth first over the enumerated lines, line `depth` next: `white[depth]` holds the
     # lines made white so far; the lines from `depth` on may still go either way, so the
     # best case of a node counts them on both sides, and a node whose best case meets no
-    # requirement is cut with all its subsets.
+    # requirement is cut with all its subsets: first by sums (cheap), then by a knapsack.
     white = np.zeros(u_count + 1, np.int64)
     turn = np.zeros(u_count + 1, np.int64)  # 0: enter, 1: the line white next, 2: black
     depth = 0
