@@ -39,6 +39,7 @@ COMMANDS: dict[str, str] = {
     "decide": "queenslab.cli.decide",
     "check": "queenslab.cli.check",
     "check-proof": "queenslab.cli.check_proof",
+    "check-exercise": "queenslab.cli.check_exercise",
     "cnf": "queenslab.cli.cnf",
     "export": "queenslab.cli.export",
     "crosscheck": "queenslab.cli.crosscheck",

@@ -242,7 +242,7 @@ LAYERS = [
     {"registry"},
     {"api"},
     {"trace"},
-    {"lab"},
+    {"lab", "course"},  # course: the exercises' checks, over the api and the traces
     {"cli"},
     {"__init__", "__main__"},
 ]

@@ -22,6 +22,7 @@ COMMANDS = [
     "optimize",
     "decide",
     "check-proof",
+    "check-exercise",
     "crosscheck",
     "cnf",
     "export",
@@ -41,10 +42,13 @@ def test_every_guide_is_listed_in_the_index():
 
 @pytest.mark.parametrize("document", [ROOT / "README.md", *DOCS], ids=lambda p: p.name)
 def test_relative_links_point_to_existing_files(document):
-    """A notebook's page (notebooks/NAME.md) is made from NAME.ipynb when the site builds."""
+    """A notebook's page (notebooks/NAME.md) is made from NAME.ipynb when the site builds,
+    and an exercise set's two pages (exercises/NAME.md, NAME-key.md) from course/NAME.md."""
     for target in re.findall(r"\]\(([^)#:]+)(?:#[^)]*)?\)", document.read_text()):
         path = document.parent / target
+        source = ROOT / "docs" / "course" / f"{path.stem.removesuffix('-key')}.md"
         made = path.suffix == ".md" and path.with_suffix(".ipynb").exists()
+        made = made or (path.parent.name == "exercises" and source.exists())
         assert path.exists() or made, f"{document.name} links to {target}"
 
 
