@@ -18,11 +18,13 @@ from queenslab.core.problem import Problem
 from queenslab.io.output import atomic_output
 from queenslab.runtime import progress
 from queenslab.trace import DEFAULT_STEPS, MAX_STEPS, TRACED, Tracer, method, trace
+from queenslab.trace.html import PROJECTOR
 from queenslab.trace.replay import DEFAULT_FPS, MAX_FRAMES, Frame, frames
 
 HELP = "record a search step by step, and replay it in a browser or on a slide"
 EXAMPLES = f"""examples:
   queens trace 8 --compare backtrack forward-checking --output bt-vs-fc8.html
+  queens trace 8 --compare mac mac+mrv --projector --output mac-mrv8.html
   queens trace 8 --backend mac --output mac8.html
   queens trace 8 --backend forward-checking+mrv+lcv --all --output fc8.html
   queens trace 50 --backend minton --seed 1 --output minton50.html
@@ -53,6 +55,7 @@ class Framing:
     fps: float = DEFAULT_FPS
     budget: int = MAX_FRAMES
     key_only: bool = False
+    scale: float = 1.0  # html: the text scale the page opens with
 
     def frames(self, tracer: Tracer, problem: Problem) -> list[Frame]:
         return frames(tracer, problem.board, self.fps, self.budget, self.key_only)
@@ -65,11 +68,11 @@ def _jsonl(tracers: list[Tracer], _problem: Problem, out: IO[Any], _framing: Fra
                                  separators=(",", ":")) + "\n")  # fmt: skip
 
 
-def _html(tracers: list[Tracer], problem: Problem, out: IO[Any], _framing: Framing) -> None:
+def _html(tracers: list[Tracer], problem: Problem, out: IO[Any], framing: Framing) -> None:
     from queenslab.trace.html import page
 
     title = f"{' vs '.join(t.method for t in tracers)}, {problem.describe()}"
-    out.write(page(tracers, problem, title))
+    out.write(page(tracers, problem, title, framing.scale))
 
 
 def _svg(tracers: list[Tracer], problem: Problem, out: IO[Any], framing: Framing) -> None:
@@ -170,6 +173,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"svg, gif: at most K frames (default {MAX_FRAMES}): the first and last, then "
         "solutions, then failures, then other steps, each spread evenly once short of room",
     )
+    parser.add_argument(
+        "--projector", action="store_true",
+        help=f"html: text {PROJECTOR:g} times larger (captions, legend, tree labels, "
+        "numbers), for the back row; the < and > keys change it in the page",
+    )  # fmt: skip
     parser.add_argument("--format", choices=list(WRITERS), help="default: from --output, jsonl")
     parser.add_argument("--output", "-o", metavar="FILE", help="write here instead of stdout")
 
@@ -195,8 +203,10 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--compare needs --format html or jsonl, not {name}")
     if (args.key_frames or args.max_frames is not None) and not writer.frames:
         raise UsageError(f"--key-frames and --max-frames need --format svg or gif, not {name}")
+    if args.projector and name != "html":
+        raise UsageError(f"--projector needs --format html, not {name}")
     budget = MAX_FRAMES if args.max_frames is None else args.max_frames
-    framing = Framing(args.fps, budget, args.key_frames)
+    framing = Framing(args.fps, budget, args.key_frames, PROJECTOR if args.projector else 1.0)
     if writer.binary and args.output is None and sys.stdout.isatty():
         raise UsageError(f"--format {name} is binary: give --output FILE")
     options = {"seed": args.seed, "every": args.all}

@@ -26,6 +26,18 @@ CAPTIONS: dict[str, str] = {
     "solution": "a solution: every row has a queen and none is attacked",
     "end": "the search ends: {status}[; solutions found: {solutions}]",
 }
+#: A search's own figures (its ``end`` step's statistics) as the end caption says them.
+FIGURES: dict[str, str] = {
+    "nodes": "{} nodes",
+    "pruned": "{} values pruned",
+    "restarts": "{} restarts",
+    "moves": "{} moves",
+    "plateau_moves": "{} of them sideways",
+    "greedy_tests": "{} cells tested by the greedy start",
+    "tail_rows": "{} rows placed at random after it",
+    "swap_attempts": "{} swaps tried",
+    "steps": "{} swaps tried",
+}
 #: How a line of attack (``Board.attack_line``) reads in a caption.
 LINE_WORDS: dict[str, str] = {
     "row": "along the row",

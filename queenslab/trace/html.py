@@ -22,7 +22,7 @@ from typing import Any
 from queenslab.core.problem import Problem
 from queenslab.io.pictures import STYLE
 from queenslab.trace import method
-from queenslab.trace.captions import CAPTIONS, LINE_WORDS
+from queenslab.trace.captions import CAPTIONS, FIGURES, LINE_WORDS
 from queenslab.trace.replay import replay
 from queenslab.trace.tracer import Tracer
 from queenslab.trace.tree import nodes
@@ -40,19 +40,24 @@ SCHEMA: dict[str, list[str]] = {
     "solution": ["cols"],
     "end": ["status", "solutions", "stats"],
 }
+#: The text scale of ``--projector``: captions at least 3% of the screen's height.
+PROJECTOR = 1.5
 _KINDS = list(SCHEMA)
 _LINES = list(LINE_WORDS)
 
 
-def page(tracers: list[Tracer], problem: Problem, title: str) -> str:
-    """The HTML document replaying ``tracers`` (one, or two side by side) on ``problem``."""
+def page(tracers: list[Tracer], problem: Problem, title: str, scale: float = 1.0) -> str:
+    """The HTML document replaying ``tracers`` (one, or two side by side) on ``problem``,
+    its text at ``scale`` unless the address asks for another (``?scale=``)."""
     data = {
         "title": title,
+        "scale": scale,
         "n": problem.n,
         "blocked": [list(cell) for cell in problem.blocked],
         "givens": [list(cell) for cell in problem.givens],
         "style": asdict(STYLE),
         "captions": CAPTIONS,
+        "figures": FIGURES,
         "lines": LINE_WORDS,
         "schema": SCHEMA,
         "traces": [_trace(tracer, problem) for tracer in tracers],
@@ -67,9 +72,10 @@ def page(tracers: list[Tracer], problem: Problem, title: str) -> str:
 
 
 def _trace(tracer: Tracer, problem: Problem) -> dict[str, Any]:
-    traced, _ = method(tracer.method)
+    traced, orders = method(tracer.method)
     entry: dict[str, Any] = {
         "label": tracer.method,
+        "mrv": orders.get("variables") == "mrv",
         "steps": [_pack(step) for step in tracer.steps],
         "tree": nodes(tracer.steps) if traced.tree else None,
         "attacked": None if traced.tree else attacked_rows(tracer, problem),
@@ -124,7 +130,8 @@ _TEMPLATE = """<!DOCTYPE html>
 <main id="panels"></main>
 <div id="help" hidden><b>Keys</b>: &rarr; &darr; PageDown step &middot; &larr; &uarr; PageUp back
 &middot; shift: 10 steps &middot; space play/pause &middot; Home/End &middot; [ ] speed &middot;
-S / F next solution / failure &middot; A AC-3's revisions &middot; tree: wheel or + &minus; zoom,
+S / F next solution / failure &middot; A AC-3's revisions &middot; &lt; &gt; smaller / larger
+text &middot; tree: wheel or + &minus; zoom,
 drag to pan, click a node to see its board, shift+click to fold it, C fold the subtrees without
 a solution, 0 fit.</div>
 <script id="trace-data" type="application/json">__DATA__</script>

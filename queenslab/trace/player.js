@@ -9,12 +9,24 @@ const kinds = Object.keys(data.schema);
 const blocked = new Set(data.blocked.map(([r, c]) => r * n + c));
 const givenCol = new Map(data.givens.map(([r, c]) => [r, c]));
 const $ = (id) => document.getElementById(id);
+// canvas text, its box kept on the canvas (``boxes``, CSS px) so that a test can tell no two
+// labels overlap; ``box`` is given where the label's room is more than its ink (a node)
+function label(ctx, text, x, y, box) {
+  ctx.fillText(text, x, y);
+  const m = ctx.measureText(text);
+  ctx.canvas.boxes.push(box || [x - m.actualBoundingBoxLeft, y - m.actualBoundingBoxAscent,
+    m.actualBoundingBoxLeft + m.actualBoundingBoxRight, m.actualBoundingBoxAscent + m.actualBoundingBoxDescent]);
+}
 
 // -- captions: the same templates and rule as queenslab/trace/captions.py -----------
 function shown(v) { return v !== undefined && v !== null && v !== false; }
 function words(name, v) {
   if (name === "line") return data.lines[v];
   return Array.isArray(v) ? v.join(" and ") : String(v);
+}
+// a search's own figure in words: "126 of them sideways", not "plateau_moves 126"
+function figure([name, v]) {
+  return (data.figures[name] || `{} ${name.replace(/_/g, " ")}`).replace("{}", v);
 }
 function caption(s) {
   const template = data.captions[s.kind];
@@ -37,7 +49,7 @@ class Trace {
   constructor(raw) {
     this.label = raw.label;
     this.steps = raw.steps.map(unpack);
-    this.tree = raw.tree ? new Tree(raw.tree, this.steps) : null;
+    this.tree = raw.tree ? new Tree(raw.tree, this.steps, raw.mrv) : null;
     this.attacked = raw.attacked;
     this.length = this.steps.length;
     const last = this.steps[this.length - 1];
@@ -96,7 +108,7 @@ class Trace {
 
 // -- the search tree ----------------------------------------------------------------
 class Tree {
-  constructor(raw, steps) {
+  constructor(raw, steps, mrv) {
     Object.assign(this, raw);
     const count = this.parent.length;
     this.children = Array.from({ length: count }, () => []);
@@ -114,8 +126,9 @@ class Tree {
       const p = this.parent[v];
       this.firstSolution[p] = Math.min(this.firstSolution[p], this.firstSolution[v]);
     }
-    // MRV picks the row: then each node says, under it, which row its children fill
-    this.rowsVary = this.cell.some((c, v) => c && c[0] !== this.depth[v] - 1);
+    // MRV picks the row (even where it picks them in order): then each node says, under it,
+    // which row its children fill
+    this.rowsVary = mrv || this.cell.some((c, v) => c && c[0] !== this.depth[v] - 1);
     this.collapsed = new Set();
     this.layout();
   }
@@ -201,15 +214,15 @@ class Panel {
     this.index = index;
     const el = document.createElement("section");
     el.className = "panel";
-    el.innerHTML = `<h2></h2><div class="caption"></div>
-      <details class="revisions"><summary></summary><ol></ol></details><div class="views">
+    el.innerHTML = `<h2></h2><div class="words"><div class="caption"></div>
+      <details class="revisions"><summary></summary><ol></ol></details></div><div class="views">
       <canvas class="board"></canvas><canvas class="side"></canvas></div>`;
     host.appendChild(el);
     this.el = el;
     el.querySelector("h2").textContent = trace.label;
+    this.wordsEl = el.querySelector(".words");
     this.captionEl = el.querySelector(".caption");
     this.revisionsEl = el.querySelector(".revisions");
-    this.revisionsEl.hidden = !trace.steps.some((s) => s.revisions && s.revisions.length);
     this.revisionsEl.id = index ? `revisions-${index}` : "revisions";
     this.pointed = -1;  // the revision under the pointer, framed on the board
     this.revisionsEl.addEventListener("mouseover", (e) => {
@@ -251,16 +264,21 @@ class Panel {
     const counts = !t.tree ? "" : last && last.kind === "end" ? `nodes ${t.nodes[s]}` : `nodes ${t.nodes[s]}, solutions ${t.solutions[s]}`;
     // at the end, the search's own statistics (the same numbers as the backend's), each once
     const stats = s === t.length ? Object.entries(t.stats).filter(([, v]) => typeof v === "number") : [];
-    const listed = (all) => stats.filter(([key]) => all || !counts.includes(`${key} `)).map(([key, v]) => `${key} ${v}`).join(", ");
+    const listed = (all) => stats.filter(([key]) => all || !(counts && key === "nodes")).map(figure).join(", ");
     const summary = listed(false);
     this.captionEl.textContent = (last ? `step ${s}: ${caption(last)}` : "step 0: the board before the search") +
       (counts ? `  ·  ${counts}` : "") + (summary && !player.compare ? `  ·  ${summary}` : "");
     this.el.querySelector("h2").textContent = t.label + (stats.length ? ` (${listed(true)})` : "");
+    // words taller than any before (a longer caption, AC-3's line): their height is kept,
+    // and the canvases make room
+    const height = this.wordsEl.offsetHeight, grew = height > this.wordsHeight;
+    if (grew) { this.wordsHeight = height; this.wordsEl.style.minHeight = `${height}px`; }
+    return grew;
   }
   showRevisions(last) {
     // MAC: AC-3's revisions after the placement, folded under it until asked for
     const list = last && last.revisions && last.revisions.length ? last.revisions : null;
-    this.revisionsEl.style.visibility = list ? "visible" : "hidden";
+    this.revisionsEl.hidden = !list;
     if (!list) return;
     const first = last.forward === undefined ? "arc consistency before the first choice"
       : `forward checking removed ${last.forward}, then AC-3`;
@@ -282,18 +300,22 @@ class Panel {
   }
   drawBoard(s, last) {
     const t = this.trace, canvas = this.boardCanvas, ctx = canvas.getContext("2d");
-    const margin = n <= 24 ? Math.max(12, canvas.cssWidth / (n + 1) * 0.45) : 0;
+    // row and column numbers, as the captions name them: the room's text size where the
+    // cells leave room for it
+    const font = n <= 24 ? Math.min(0.8 * player.text(), (canvas.cssWidth / (n + 1)) * 0.55) : 0;
+    const margin = font && Math.max(12, font * 1.5);
     const cell = (canvas.cssWidth - margin) / n, x0 = margin, y0 = margin;
     const cols = t.board(s), solved = t.solved[s] === 1;
     const at = (r, c) => [x0 + c * cell, y0 + r * cell];
     ctx.clearRect(0, 0, canvas.cssWidth, canvas.cssHeight);
     ctx.fillStyle = "#fff"; ctx.fillRect(0, 0, canvas.cssWidth, canvas.cssHeight);
-    if (margin) {  // row and column numbers, as the captions name them
-      ctx.fillStyle = "#333"; ctx.font = `${Math.min(margin * 0.7, cell * 0.5)}px system-ui, sans-serif`;
+    canvas.boxes = [];
+    if (margin) {
+      ctx.fillStyle = "#333"; ctx.font = `${font}px system-ui, sans-serif`;
       ctx.textAlign = "center"; ctx.textBaseline = "middle";
       for (let i = 0; i < n; i++) {
-        ctx.fillText(String(i), x0 + (i + 0.5) * cell, margin / 2);
-        ctx.fillText(String(i), margin / 2, y0 + (i + 0.5) * cell);
+        label(ctx, String(i), x0 + (i + 0.5) * cell, margin / 2);
+        label(ctx, String(i), margin / 2, y0 + (i + 0.5) * cell);
       }
     }
     for (let r = 0; r < n; r++) for (let c = 0; c < n; c++) {
@@ -362,21 +384,25 @@ class Panel {
   }
   // -- tree -----------------------------------------------------------------------
   treeGeometry() {
-    const tree = this.trace.tree, canvas = this.sideCanvas, pad = 22;
-    const width = canvas.cssWidth - 2 * pad, height = canvas.cssHeight - 2 * pad;
-    const spacing = (width / Math.max(tree.span, 1)) * this.view.scale;
+    // a level per row; a node is up to 0.8 of a level tall, 0.68 where MRV's row tags go
+    // between the levels; nodes grow with the text scale, and keep their ring inside
+    const tree = this.trace.tree, canvas = this.sideCanvas;
+    const level = (canvas.cssHeight - 8) / (tree.maxDepth + 1);
+    const ry = Math.max(2, Math.min(20 * player.scale, level * (tree.rowsVary ? 0.34 : 0.4)));
+    const pad = ry + 5, top = (canvas.cssHeight - level * tree.maxDepth) / 2;
+    const spacing = ((canvas.cssWidth - 2 * pad) / Math.max(tree.span, 1)) * this.view.scale;
     const x = (v) => pad + (tree.x[v] - this.view.offset) * spacing;
-    const level = height / tree.maxDepth;
-    const y = (v) => pad + level * tree.depth[v];
-    return { spacing, x, y, pad, level };
+    const y = (v) => top + level * tree.depth[v];
+    return { spacing, x, y, pad, level, ry };
   }
   drawTree(s) {
     const tree = this.trace.tree, canvas = this.sideCanvas, ctx = canvas.getContext("2d");
-    const { spacing, x, y, level } = this.treeGeometry();
+    const { spacing, x, y, ry } = this.treeGeometry();
     // as large as the room between two levels allows, and narrower (an oval) where
     // siblings crowd: a column number is narrow, so an oval keeps it readable
-    const ry = Math.max(2, Math.min(20, level * 0.34)), rx = Math.max(2, Math.min(ry, spacing * 0.43));
+    const rx = Math.max(2, Math.min(ry, spacing * 0.43));
     ctx.clearRect(0, 0, canvas.cssWidth, canvas.cssHeight);
+    canvas.boxes = [];
     const visible = [];
     const stack = [0];
     while (stack.length) {
@@ -413,9 +439,13 @@ class Panel {
       ctx.beginPath();
       if (labels) ctx.ellipse(cx, cy, wide(v), ry, 0, 0, 2 * Math.PI); else ctx.arc(cx, cy, Math.min(ry, wide(v)), 0, 2 * Math.PI);
       ctx.fill();
-      if (labels && tree.cell[v]) { ctx.fillStyle = "#fff"; ctx.fillText(String(tree.cell[v][1]), cx, cy + 0.5); }
+      // a label's room is its node; a node the edge of a zoomed tree cuts keeps none
+      if (!labels || cx - wide(v) < 0 || cx + wide(v) > canvas.cssWidth) continue;
+      const node = [cx - wide(v), cy - ry, 2 * wide(v), 2 * ry];
+      if (tree.cell[v]) { ctx.fillStyle = "#fff"; label(ctx, String(tree.cell[v][1]), cx, cy + 0.5, node); }
+      else canvas.boxes.push(node);
     }
-    if (labels && tree.rowsVary) this.drawRows(visible, s, fontSize);
+    canvas.dataset.rows = labels && tree.rowsVary ? String(this.drawRows(visible, s, fontSize)) : "0";
     const current = this.currentNode(s);
     if (current >= 0) {
       ctx.strokeStyle = "#000"; ctx.lineWidth = 2;
@@ -425,16 +455,25 @@ class Panel {
     canvas.dataset.labels = labels ? String(fontSize) : "0";
   }
   drawRows(visible, s, fontSize) {
-    // MRV: "r5" under a node, halfway down to its children, names the row they fill
-    const tree = this.trace.tree, ctx = this.sideCanvas.getContext("2d"), { x, y, level } = this.treeGeometry();
-    ctx.font = `${fontSize}px system-ui, sans-serif`; ctx.lineJoin = "round";
-    for (const v of visible) {
+    // MRV: "r5" under a node, halfway down to its children, names the row they fill; no
+    // larger than the room between a node and its children, nor wider than two parents'
+    // distance; none where that room is too small to read (the size drawn is returned)
+    const tree = this.trace.tree, ctx = this.sideCanvas.getContext("2d"), { x, y, level, spacing, ry } = this.treeGeometry();
+    ctx.save();
+    ctx.font = "100px system-ui, sans-serif"; ctx.textBaseline = "alphabetic"; ctx.lineJoin = "round";
+    const m = ctx.measureText(`r${n - 1}`), tall = (m.actualBoundingBoxAscent + m.actualBoundingBoxDescent) / 100;
+    const size = Math.floor(Math.min(fontSize, (0.9 * spacing * 100) / m.width, (level - 2 * ry - 4) / tall));
+    const lift = ((m.actualBoundingBoxAscent - m.actualBoundingBoxDescent) * size) / 200;  // ink centred
+    ctx.font = `${size}px system-ui, sans-serif`;
+    for (const v of size >= 8 ? visible : []) {
       const child = tree.collapsed.has(v) ? undefined : tree.children[v].find((w) => tree.born[w] <= s);
       if (child === undefined) continue;
-      const tag = `r${tree.cell[child][0]}`, tx = x(v), ty = y(v) + level / 2;
+      const tag = `r${tree.cell[child][0]}`, tx = x(v), ty = y(v) + level / 2 + lift;
       ctx.strokeStyle = "#fff"; ctx.lineWidth = 4; ctx.strokeText(tag, tx, ty);
-      ctx.fillStyle = "#222"; ctx.fillText(tag, tx, ty);
+      ctx.fillStyle = "#222"; label(ctx, tag, tx, ty);
     }
+    ctx.restore();
+    return size >= 8 ? size : 0;
   }
   currentNode(s) {
     const tree = this.trace.tree;
@@ -495,23 +534,29 @@ class Panel {
   // -- conflicts chart (local search) -------------------------------------------------
   drawChart(s) {
     const t = this.trace, canvas = this.sideCanvas, ctx = canvas.getContext("2d");
-    const W = canvas.cssWidth, H = canvas.cssHeight, left = 60, bottom = 52, top = 14, right = 18;
-    ctx.clearRect(0, 0, W, H);
     const values = t.conflicts, peak = values.reduce((a, v) => (v === null ? a : Math.max(a, v)), 1);
+    // the margins hold the axes' words in the room's text size
+    const f = Math.round(0.85 * player.text()), digits = (v) => String(v).length * 0.6 * f;
+    const W = canvas.cssWidth, H = canvas.cssHeight, left = digits(peak) + 2.4 * f, bottom = 3.2 * f, top = f, right = f;
+    ctx.clearRect(0, 0, W, H);
+    canvas.boxes = [];
     const X = (i) => left + ((W - left - right) * i) / Math.max(1, t.length - 1);
     const Y = (v) => H - bottom - ((H - bottom - top) * v) / peak;
     ctx.strokeStyle = "#888"; ctx.lineWidth = 1; ctx.fillStyle = "#333";
-    ctx.font = "16px system-ui, sans-serif"; ctx.textAlign = "right"; ctx.textBaseline = "middle";
+    ctx.font = `${f}px system-ui, sans-serif`; ctx.textAlign = "right"; ctx.textBaseline = "middle";
     ctx.beginPath(); ctx.moveTo(left, top); ctx.lineTo(left, H - bottom); ctx.lineTo(W - right, H - bottom); ctx.stroke();
-    ticks(peak, (H - bottom - top) / 40).forEach((v) => {  // every value named, on a faint grid
-      ctx.fillText(String(v), left - 8, Y(v));
+    ticks(peak, (H - bottom - top) / (2.2 * f)).forEach((v) => {  // every value named, on a faint grid
+      label(ctx, String(v), left - f / 2, Y(v));
       ctx.strokeStyle = "#e4e4e4"; ctx.beginPath(); ctx.moveTo(left + 1, Y(v)); ctx.lineTo(W - right, Y(v)); ctx.stroke();
     });
+    // steps count from 1: the corner's 0 is the attacking pairs' alone
     ctx.textAlign = "center"; ctx.textBaseline = "top";
-    ticks(t.length, (W - left - right) / 90).forEach((k) => ctx.fillText(String(k), X(Math.max(0, k - 1)), H - bottom + 6));
-    ctx.fillText("step", (left + W) / 2, H - bottom + 28);
-    ctx.save(); ctx.translate(12, (top + H - bottom) / 2); ctx.rotate(-Math.PI / 2);
-    ctx.fillText("attacking pairs", 0, -6); ctx.restore();
+    ticks(t.length, (W - left - right) / (digits(t.length) + 2 * f)).filter((k) => k > 0)
+      .forEach((k) => label(ctx, String(k), X(k - 1), H - bottom + f / 2));
+    label(ctx, "step", (left + W - right) / 2, H - bottom + 1.9 * f);
+    const title = "attacking pairs", across = ctx.measureText(title).width, middle = (top + H - bottom) / 2;
+    ctx.save(); ctx.translate(0.2 * f, middle); ctx.rotate(-Math.PI / 2); ctx.fillText(title, 0, 0); ctx.restore();
+    canvas.boxes.push([0.2 * f, middle - across / 2, f, across]);
     ctx.setLineDash([4, 4]); ctx.strokeStyle = style.explored;
     for (let i = 0; i < s; i++) if (t.steps[i].kind === "restart") {
       ctx.beginPath(); ctx.moveTo(X(i), top); ctx.lineTo(X(i), H - bottom); ctx.stroke();
@@ -559,6 +604,14 @@ function cross(ctx, x, y, cell, colour) {
 const player = {
   k: 0,
   timer: null,
+  // the text scale: ?scale=1.5 in the address, else the page's own (queens trace --projector)
+  scale: Number(new URLSearchParams(location.search).get("scale")) || data.scale,
+  text() { return parseFloat(getComputedStyle(document.body).fontSize) * this.scale; },  // in px
+  resize(scale) {
+    this.scale = Math.min(3, Math.max(0.5, Math.round(scale * 100) / 100));
+    document.documentElement.style.setProperty("--scale", String(this.scale));
+    this.layout();
+  },
   traces: data.traces.map((raw) => new Trace(raw)),
   panels: [],
   get length() { return Math.max(...this.traces.map((t) => t.length)); },
@@ -569,10 +622,11 @@ const player = {
     if (this.k >= this.length) this.pause();
   },
   draw() {
-    this.panels.forEach((p) => p.draw(this.k));
+    const grew = this.panels.map((p) => p.draw(this.k)).some((g) => g);
     $("scrub").value = String(this.k);
     $("status").textContent = `step ${this.k} of ${this.length}`;
     $("play").textContent = this.timer === null ? "play" : "pause";
+    if (grew && !this.arranging) this.layout();
   },
   rate() { return Math.round(Math.pow(10, $("speed").value / 25)); },
   play() {
@@ -594,14 +648,17 @@ const player = {
     // the canvases fill the window below the captions, whatever its size; two traces
     // go one above the other (board beside tree) or side by side (board over tree),
     // whichever leaves the canvases more of the window
+    this.arranging = true;
     if (this.compare) {
       const area = [false, true].map((rows) => this.arrange(rows));
       if (area[0] > area[1]) this.arrange(false);
     } else this.arrange(false);
+    this.arranging = false;
     this.draw();
   },
   arrange(rows) {
     document.body.classList.toggle("rows", rows);
+    this.panels.forEach((p) => { p.wordsHeight = 0; p.wordsEl.style.minHeight = ""; });
     const stacked = this.compare && !rows, count = this.panels.length;
     this.panels.forEach((p) => p.size(120, 120, stacked));  // shrink, so the page measures
     this.draw();  // captions first: their height decides the room left
@@ -655,6 +712,7 @@ function keys(e) {
     "+": () => { player.panels.forEach((p) => p.zoom(1.5, p.sideCanvas.cssWidth / 2)); player.draw(); },
     "-": () => { player.panels.forEach((p) => p.zoom(1 / 1.5, p.sideCanvas.cssWidth / 2)); player.draw(); },
     "?": () => { $("help").hidden = !$("help").hidden; },
+    ">": () => player.resize(player.scale + 0.25), "<": () => player.resize(player.scale - 0.25),
     a: () => player.panels.forEach((p) => { p.revisionsEl.open = !p.revisionsEl.open; }),
   }[e.key];
   if (act) { e.preventDefault(); act(); }
@@ -663,6 +721,9 @@ function keys(e) {
 player.panels = player.traces.map((t, i) => new Panel(t, i, $("panels")));
 document.body.classList.toggle("compare", player.panels.length > 1);
 $("scrub").max = String(player.length);
+// the status as wide as its longest, so that stepping never wraps the controls
+$("status").textContent = `step ${player.length} of ${player.length}`;
+$("status").style.minWidth = `${$("status").offsetWidth / parseFloat(getComputedStyle($("status")).fontSize)}em`;
 $("scrub").oninput = () => { player.pause(); player.go(Number($("scrub").value)); };
 $("home").onclick = () => { player.pause(); player.go(0); };
 $("back").onclick = () => player.step(-1);
@@ -679,5 +740,5 @@ $("speed").oninput();
 document.addEventListener("keydown", keys);
 window.addEventListener("resize", () => player.layout());
 legend();
-player.layout();
+player.resize(player.scale);
 window.player = player;

@@ -202,3 +202,24 @@ def test_min_conflicts_trace_avoids_blocked_cells():
         tracer = trace(Problem(8, blocked=blocked), "min-conflicts", seed=seed)
         solution = next(step for step in tracer.steps if step["kind"] == "solution")
         assert oracle.is_solution(solution["cols"], 8, blocked=blocked), seed
+
+
+def test_projector_pages_open_with_larger_text_and_only_pages_take_it(queens, tmp_path):
+    page = tmp_path / "big.html"
+    assert queens("trace", "6", "--projector", "-o", str(page)).returncode == 0
+    assert '"scale":1.5' in page.read_text()
+    plain = tmp_path / "plain.html"
+    assert queens("trace", "6", "-o", str(plain)).returncode == 0
+    assert '"scale":1.0' in plain.read_text()
+    target = tmp_path / "big.svg"
+    refused = queens("trace", "6", "--projector", "-o", str(target))
+    assert refused.returncode == 2 and refused.stderr.count("\n") == 1, refused.stderr
+    assert "--projector" in refused.stderr and not target.exists()
+
+
+@pytest.mark.parametrize("method", list(TRACED))
+def test_every_figure_a_trace_ends_with_has_words(method):
+    from queenslab.trace.captions import FIGURES
+
+    last = trace(Problem(8 if TRACED[method].tree else 20), method, seed=1).steps[-1]
+    assert set(last.get("stats", {})) <= set(FIGURES)

@@ -331,3 +331,44 @@ def test_one_trace_labels_its_tree_on_a_small_projector(browser, window, tmp_pat
         _press(browser, "END")
         assert int(browser.find_element("id", "tree").get_attribute("data-labels")) >= 12, spec
     _no_errors(browser)
+
+
+def test_the_text_scale_grows_captions_legend_tree_labels_and_numbers(browser, tmp_path):
+    _open(browser, tmp_path, Problem(8), "mac")
+    sizes = """
+      const px = (q) => parseFloat(getComputedStyle(document.querySelector(q)).fontSize);
+      const tall = (id) => Math.max(...document.getElementById(id).boxes.map((b) => b[3]));
+      return [px('.caption'), px('#legend'), Number(document.getElementById('tree').dataset.labels),
+              tall('board')]"""  # fmt: skip
+    plain = browser.execute_script(sizes)
+    page = browser.current_url
+    browser.get(page + "?scale=1.5")  # the address names the scale
+    caption, legend, labels, numbers = browser.execute_script(sizes)
+    assert (caption, legend) == (pytest.approx(1.5 * plain[0]), pytest.approx(1.5 * plain[1]))
+    assert labels > plain[2] and numbers > plain[3]
+    _press(browser, "<", "<")  # and the keys change it: back to 1
+    assert browser.execute_script(sizes) == pytest.approx(plain)
+    _press(browser, ">")
+    assert browser.execute_script("return player.scale") == 1.25
+    browser.get(page + "?scale=big")  # not a number: the page's own scale
+    assert browser.execute_script(sizes) == pytest.approx(plain)
+    _no_errors(browser)
+
+
+@pytest.mark.parametrize("method", ["backtrack", "forward-checking", "mac"])
+def test_mrv_names_the_row_under_each_node(browser, tmp_path, method):
+    _open(browser, tmp_path, Problem(8), f"{method}+mrv")  # MAC's MRV picks rows in order
+    _press(browser, "END")
+    assert int(browser.find_element("id", "tree").get_attribute("data-rows")) >= 10
+    legend = browser.find_element("id", "legend").text
+    assert "the row MRV fills next" in legend
+    _no_errors(browser)
+
+
+@pytest.mark.parametrize("method", ["minton", "min-conflicts", "hill-climbing"])
+def test_local_search_ends_with_its_figures_in_words(browser, tmp_path, method):
+    (tracer,) = _open(browser, tmp_path, Problem(30), method, seed=1)
+    _press(browser, "END")
+    caption = browser.find_element("css selector", ".caption").text
+    assert "_" not in caption and f"{tracer.steps[-1]['stats']['moves']} moves" in caption
+    _no_errors(browser)
