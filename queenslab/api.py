@@ -70,7 +70,7 @@ from queenslab.core.backend import Backend, Family, Task
 from queenslab.core.errors import BackendBug, ModelMismatch, StoppedWithAnswer, UsageError
 from queenslab.core.integers import integer, workers
 from queenslab.core.kind import ProblemKind, Question, check_symmetry
-from queenslab.core.model import BoolModel
+from queenslab.core.model import BoolModel, check_axioms
 from queenslab.core.problem import Problem
 from queenslab.core.result import CountResult, DecideResult, OptimizeResult, SolveResult, Status
 from queenslab.core.run import (
@@ -156,6 +156,7 @@ def _question(
     *,
     counts: bool = False,
     unique: bool = False,
+    axioms: str = "all",
 ) -> Question:
     """What the backend is asked, every part checked: the kind (a user's instance as it
     is, else the named one with ``weights`` and the problem's givens) and its model;
@@ -172,7 +173,7 @@ def _question(
     if model is not None or counts:  # counting the default model: it must count too
         checked = question.counting_model_name(model) if counts else question.model_name(model)
         model = None if model is None else checked
-    asked = Question(question, model, check_symmetry(symmetry), unique)
+    asked = Question(question, model, check_symmetry(symmetry), unique, axioms=check_axioms(axioms))
     if unique and not asked.native:
         raise UsageError(
             f"--unique counts classes with the backends' own searches; on the {question.name} "
@@ -729,6 +730,7 @@ def decide(
     split: int | None = None,
     scheduler: str | None = None,
     checkpoint: str | None = None,
+    axioms: str = "all",
     **options: Any,
 ) -> DecideResult:
     """Is there an answer of value ``value`` or better (at most ``value`` for a minimum,
@@ -750,10 +752,16 @@ def decide(
         scheduler: with ``split``, solve the cubes as tasks on this Dask scheduler.
         checkpoint: with ``split``, an SQLite file keeping the refuted cubes: a rerun of the
             same question solves only the others.
+        axioms: ``"all"`` (the default): the model states every fact it adds beyond the
+            board's rules (a theorem's bound, implied sums, its own symmetry breaking);
+            ``"none"``: only those asked for (``symmetry``), so that a no, and its proof,
+            are about the board alone. Always a model backend's formula, never a search
+            of a backend's own.
 
     Returns:
         A ``DecideResult``: status ``yes`` with ``answer`` (checked by the kind's own
-        checker) and its ``objective``; ``no`` (proven), ``limit`` or ``unknown``.
+        checker) and its ``objective``; ``no`` (proven), ``limit`` or ``unknown``. A no
+        names the facts its formula assumed (``assumptions``; None without a formula).
 
     Example:
         >>> yes = ql.decide(5, kind="domination", value=3, backend="cpsat")
@@ -765,7 +773,7 @@ def decide(
         raise UsageError("decide needs the value to ask about (--value K)")
     _counted_here(cpu_limit, scheduler)
     asked = integer(value, "value", 0, 10**9)
-    question = _question(instance, kind, model, symmetry)
+    question = _question(instance, kind, model, symmetry, axioms=axioms)
     _weighted(question)
     if split is None and (scheduler or checkpoint):
         options = {**options, **_own_split(instance, question, backend, scheduler, checkpoint)}

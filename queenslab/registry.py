@@ -232,8 +232,8 @@ def resolve(
     # The question first (a kind the backend does not model), then the task, then the board
     if not native and EVERY_KIND not in cls.tasks:
         raise UsageError(
-            f"backend {chosen!r} builds no model: --model and --symmetry are for the model "
-            "backends (family model in `queens backends`)"
+            f"backend {chosen!r} builds no model: --model, --symmetry and --axioms none are "
+            "for the model backends (family model in `queens backends`)"
         )
     if cls.takes(problem.kind) and not cls.does(task, problem.kind, native):
         raise cls.lacks(task, problem.kind)

@@ -2,7 +2,9 @@
 
 Exit codes: 0 yes (the answer is drawn, checked by the kind's checker), 1 no (proven), 3 a
 limit, 2 bad usage. ``--proof DIR`` keeps the CNF and the solver's proof of a no, checked
-by the project's own checker (``queenslab.proofs``) before the output says ``checked``.
+by the project's own checker (``queenslab.proofs``) before the output says ``checked``. A
+no names the facts its formula assumed beyond the board's rules (``assumes: ...``), and
+``--axioms none`` builds a formula without those not asked for.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from queenslab import api
 from queenslab.cli import arguments as a
 from queenslab.cli.reach import say_beyond_reach
 from queenslab.core.backend import Task
+from queenslab.core.model import AXIOMS
 from queenslab.core.result import DecideResult
 from queenslab.io import formats
 from queenslab.io.output import atomic_output
@@ -27,6 +30,7 @@ EXAMPLES = """examples:
   queens decide 8 --problem domination --value 4 --backend cpsat --format json
   queens decide 10 --problem peaceable --value 14 --backend sat
   queens decide 12 --problem domination --value 5 --backend sat --proof proof12
+  queens decide 12 --problem domination --value 5 -b sat --model hilbert --axioms none --proof p12
   queens decide 12 --problem domination --value 5 --backend sat --split 4 --workers 2"""
 
 
@@ -64,6 +68,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="keep the refuted pieces of a split proof (as --scheduler) in this SQLite file; "
         "a rerun skips them",
     )
+    parser.add_argument(
+        "--axioms",
+        default="all",
+        choices=AXIOMS,
+        help="all: the model states the facts it knows beyond the board's rules (a theorem's "
+        "bound, implied sums, its own symmetry breaking); none: only what is asked "
+        "(--symmetry), so a no and its proof are about the board alone",
+    )
     parser.add_argument("--format", choices=("text", "json"), help="default: text")
     parser.add_argument("--output", "-o", metavar="FILE", help="write here instead of stdout")
     a.add_backend_options(parser, Task.DECIDE, besides=("scheduler", "checkpoint"))
@@ -84,7 +96,7 @@ def run(args: argparse.Namespace) -> int:
                                 **a.whole_run_limits(args), model=args.model,
                                 symmetry=args.symmetry, proof=args.proof, progress=bar,
                                 split=args.split, scheduler=args.scheduler,
-                                checkpoint=args.checkpoint,
+                                checkpoint=args.checkpoint, axioms=args.axioms,
                                 **a.backend_options(args))  # fmt: skip
         if fmt == "json":
             out.write(json.dumps(result.to_json()) + "\n")
@@ -113,5 +125,14 @@ def _write_text(result: DecideResult, out: TextIO) -> None:
         out.write(question.text(result.problem.board, result.answer) + "\n")
     elif result.status == "no":
         out.write(f"statistics: {summary(result.stats)}\n")
+        out.write(assumes(result) + "\n")
     if result.proof:
         out.write(f"proof {result.proof}: {result.proof_dir}\n")
+
+
+def assumes(result: DecideResult) -> str:
+    """The one line naming what a no rests on beyond the board's rules."""
+    if result.assumptions is None:
+        return f"assumes: no formula ({result.backend}'s own search)"
+    facts = "; ".join(fact.brief() for fact in result.assumptions)
+    return "assumes: " + (facts or "nothing beyond the board's rules")

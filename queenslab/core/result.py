@@ -19,6 +19,7 @@ from queenslab.core.errors import ExitCode
 from queenslab.core.placement import Placement
 
 if TYPE_CHECKING:
+    from queenslab.core.model import Assumption
     from queenslab.core.problem import Problem
     from queenslab.core.run import News
 
@@ -194,7 +195,10 @@ class DecideResult(_Answer):
     ``yes`` carries ``answer`` (JSON data, checked by the kind's own checker) and its
     ``objective``; ``no`` is the solver's proof, its effort in ``stats``; ``proof`` is
     ``"checked"`` only once the project's own checker has accepted the solver's proof
-    (``--proof DIR``), and names the folder it lies in (``proof_dir``).
+    (``--proof DIR``), and names the folder it lies in (``proof_dir``). ``assumptions``
+    are the facts the formula stated beyond the board's rules (``core.model.Assumption``):
+    a no, and its proof, hold for the board only given them; None when no formula was
+    built (a backend's own search).
     """
 
     status: Status
@@ -205,14 +209,19 @@ class DecideResult(_Answer):
     proof: str | None = None
     proof_dir: str | None = None
     message: str = ""
+    assumptions: tuple[Assumption, ...] | None = None
 
     def to_json(self) -> dict[str, Any]:
+        """The record; a no carries ``assumptions`` (a list of records, null without a
+        formula)."""
+        said = [a.to_json() for a in self.assumptions] if self.assumptions is not None else None
         return self._record(
             problem=self.kind,
             value=self.value,
             status=str(self.status),
             objective=self.objective,
             answer=self.answer,
+            **({"assumptions": said} if self.status is Status.NO else {}),
             **({"proof": self.proof, "proof_dir": self.proof_dir} if self.proof else {}),
             **({"message": self.message} if self.message else {}),
         )

@@ -108,16 +108,19 @@ def chosen(
     why). What was asked for, else what ``backend`` (None: the backend measured fastest)
     proved fastest at this n, else the kind's first model without symmetry breaking.
     ``counts``: the answers are counted, so a measured model that cannot count them is
-    passed over, and no symmetry breaking is added (it would count classes)."""
+    passed over, and no symmetry breaking is added (it would count classes); nor with
+    ``axioms="none"``, which states only what was asked for."""
     kind = question.kind
-    if not question.native:
+    if question.model is not None or question.symmetry != "none":
         return kind.model_name(question.model), question.symmetry, "asked"
     name = backend if backend is not None else best_backend(problem)
     row = None if name is None else _setting_row(problem, name)
     if row is None or (counts and row[2] in kind.uncounted):
         first = kind.counting_model_name(None) if counts else kind.model_name(None)
         return first, question.symmetry, NOT_MEASURED
-    symmetry = question.symmetry if counts else row[3]
+    # axioms="none": symmetry breaking only when asked, whatever was measured
+    own = counts or question.axioms == "none"
+    symmetry = question.symmetry if own else row[3]
     return row[2], symmetry, f"measured fastest on {name} for n = {row[0]}..{row[1]}"
 
 

@@ -305,8 +305,12 @@ def decided(
     problem: Problem, question: Question, model: BoolModel, outcome: Outcome, value: int
 ) -> DecideResult:
     """The decision an outcome on the bounded ``model`` gives: an answer is a yes (decoded
-    here, checked by the api), a proof of infeasibility a no."""
-    result = DecideResult(Status.UNKNOWN, kind=problem.kind, value=value, message=outcome.message)
+    here, checked by the api), a proof of infeasibility a no, which rests on the facts the
+    model assumed (``BoolModel.assumptions``)."""
+    result = DecideResult(
+        Status.UNKNOWN, kind=problem.kind, value=value, message=outcome.message,
+        assumptions=tuple(model.assumptions),
+    )  # fmt: skip
     if outcome.values is not None:
         result.status = Status.YES
         result.answer = question.kind.decode(problem.board, model, outcome.values)

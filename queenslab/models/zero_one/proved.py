@@ -7,7 +7,8 @@ writes its DRAT proof in text form (``--no-binary``). A no is believed only afte
 folder then holds ``formula.cnf``, ``proof.drat`` and ``proof.lrat`` (a yes writes
 nothing: the answer is its own certificate). Files are written in a temporary folder
 inside it and moved into place at the end, so a failed, stopped or interrupted run
-leaves none.
+leaves none. The CNF's first lines are comments naming the facts the formula states
+beyond the board's rules (``assumed``): the proof refutes the board with them.
 """
 
 from __future__ import annotations
@@ -89,6 +90,7 @@ def decide(
         with tempfile.TemporaryDirectory(prefix=".queenslab-proof-", dir=target) as temporary:
             work = Path(temporary)
             with open(work / FORMULA, "w", encoding="ascii") as out:
+                out.writelines(assumed(model))
                 write_dimacs(out, hard.top, hard.clauses)
             outcome, checked = _solve_and_check(model, run, command, work)
             if checked:
@@ -97,6 +99,14 @@ def decide(
     except LimitReached:
         return Outcome(Status.LIMIT), None
     return outcome, checked
+
+
+def assumed(model: BoolModel) -> list[str]:
+    """The comment lines that open the formula's file: what it states beyond the board's
+    rules (``BoolModel.assumptions``), so the proof's folder says what the proof rests on."""
+    lines = [f"c assumes {a.kind} {a.name}: {a.brief()}\n" for a in model.assumptions]
+    said = lines or ["c assumes nothing beyond the board's rules\n"]
+    return [line.encode("ascii", "replace").decode("ascii") for line in said]
 
 
 def _solve_and_check(

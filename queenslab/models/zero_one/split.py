@@ -148,7 +148,9 @@ def decide(
             todo = [cube for cube in todo if cube[0] not in refuted]
         run.report(len(refuted), total)
         solved, seconds = 0, 0.0
-        result = DecideResult(Status.LIMIT, kind=problem.kind, value=value)
+        result = DecideResult(
+            Status.LIMIT, kind=problem.kind, value=value, assumptions=tuple(model.assumptions)
+        )
         one = {**settings, "workers": 1}
         work = functools.partial(_solve_cubes, translator, one, model, proving)
         stream = pool.stream(work, todo, run)
