@@ -133,6 +133,6 @@ def _write_text(result: DecideResult, out: TextIO) -> None:
 def assumes(result: DecideResult) -> str:
     """The one line naming what a no rests on beyond the board's rules."""
     if result.assumptions is None:
-        return f"assumes: no formula ({result.backend}'s own search)"
+        return f"assumes: no formula (the {result.backend} backend's own search)"
     facts = "; ".join(fact.brief() for fact in result.assumptions)
     return "assumes: " + (facts or "nothing beyond the board's rules")
