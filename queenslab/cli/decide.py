@@ -29,8 +29,8 @@ EXAMPLES = """examples:
   queens decide 8 --problem domination --value 5
   queens decide 8 --problem domination --value 4 --backend cpsat --format json
   queens decide 10 --problem peaceable --value 14 --backend sat
-  queens decide 12 --problem domination --value 5 --backend sat --proof proof12
-  queens decide 12 --problem domination --value 5 -b sat --model hilbert --axioms none --proof p12
+  queens decide 14 --problem domination --value 7 -b sat --model hilbert --proof proof14
+  queens decide 14 --problem domination --value 7 -b sat --model hilbert --axioms none --proof p14
   queens decide 12 --problem domination --value 5 --backend sat --split 4 --workers 2"""
 
 
