@@ -127,17 +127,16 @@ def _draw_tree(pen: Any, tree: TreeView, step: int) -> None:
     """The search tree as the SVG draws it at ``step``."""
     from PIL import ImageFont
 
-    radius = tree.radius
-    font = ImageFont.load_default(size=max(1, round(radius * 1.2)))
-    width = max(1, round(min(3.0, radius * 0.35)))
+    rx, ry = tree.rx, tree.ry
+    font = ImageFont.load_default(size=tree.font) if tree.font else None
+    width = max(1, round(min(3.0, rx * 0.35)))
     seen = [v for v in range(len(tree.parent)) if tree.born[v] <= step]
     for v in seen[1:]:
         pen.line([*tree.centres[tree.parent[v]], *tree.centres[v]], tree.colour(v, step), width)
     for v in seen:
         x, y = tree.centres[v]
-        pen.ellipse([x - radius, y - radius, x + radius, y + radius], tree.colour(v, step))
+        pen.ellipse([x - rx, y - ry, x + rx, y + ry], tree.colour(v, step))
         if tree.labels[v]:
             pen.text((x, y), tree.labels[v], "white", font, anchor="mm")
     x, y = tree.centres[tree.current(step)]
-    ring = radius + 3
-    pen.ellipse([x - ring, y - ring, x + ring, y + ring], outline="black", width=2)
+    pen.ellipse([x - rx - 3, y - ry - 3, x + rx + 3, y + ry + 3], outline="black", width=2)

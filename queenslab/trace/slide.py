@@ -29,6 +29,12 @@ TREE_MAX_NODES = 3000
 #: Space between the board and the tree, and the slide's least width (captions are long).
 GAP = 24
 MIN_WIDTH = 640
+#: A tree node's label is at least this many pixels (a caption is FONT) or not drawn; a
+#: node is at most LABEL_FONT / 1.2 pixels tall from its centre.
+MIN_LABEL = 11
+LABEL_FONT = 17
+#: Width of a digit in ems (sans-serif digits are about 0.55 em wide).
+DIGIT = 0.6
 
 
 @dataclass(frozen=True)
@@ -43,7 +49,9 @@ class TreeView:
     first_solution: list[float]  # the first step a solution shows in the node's subtree
     centres: list[tuple[float, float]]
     labels: list[str]  # the node's column, where the nodes are big enough to carry it
-    radius: float
+    rx: float  # a node's half width and half height: an oval where siblings crowd and
+    ry: float  # the levels leave room for a label; a dot (rx = ry) where they do not
+    font: int  # the labels' size, 0 for none
 
     @classmethod
     def of(
@@ -68,19 +76,27 @@ class TreeView:
                 x[v] = (x[children[v][0]] + x[children[v][-1]]) / 2
         left, top, width, height = box
         levels = max(max(depth), 1)
-        spacing = width / max(leaves - 1, 1)
-        radius = max(1.5, min(10.0, spacing * 0.4, height / levels * 0.3))
-        pad = radius + 4  # room for the ring around the current node
-        across, down = (width - 2 * pad) / max(leaves - 1, 1), (height - 2 * pad) / levels
-        centres = [(left + pad + x[v] * across, top + pad + depth[v] * down) for v in range(count)]
+        # a level is taller than a leaf is wide: a node is as tall as its level allows and
+        # only as wide as its neighbours leave, which still holds a column number
         columns = [""] + [str(s["col"]) for s in steps if s["kind"] == "place"]
-        labels = columns if radius >= 7 else [""] * count
+        ry = max(1.5, min(LABEL_FONT / 1.2, height / (levels + 1) * 0.3))
+        rx = max(1.5, min(ry, width / max(leaves, 2) * 0.45))
+        font = math.floor(min(ry * 1.2, 1.5 * rx / (DIGIT * max(map(len, columns)))))
+        ry = min(ry, font * 0.85) if font >= MIN_LABEL else rx
+        font = font if font >= MIN_LABEL else 0
+        pad_x, pad_y = rx + 4, ry + 4  # room for the ring around the current node
+        across = (width - 2 * pad_x) / max(leaves - 1, 1)
+        down = (height - 2 * pad_y) / levels
+        centres = [
+            (left + pad_x + x[v] * across, top + pad_y + depth[v] * down) for v in range(count)
+        ]
+        labels = columns if font else [""] * count
         first = [float(s) if s else math.inf for s in tree["solved"]]
         for v in reversed(range(1, count)):
             first[parent[v]] = min(first[parent[v]], first[v])
         return cls(
             parent, tree["born"], tree["end"], tree["solved"], tree["failed"], first, centres,
-            labels, radius,
+            labels, rx, ry, font,
         )  # fmt: skip
 
     def colour(self, v: int, step: int) -> str:

@@ -42,8 +42,7 @@ def document(tracer: Tracer, problem: Problem, shown: list[Frame]) -> str:
         total += frame.seconds
     timing = Timing([t / total for t in starts], total)
     parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" width="{layout.width}" '
-        f'height="{layout.height}" viewBox="0 0 {layout.width} {layout.height}" '
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {layout.width} {layout.height}" '
         f'font-family="sans-serif"><rect width="100%" height="100%" fill="white"/>',
         *(
             f'<text x="{x}" y="{y}" font-size="{layout.number_font}" text-anchor="middle" '
@@ -188,7 +187,7 @@ def _refusals(shown: list[Frame], cell: int, timing: Timing) -> str:
 def _tree(tree: TreeView, shown: list[Frame], timing: Timing) -> str:
     """The search tree so far: each node appears when placed and takes the player's colour."""
     parts = []
-    width = max(1.0, min(3.0, tree.radius * 0.35))
+    width = max(1.0, min(3.0, tree.rx * 0.35))
     for v, (x, y) in enumerate(tree.centres):
         seen = [int(tree.born[v] <= f.step) for f in shown]
         if not any(seen):
@@ -201,20 +200,21 @@ def _tree(tree: TreeView, shown: list[Frame], timing: Timing) -> str:
                 f'stroke-width="{width:.1f}"', {"opacity": seen, "stroke": colours}, "line",
             ))  # fmt: skip
         parts.append(timing.element(
-            f'circle class="node" cx="{x:.1f}" cy="{y:.1f}" r="{tree.radius:.1f}"',
-            {"opacity": seen, "fill": colours}, "circle",
+            f'ellipse class="node" cx="{x:.1f}" cy="{y:.1f}" rx="{tree.rx:.1f}" ry="{tree.ry:.1f}"',
+            {"opacity": seen, "fill": colours}, "ellipse",
         ))  # fmt: skip
         if tree.labels[v]:
             parts.append(timing.element(
-                f'text x="{x:.1f}" y="{y:.1f}" font-size="{tree.radius * 1.2:.0f}" fill="white" '
+                f'text x="{x:.1f}" y="{y:.1f}" font-size="{tree.font}" fill="white" '
                 f'text-anchor="middle" dominant-baseline="central"', {"opacity": seen}, "text",
                 tree.labels[v],
             ))  # fmt: skip
     current = [tree.centres[tree.current(f.step)] for f in shown]
     parts.append(timing.element(
-        f'circle r="{tree.radius + 3:.1f}" fill="none" stroke="black" stroke-width="2"',
+        f'ellipse rx="{tree.rx + 3:.1f}" ry="{tree.ry + 3:.1f}" fill="none" stroke="black" '
+        'stroke-width="2"',
         {"cx": [f"{x:.1f}" for x, _ in current], "cy": [f"{y:.1f}" for _, y in current]},
-        "circle",
+        "ellipse",
     ))  # fmt: skip
     return "\n".join(parts)
 

@@ -46,3 +46,18 @@ def test_frame_options_need_an_animation_format(queens, tmp_path, option):
     refused = queens("trace", "6", *option, "-o", str(page))
     assert refused.returncode == 2 and refused.stderr.count("\n") == 1, refused.stderr
     assert "svg or gif" in refused.stderr and not page.exists()
+
+
+def test_the_svg_scales_to_its_container_and_labels_every_node(queens, tmp_path):
+    from queenslab.trace.slide import MIN_LABEL
+
+    picture = tmp_path / "mac6.svg"
+    run = queens("trace", "6", "-b", "mac", "--all", "--max-frames", "80", "-o", str(picture))
+    assert run.returncode == 0, run.stderr
+    root = ET.parse(picture).getroot()
+    assert root.get("viewBox") and root.get("width") is None and root.get("height") is None
+    svg = "{http://www.w3.org/2000/svg}"
+    nodes = [e for e in root.iter(svg + "ellipse") if e.get("class") == "node"]
+    labels = [e for e in root.iter(svg + "text") if e.get("fill") == "white"]
+    assert len(labels) == len(nodes) - 1  # every queen's node but the empty board's
+    assert min(int(e.get("font-size")) for e in labels) >= MIN_LABEL

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import xml.etree.ElementTree as ET
 
 import pytest
@@ -124,3 +125,19 @@ def test_the_animation_carries_numbers_tree_and_marks():
     assert nodes == 1 + sum(s["kind"] == "place" for s in tracer.steps)
     texts = {e.text for e in root.iter(SVG + "text")}
     assert {str(i) for i in range(6)} <= texts  # the row and column numbers
+
+
+@pytest.mark.parametrize("method", ["backtrack", "forward-checking", "mac"])
+def test_slide_trees_label_their_nodes_in_readable_type(method):
+    """The GIF and the SVG draw this tree: every node's column, at least MIN_LABEL px,
+    inside a node no wider than its neighbours leave."""
+    from queenslab.trace.slide import MIN_LABEL, Layout
+
+    tracer = trace(Problem(8), method)
+    tree = Layout.of(tracer).tree
+    assert tree is not None and tree.font >= MIN_LABEL and all(tree.labels[1:])
+    by_level: dict[float, list[float]] = {}
+    for x, y in tree.centres:
+        by_level.setdefault(y, []).append(x)
+    gaps = [b - a for xs in map(sorted, by_level.values()) for a, b in itertools.pairwise(xs)]
+    assert 2 * tree.rx < min(gaps)
