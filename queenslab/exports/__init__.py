@@ -1,7 +1,7 @@
 """Every model export in one table: the format's name, file suffix, what it can express.
 
 Each format is one module with ``write(instance, out)``, built from the board's groups
-(``Board.groups``) or from the models that are (``models.cnf``, ``models.cpsat``), never
+(``Board.groups``) or from the placement kind's model (``models.cnf``, ``models.cpsat``), never
 from a board rule of its own. A new format is a module and one line in ``FORMATS``.
 ``queens export`` and ``queens cnf`` are built from this table.
 """

@@ -17,9 +17,7 @@ from queenslab.exports.spec import Instance, ModelInstance, commented, rules, ti
 
 
 def _sum(terms: Iterable[tuple[int, Cell]], n: int) -> str:
-    from queenslab.models.cnf import cell
-
-    return " ".join(f"{k:+d} x{cell(n, r, c)}" for k, (r, c) in terms)
+    return " ".join(f"{k:+d} x{r * n + c + 1}" for k, (r, c) in terms)
 
 
 def write(instance: Instance, out: TextIO) -> None:

@@ -10,33 +10,37 @@ the cost, as the header says.
 
 from __future__ import annotations
 
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from queenslab.exports.dimacs import header, model_header
 from queenslab.exports.spec import Instance, ModelInstance, commented
 
+if TYPE_CHECKING:
+    from queenslab.models.cnf import BoardCnf
 
-def soft_clauses(instance: Instance) -> list[tuple[int, int]]:
-    """(weight, literal) of every soft unit clause, weights positive."""
-    from queenslab.models.cnf import cell
 
-    n = instance.problem.n
+def soft_clauses(instance: Instance, formula: BoardCnf) -> list[tuple[int, int]]:
+    """(weight, literal) of every soft unit clause, weights positive (blocked cells hold
+    no queen and have no variable: their weights cannot count)."""
     return [
-        (abs(w), cell(n, r, c) if w > 0 else -cell(n, r, c))
-        for w, (r, c) in instance.weighted_cells()
+        (abs(w), formula.variable[cell] if w > 0 else -formula.variable[cell])
+        for w, cell in instance.weighted_cells()
+        if cell in formula.variable
     ]
 
 
 def write(instance: Instance, out: TextIO) -> None:
-    from queenslab.models.cnf import clauses
+    from queenslab.models.cnf import board_cnf
 
-    hard, top = clauses(instance.problem, instance.encoding)
-    soft = soft_clauses(instance)
+    problem = instance.problem
+    formula = board_cnf(problem.board, instance.encoding)
+    hard = formula.with_givens(problem.givens)
+    soft = soft_clauses(instance, formula)
     positive = sum(w for w, lit in soft if lit > 0)
     out.write(
         commented(
             [
-                *header(instance, top),
+                *header(instance, formula),
                 "soft clauses: (x) of weight w for a cell of weight w > 0, "
                 "(-x) of weight -w for a cell of weight w < 0",
                 f"total weight of the queens = {positive} - cost of the falsified soft clauses",

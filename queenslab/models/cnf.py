@@ -1,11 +1,11 @@
-"""N-queens as CNF: the board variables and the clauses of the board's groups.
+"""N-queens in CNF: the placement kind's model encoded once per board, and what every
+CNF route shares (the cardinality encodings, Ctrl-C inside python-sat, DIMACS text).
 
-Variables 1..n² are the board cells (cell (r, c) is ``r*n + c + 1``); the auxiliary
-variables of the cardinality encodings come after them. The constraints are the board's
-groups (``Board.groups``: rows and columns exactly one queen, diagonals and leap pairs at
-most one, for every variant), each encoded by the chosen cardinality encoding; blocked
-cells and given queens are unit clauses. The ``sat``, ``maxsat`` and ``sharpsat`` backends,
-the external solver route and the DIMACS, WCNF and OPB exports all build on these clauses.
+There is no second statement of the board here: ``board_cnf`` encodes the placement
+kind's ``cells`` model (``problems.placement``) as any kind's model is encoded
+(``zero_one.cnf``), and adds what a placement search wants of it: the variable of each
+cell, the columns of a solver's model, the clause blocking one board. The ``sat`` cube
+counts and the ``sharpsat`` and external-solver routes build on it.
 """
 
 from __future__ import annotations
@@ -13,12 +13,13 @@ from __future__ import annotations
 import signal
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import dataclass
+from functools import cached_property
 from typing import TextIO
 
-from queenslab.boards import Board
+from queenslab.boards import Board, Cell
 from queenslab.core.backend import Option
-from queenslab.core.errors import LimitReached, UsageError
-from queenslab.core.problem import Problem
+from queenslab.core.errors import UsageError
 from queenslab.core.run import never
 
 #: pysat cardinality encodings that handle "exactly one" and "at most one" (``native``
@@ -60,21 +61,10 @@ def pysat_ctrl_c() -> Iterator[None]:
         raise KeyboardInterrupt from None
 
 
-def cell(n: int, row: int, col: int) -> int:
-    """The board variable of cell (row, col)."""
-    return row * n + col + 1
-
-
 def check_encoding(encoding: str) -> str:
     if encoding not in ENCODINGS:
         raise UsageError(f"unknown encoding {encoding!r}; choose from: {', '.join(ENCODINGS)}")
     return encoding
-
-
-#: The clauses of the boards built last, oldest first: a count's forked cube workers reuse
-#: what their parent built, and a notebook solving one board again does not rebuild it.
-_BUILT: dict[tuple[Board, str], tuple[tuple[tuple[int, ...], ...], int]] = {}
-_KEPT = 8
 
 
 #: The largest board put into CNF: one row's "exactly one" is about n²/2 pairwise
@@ -83,20 +73,70 @@ _KEPT = 8
 LARGEST_N = 2000
 
 
-def board_clauses(
-    board: Board, encoding: str, should_stop: Callable[[], bool] = never
-) -> tuple[tuple[tuple[int, ...], ...], int]:
-    """The clauses of the board's groups (no givens), and the highest variable they use.
+@dataclass(frozen=True, eq=False)
+class BoardCnf:
+    """The placement kind's model of a board (``problems.placement``) in CNF: the one
+    statement of N-queens, encoded as every 0-1 model is (``zero_one.cnf.encode``).
 
-    Each group is "exactly one" or "at most one" of its cells, encoded by ``encoding``;
-    blocked cells are unit clauses "empty". ``should_stop`` is asked after each group:
-    a big board takes long to encode (pairwise: about n³ clauses), and a run's time limit
-    covers the build (LimitReached).
+    Its variables are the model's, shifted by one: the open cells row by row, then the
+    encoding's auxiliary variables. Givens are not in it: a solve adds them as unit clauses
+    or as assumptions (the cubes of a count), so one formula serves a board's every cube.
+    """
+
+    clauses: tuple[tuple[int, ...], ...]
+    top: int
+    #: The cell of each board variable (index: variable - 1).
+    cells: tuple[Cell, ...]
+
+    @cached_property
+    def variable(self) -> dict[Cell, int]:
+        """The DIMACS variable of each open cell."""
+        return {cell: v for v, cell in enumerate(self.cells, 1)}
+
+    @property
+    def board_size(self) -> int:
+        """How many variables stand for cells (the first ones)."""
+        return len(self.cells)
+
+    def units(self, cells: Iterable[Cell]) -> list[int]:
+        """The literals "a queen on each of ``cells``" (givens, a cube's queens)."""
+        return [self.variable[cell] for cell in cells]
+
+    def with_givens(self, givens: Iterable[Cell]) -> list[tuple[int, ...]]:
+        """The clauses with ``givens`` as unit clauses."""
+        return [*self.clauses, *((lit,) for lit in self.units(givens))]
+
+    def queens(self, model: Iterable[int]) -> list[Cell]:
+        """The cells of the true board variables among a solver's literals, in its order."""
+        size = self.board_size
+        return [self.cells[lit - 1] for lit in model if 0 < lit <= size]
+
+    def columns(self, model: Sequence[int]) -> tuple[int, ...]:
+        """The columns of the queens in a solver's model (literals in variable order)."""
+        return tuple(self.cells[lit - 1][1] for lit in model[: self.board_size] if lit > 0)
+
+    def blocking(self, model: Sequence[int]) -> list[int]:
+        """The clause "not all of these queens": it removes exactly this board (every row
+        holds one queen), whatever the auxiliary variables were."""
+        return [-lit for lit in model[: self.board_size] if lit > 0]
+
+
+#: The formulas of the boards built last, oldest first: a count's forked cube workers reuse
+#: what their parent built, and a notebook solving one board again does not rebuild it.
+_BUILT: dict[tuple[Board, str], BoardCnf] = {}
+_KEPT = 8
+
+
+def board_cnf(board: Board, encoding: str, should_stop: Callable[[], bool] = never) -> BoardCnf:
+    """The placement model of ``board`` in CNF, built once per board and encoding.
+
+    ``should_stop`` is asked while it is encoded: a big board takes long (pairwise: about
+    n³ clauses), and a run's time limit covers the build (LimitReached).
     """
     if board.n > LARGEST_N:
         raise UsageError(f"the CNF models take n <= {LARGEST_N} (a row alone is about "
                          f"n²/2 clauses), got {board.n}")  # fmt: skip
-    key = (board, encoding)
+    key = (board, check_encoding(encoding))
     if key not in _BUILT:
         built = _encode(board, encoding, should_stop)
         if len(_BUILT) >= _KEPT:
@@ -106,41 +146,15 @@ def board_clauses(
 
 
 @pysat_ctrl_c()
-def _encode(
-    board: Board, encoding: str, should_stop: Callable[[], bool]
-) -> tuple[tuple[tuple[int, ...], ...], int]:
-    from pysat.card import CardEnc, EncType
-    from pysat.formula import IDPool
+def _encode(board: Board, encoding: str, should_stop: Callable[[], bool]) -> BoardCnf:
+    from queenslab.models.zero_one.cnf import encode
+    from queenslab.problems.placement import NQueens
 
-    kind = getattr(EncType, check_encoding(encoding))
-    n = board.n
-    pool = IDPool(start_from=n * n + 1)
-    clauses: list[tuple[int, ...]] = [(-cell(n, r, c),) for r, c in board.blocked]
-    for group in board.groups():
-        if should_stop():
-            raise LimitReached
-        literals = [cell(n, r, c) for r, c in group.cells]
-        if group.exactly_one and not literals:
-            clauses.append(())  # a row or column with every cell blocked
-            continue
-        encode = CardEnc.equals if group.exactly_one else CardEnc.atmost
-        clauses.extend(tuple(c) for c in encode(literals, 1, vpool=pool, encoding=kind).clauses)
-    return tuple(clauses), max(pool.top, n * n)
-
-
-def clauses(
-    problem: Problem, encoding: str, should_stop: Callable[[], bool] = never
-) -> tuple[list[tuple[int, ...]], int]:
-    """The clauses of a problem (givens as unit clauses) and its number of variables;
-    LimitReached when ``should_stop`` says stop before they are built."""
-    hard, top = board_clauses(problem.board, encoding, should_stop)
-    units = [(cell(problem.n, r, c),) for r, c in problem.givens]
-    return [*hard, *units], top
-
-
-def decode(n: int, model: list[int]) -> tuple[int, ...]:
-    """The columns of the queens in a model (the true board variables, in row order)."""
-    return tuple((lit - 1) % n for lit in model[: n * n] if lit > 0)
+    model = NQueens().build(board, "cells")
+    cnf = encode(model, encoding, should_stop)
+    cells = tuple(board.open_cells())
+    assert model.answer == list(range(len(cells))), "the cells are the first variables"
+    return BoardCnf(tuple(cnf.clauses), cnf.top, cells)
 
 
 def write_dimacs(out: TextIO, top: int, clauses: Sequence[Iterable[int]]) -> None:

@@ -42,6 +42,8 @@ if TYPE_CHECKING:
     import subprocess
     from pathlib import Path
 
+    from queenslab.models.cnf import BoardCnf
+
 #: Arguments for programs that write their model to a file rather than to stdout.
 KNOWN_ARGUMENTS: dict[str, tuple[str, ...]] = {"minisat": ("{cnf}", "{solution}")}
 
@@ -117,13 +119,13 @@ def parse(cmd: str, text: str, in_file: bool) -> tuple[Status, list[int]]:
     return status, literals[:-1]
 
 
-def board(cmd: str, problem: Problem, literals: Sequence[int]) -> tuple[int, ...]:
+def board(
+    cmd: str, problem: Problem, formula: BoardCnf, literals: Sequence[int]
+) -> tuple[int, ...]:
     """The board of a model, checked: a queen on each row, and a solution of the problem."""
-    n = problem.n
-    rows: list[list[int]] = [[] for _ in range(n)]
-    for lit in literals:
-        if 0 < lit <= n * n:
-            rows[(lit - 1) // n].append((lit - 1) % n)
+    rows: list[list[int]] = [[] for _ in range(problem.n)]
+    for r, c in formula.queens(literals):
+        rows[r].append(c)
     for r, queens in enumerate(rows):
         if len(queens) != 1:
             raise UsageError(f"SAT solver {cmd!r} returned a wrong model: row {r} has "
@@ -216,11 +218,12 @@ def boards(
     import tempfile
     from pathlib import Path
 
-    from queenslab.models.cnf import cell, clauses
+    from queenslab.models.cnf import board_cnf
 
-    cmd, n = settings["solver_cmd"], problem.n
+    cmd = settings["solver_cmd"]
     with run.phase("build"):
-        body, top = clauses(problem, settings["encoding"], run.should_stop)
+        formula = board_cnf(problem.board, settings["encoding"], run.should_stop)
+        body, top = formula.with_givens(problem.givens), formula.top
     run.stats.add(variables=top, constraints=len(body), solver=cmd)
     blocking: list[tuple[int, ...]] = []
     seen: set[tuple[int, ...]] = set()
@@ -231,12 +234,12 @@ def boards(
                 return
             if status is Status.UNKNOWN:
                 raise LimitReached
-            cols = board(cmd, problem, literals)
+            cols = board(cmd, problem, formula, literals)
             if cols in seen:
                 raise UsageError(f"SAT solver {cmd!r} returned a board the CNF excludes")
             seen.add(cols)
             yield cols
-            blocking.append(tuple(-cell(n, r, c) for r, c in enumerate(cols)))
+            blocking.append(tuple(-lit for lit in formula.units(enumerate(cols))))
 
 
 def solve(problem: Problem, settings: Mapping[str, Any], run: Run) -> SolveResult:

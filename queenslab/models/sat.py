@@ -1,4 +1,4 @@
-"""The ``sat`` backend: the CNF of ``formula.py`` solved by python-sat's SAT solvers.
+"""The ``sat`` backend: the placement model's CNF (``models.cnf``) solved by python-sat.
 
 Counting and enumerating split the board on its border queens (``cubes.border_split``,
 the board's symmetries) and solve the cubes in worker processes, each with one solver
@@ -34,13 +34,7 @@ from queenslab.core.problem import Problem
 from queenslab.core.result import CountResult, DecideResult, SolveResult, Status
 from queenslab.core.run import Run
 from queenslab.models import cubes, external
-from queenslab.models.cnf import (
-    ENCODING_OPTION,
-    board_clauses,
-    cell,
-    clauses,
-    decode,
-)
+from queenslab.models.cnf import ENCODING_OPTION, BoardCnf, board_cnf
 from queenslab.models.zero_one.backend import MODEL_TASKS, KindModels, decided
 from queenslab.runtime import forked
 from queenslab.runtime.stop import run_stoppably
@@ -80,10 +74,6 @@ SLOWER_WITH_EACH_CALL = frozenset({"maplechrono", "maplecm", "mergesat3"})
 
 #: Conflicts between two looks at the clock (and for Ctrl-C).
 _CONFLICTS_PER_SLICE = 1000
-
-
-def _blocking_clause(n: int, model: list[int]) -> list[int]:
-    return [-lit for lit in model[: n * n] if lit > 0]
 
 
 def solve_until(
@@ -129,8 +119,12 @@ def _slices(
     return None
 
 
-def _model_stats(top: int, body: Sequence[Sequence[int]], n: int) -> dict[str, int]:
-    return {"variables": top, "constraints": len(body), "auxiliary_variables": top - n * n}
+def _model_stats(formula: BoardCnf, givens: int) -> dict[str, int]:
+    return {
+        "variables": formula.top,
+        "constraints": len(formula.clauses) + givens,
+        "auxiliary_variables": formula.top - formula.board_size,
+    }
 
 
 def solver_stats(solver: Any) -> dict[str, int]:
@@ -143,18 +137,18 @@ _SEARCH_COUNTERS = ("conflicts", "decisions", "propagations", "restarts")
 
 
 def _cube_models(
-    solver: Any, n: int, cube: cubes.Cube, should_stop: Callable[[], bool]
+    solver: Any, formula: BoardCnf, cube: cubes.Cube, should_stop: Callable[[], bool]
 ) -> Iterator[list[int]]:
     """Every model of one cube (its queens as assumptions), each blocked once found.
 
     The blocking clauses may stay for the next cube: each blocks one solution of this cube
     only. Raises LimitReached when ``should_stop`` says stop first.
     """
-    assumptions = [cell(n, r, c) for r, c in cube.problem.givens]
+    assumptions = formula.units(cube.problem.givens)
     while satisfiable := solve_until(solver, should_stop, assumptions):
         model = solver.get_model()
         yield model
-        solver.add_clause(_blocking_clause(n, model))
+        solver.add_clause(formula.blocking(model))
     if satisfiable is None:
         raise LimitReached
 
@@ -164,24 +158,23 @@ def _solve_cubes(
     claimed: Iterable[cubes.Cube],
     settings: Mapping[str, Any],
     should_stop: Callable[[], bool],
-    per_cube: Callable[[int, Iterator[list[int]]], Iterable[Any]],
+    per_cube: Callable[[BoardCnf, Iterator[list[int]]], Iterable[Any]],
 ) -> Generator[tuple[cubes.Cube | None, Any], None, None]:
-    """The items ``per_cube(n, models)`` of each cube, then the summed search statistics.
+    """The items ``per_cube(formula, models)`` of each cube, then the summed search statistics.
 
     One solver takes all the cubes, keeping what it learnt, except the solvers in
     ``SLOWER_WITH_EACH_CALL``, which get a fresh solver per cube.
     """
     from pysat.solvers import Solver
 
-    n = problem.n
-    hard, _ = board_clauses(problem.board, settings["encoding"], should_stop)  # a fork has them
+    formula = board_cnf(problem.board, settings["encoding"], should_stop)  # a fork has it
     fresh = settings["solver"] in SLOWER_WITH_EACH_CALL
     batches = ([cube] for cube in claimed) if fresh else [claimed]
     totals = dict.fromkeys(_SEARCH_COUNTERS, 0)
     for batch in batches:
-        with Solver(name=settings["solver"], bootstrap_with=hard) as solver:
+        with Solver(name=settings["solver"], bootstrap_with=formula.clauses) as solver:
             for cube in batch:
-                for result in per_cube(n, _cube_models(solver, n, cube, should_stop)):
+                for result in per_cube(formula, _cube_models(solver, formula, cube, should_stop)):
                     yield cube, result
             for key, value in solver_stats(solver).items():
                 totals[key] += value
@@ -212,7 +205,7 @@ def cube_solutions(
         claimed,
         settings,
         should_stop,
-        lambda n, models: cubes.chunks(decode(n, m) for m in models),
+        lambda formula, models: cubes.chunks(formula.columns(m) for m in models),
     )
 
 
@@ -279,9 +272,10 @@ class SatBackend(KindModels):
         from pysat.solvers import Solver
 
         with run.phase("build"):
-            body, top = clauses(problem, self.settings["encoding"])
+            formula = board_cnf(problem.board, self.settings["encoding"])
+            body = formula.with_givens(problem.givens)
             solver = Solver(name=self.settings["solver"], bootstrap_with=body)
-        run.stats.add(_model_stats(top, body, problem.n))
+        run.stats.add(_model_stats(formula, len(problem.givens)))
         with solver:
             found = solve_until(solver, run.should_stop)
             run.stats.add(solver_stats(solver))
@@ -289,7 +283,7 @@ class SatBackend(KindModels):
                 return SolveResult(Status.LIMIT)
             if not found:
                 return SolveResult(Status.INFEASIBLE)
-            return SolveResult(Status.SOLVED, Placement(decode(problem.n, solver.get_model())))
+            return SolveResult(Status.SOLVED, Placement(formula.columns(solver.get_model())))
 
     def own_enumerate(self, problem: Problem, run: Run, question: Question) -> Iterator[Placement]:
         if self.settings["solver_cmd"]:
@@ -317,5 +311,5 @@ class SatBackend(KindModels):
         """The whole model's size in the record; its clauses, built here, are inherited by
         the forked workers. LimitReached when the run stops first."""
         with run.phase("build"):
-            body, top = clauses(problem, self.settings["encoding"], run.should_stop)
-        run.stats.add(_model_stats(top, body, problem.n))
+            formula = board_cnf(problem.board, self.settings["encoding"], run.should_stop)
+        run.stats.add(_model_stats(formula, len(problem.givens)))

@@ -61,14 +61,16 @@ class SharpSatBackend(Backend):
     def _count(self, problem: Problem, run: Run) -> CountResult:
         from pyganak import Counter
 
-        n = problem.n
         with run.phase("build"):
-            body, top = cnf.clauses(problem, self.settings["encoding"])
+            formula = cnf.board_cnf(problem.board, self.settings["encoding"])
+            body, top = formula.with_givens(problem.givens), formula.top
             counter = Counter()
             counter.new_vars(top)
             counter.add_clauses(body)
-            counter.set_sampling_set(range(1, n * n + 1))
-        run.stats.add(variables=top, constraints=len(body), auxiliary_variables=top - n * n)
+            counter.set_sampling_set(range(1, formula.board_size + 1))
+        run.stats.add(
+            variables=top, constraints=len(body), auxiliary_variables=top - formula.board_size
+        )
         if not _satisfiable(body):
             return CountResult(0)
         with _quiet_stdout():

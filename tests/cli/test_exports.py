@@ -110,14 +110,14 @@ def dimacs_boards(problem: Problem, cnf_text: str) -> list[tuple[int, ...]]:
     from pysat.formula import CNF
     from pysat.solvers import Solver
 
-    n = problem.n
+    cells = list(problem.board.open_cells())  # the variables, as the header says
     shown = re.search(r"^c p show (.*) 0$", cnf_text, re.M).group(1).split()
-    assert shown == [str(v) for v in range(1, n * n + 1)]
+    assert shown == [str(v) for v in range(1, len(cells) + 1)]
     boards = []
     with Solver(name="minisat22", bootstrap_with=CNF(from_string=cnf_text).clauses) as solver:
         while solver.solve():
-            queens = [lit for lit in solver.get_model()[: n * n] if lit > 0]
-            boards.append(from_cells(n, [divmod(lit - 1, n) for lit in queens]))
+            queens = [lit for lit in solver.get_model()[: len(cells)] if lit > 0]
+            boards.append(from_cells(problem.n, [cells[lit - 1] for lit in queens]))
             solver.add_clause([-lit for lit in queens])
     return boards
 
@@ -148,8 +148,8 @@ def test_wcnf_optimum_through_rc2(problem):
     with RC2(formula) as rc2:
         model = rc2.compute()
         cost = rc2.cost
-    n = problem.n
-    cols = from_cells(n, [divmod(lit - 1, n) for lit in model[: n * n] if lit > 0])
+    cells = list(problem.board.open_cells())  # the variables, as the DIMACS header says
+    cols = from_cells(problem.n, [cells[lit - 1] for lit in model[: len(cells)] if lit > 0])
     checked(problem, [cols])
     positive = int(re.search(r"^c total weight of the queens = (\d+) - cost", wcnf, re.M)[1])
     assert weight_of(weights, cols) == positive - cost == expected_optimum(problem, weights)

@@ -64,16 +64,29 @@ def test_dimacs_with_givens_and_header():
     assert "n=7" in text and "seqcounter" in text and "0:1 3:0" in text
     assert "r*7 + c + 1" in text
     _, clauses = _parse_dimacs(text)
-    assert [cnf.cell(n, 0, 1)] in clauses
+    assert [0 * n + 1 + 1] in clauses  # cell (0, 1)
     found = sorted(_cols(n, m) for m in _board_models(n, clauses))
     assert found == sorted(oracle.all_solutions(n, givens))
 
 
 def test_auxiliary_variables_come_after_the_board():
-    clauses, top = cnf.clauses(Problem(6), "totalizer")
-    used = {abs(lit) for clause in clauses for lit in clause}
+    formula = cnf.board_cnf(Problem(6).board, "totalizer")
+    used = {abs(lit) for clause in formula.clauses for lit in clause}
     assert set(range(1, 37)) <= used
-    assert max(used) == top > 36
+    assert max(used) == formula.top > 36
+    assert formula.cells[:7] == ((0, 0), (0, 1), (0, 2), (0, 3), (0, 4), (0, 5), (1, 0))
+
+
+def test_the_placement_cnf_is_the_placement_kinds_model():
+    """No second statement of the board: the formula is the kind's model, encoded."""
+    from queenslab.models.zero_one.cnf import encode
+    from queenslab.problems.placement import NQueens
+
+    board = Problem(7, variant="superqueens", blocked=((2, 3),)).board
+    model = NQueens().build(board, "cells")
+    formula = cnf.board_cnf(board, "seqcounter")
+    assert list(formula.clauses) == encode(model, "seqcounter").clauses
+    assert (2, 3) not in formula.cells and len(formula.cells) == 48
 
 
 @pytest.mark.parametrize("encoding", cnf.ENCODINGS)
@@ -139,18 +152,18 @@ def test_cli_enumerate_count_cnf(queens):
 
 
 def test_a_stopped_build_raises_limit_and_leaves_no_partial_clauses_behind():
-    """The build asks ``should_stop`` between the board's groups; what it stopped is not
-    kept, so the next count of that board (which reuses built clauses) is exact."""
-    problem = Problem(9, variant="toroidal")
+    """The build asks ``should_stop`` while it encodes; what it stopped is not kept, so
+    the next count of that board (which reuses built clauses) is exact."""
+    problem = Problem(9, variant="superqueens")  # its leap pairs: over 256 constraints
     asked = []
 
-    def stop_at_the_third_group():
+    def stop_at_the_second_look():
         asked.append(None)
-        return len(asked) >= 3
+        return len(asked) >= 2
 
     with pytest.raises(LimitReached):
-        cnf.clauses(problem, "seqcounter", stop_at_the_third_group)
-    assert len(asked) == 3
+        cnf.board_cnf(problem.board, "seqcounter", stop_at_the_second_look)
+    assert len(asked) == 2
     sat = ql.count(problem, "sat", encoding="seqcounter", workers=1)
     assert sat.total == ql.count(problem, "backtrack").total
 

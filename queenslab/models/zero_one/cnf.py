@@ -16,7 +16,7 @@ counter takes 8.6 s (sat backend, lex-leader, this 2-core machine under load).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from queenslab.core.errors import LimitReached, UsageError
@@ -137,20 +137,48 @@ class Penalties:
         return all(w == 1 for w, _ in self.weighted)
 
 
-def penalties(model: BoolModel) -> Penalties:
+def penalties(model: BoolModel, *, reduced: bool = False) -> Penalties:
     """Each term ``a x`` of the quantity to minimise (the objective, negated when
     maximising) as weight ``|a|`` on ``x`` (a > 0) or on ``not x`` (a < 0, adding a to the
-    offset, since ``a x = a + |a| not x``)."""
+    offset, since ``a x = a + |a| not x``).
+
+    ``reduced``: first, each "exactly one" constraint's least cost is taken out of its
+    variables' costs into the offset, exact since one of them is true (rows, then columns
+    of a weighted placement: the reduction of Kuhn's Hungarian method, 1955). Most cells
+    then cost nothing, and a MaxSAT solver's cores find the bound at once (weighted
+    placement, random weights 0..10^6: n = 8 in hundredths of a second, where one soft
+    clause per cell ran for minutes).
+    """
     sign = 1 if model.sense is Sense.MIN else -1
-    weighted, offset = [], 0
+    cost: dict[int, int] = {}
     for a, v in model.objective:
-        a *= sign
+        cost[v] = cost.get(v, 0) + sign * a
+    offset = _reduce(cost, model.linear) if reduced else 0
+    weighted = []
+    for v, a in cost.items():
         if a > 0:
             weighted.append((a, v + 1))
         elif a < 0:
             weighted.append((-a, -(v + 1)))
             offset += a
     return Penalties(tuple(weighted), offset, sign)
+
+
+def _reduce(cost: dict[int, int], constraints: Sequence[Linear]) -> int:
+    """Take each exactly-one constraint's least cost out of ``cost``; what was taken."""
+    taken = 0
+    for constraint in constraints:
+        terms = constraint.terms
+        if not terms or constraint.lower != 1 or constraint.upper != 1:
+            continue
+        if any(a != 1 for a, _ in terms):
+            continue
+        least = min(cost.get(v, 0) for _, v in terms)
+        if least:
+            for _, v in terms:
+                cost[v] = cost.get(v, 0) - least
+            taken += least
+    return taken
 
 
 def unit_penalties(model: BoolModel) -> Penalties:

@@ -1,8 +1,9 @@
 """A ``BoolModel`` as weighted MaxSAT, solved by RC2 with core minimisation.
 
 Hard clauses: the model's clauses and its cardinality constraints (``cnf.encode``). Soft
-clauses: the objective's weighted literals (``cnf.penalties``), each as the unit clause
-of its negation, so RC2's cost is the quantity to minimise less its offset. RC2 raises
+clauses: the objective's weighted literals (``cnf.penalties``, each exactly-one
+constraint's least cost moved into the offset), each as the unit clause of its negation,
+so RC2's cost is the quantity to minimise less its offset. RC2 raises
 its lower bound core by core and finds an answer only at the optimum.
 
 RC2 runs through ``models.rc2``; at a limit it reports the lower bound RC2 has proven,
@@ -50,7 +51,7 @@ def optimize(
 
     with run.phase("build"):
         hard = cnf.encode(model, settings["encoding"])
-        goal = cnf.penalties(model)
+        goal = cnf.penalties(model, reduced=True)
         wcnf = WCNF()
         wcnf.extend(hard.clauses)
         for weight, lit in goal.weighted:
