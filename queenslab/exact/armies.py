@@ -10,7 +10,10 @@ reaching it) or when every job is refuted (no: the search was exhaustive). Row
 colourings whose bound (``Plan.row_bound``) is below the target are never handed out.
 With a checkpoint file each refuted job is a row holding its bound (no pair of it
 reaches bound + 1): a killed run resumes, and any later decision or optimisation of the
-same board skips the jobs whose bound is below its target.
+same board skips the jobs whose bound is below its target. Any number of runs may share
+the file (the proof's ledger, ``exact.armies_ledger``): each claims blocks of jobs no
+other took, then redoes the others' unfinished jobs from the last back, so all end
+together when every job is refuted.
 
 An optimisation decides upwards from its incumbent (the start, else nothing): each yes
 gives better armies and the next target above them, told to the run as news; the first no
@@ -54,6 +57,9 @@ if TYPE_CHECKING:
 
 #: What a checkpoint's rows are: per refuted row colouring (bound, pairs, nodes).
 METHOD = "armies: row colourings, each with its bound"
+#: Runs sharing a checkpoint claim the row colourings in at most BLOCKS blocks of at
+#: least BLOCK (a claim is a committed transaction).
+BLOCKS, BLOCK = 256, 64
 NO_ARMIES: dict[str, list[list[int]]] = {"white": [], "black": []}
 
 
@@ -170,42 +176,76 @@ class _Search:
         ids, rows = self._record.finished()
         self._bounds = {int(job): int(row[0]) for job, row in zip(ids, rows, strict=True)}
 
+    def _order(self, target: int) -> Iterator[int]:
+        """The row colourings in order. With a checkpoint, in blocks: first the blocks
+        this run claims (no other run sharing the file took them at this target), then the
+        others' from the last job back, each looked up in the file just before it is
+        handed out, so runs sharing a file split the work and all end when the last job
+        is refuted (a yes is never recorded: every run meets it)."""
+        jobs = self.plan.jobs()
+        if self._record is None:
+            yield from jobs
+            return
+        size = max(BLOCK, -(-len(jobs) // BLOCKS))
+        blocks = [jobs[first : first + size] for first in range(0, len(jobs), size)]
+        theirs = []
+        for number, block in enumerate(blocks):
+            if self._record.claim(number, stage=target):
+                self._refresh(block)
+                yield from block
+            else:
+                theirs.append(block)
+        # from the last job back: a run still walking its blocks forwards is met halfway
+        for job in reversed([job for block in theirs for job in block]):
+            self._refresh(range(job, job + 1))
+            yield job
+
+    def _refresh(self, jobs: range) -> None:
+        """Take in the rows the file holds for these jobs (other runs may have added some)."""
+        ids, rows = self._record.finished(jobs)
+        self._bounds.update((int(job), int(row[0])) for job, row in zip(ids, rows, strict=True))
+
     def decide(self, target: int) -> dict[str, list[list[int]]] | None:
         """The armies (as JSON) of the first pair of colourings (rows, then columns)
-        reaching ``target``, or None when none does; LimitReached at a stop. The first pair, not
-        the first found: the answer is the same on any number of workers.
+        reaching ``target``, or None when none does; LimitReached at a stop. The first pair
+        in the order handed out (``_order``), not the first found: the answer is the same
+        on any number of workers (runs sharing a checkpoint may find others).
 
         The row colourings are handed out lazily (2^29 of them at n = 30), those whose
         checkpoint bound or ``row_bound`` is below the target skipped."""
         run, total = self._run, len(self.plan.jobs())
-        pending: set[int] = set()  # handed out, not yet finished
+        handed: dict[int, int] = {}  # job: its place in the order handed out
+        pending: set[int] = set()  # the places handed out, not yet finished
         lock = threading.Lock()
         refuted = 0
 
         def todo() -> Iterator[int]:
             nonlocal refuted
-            for job in self.plan.jobs():
+            for job in self._order(target):
                 with lock:
                     if min(self._bounds.get(job, target), self.plan.row_bound(job)) < target:
                         refuted += 1
                         continue
-                    pending.add(job)
+                    handed[job] = len(handed)
+                    pending.add(handed[job])
                 yield job
 
         run.stats.add(rounds=1)
         part = PartRun(run.should_stop)
         work = functools.partial(_refute, self.plan, target, part.stop_flag)
-        first: tuple[int, int, Picks] | None = None
+        first: tuple[int, int, int, Picks] | None = None  # (place, rows, cols, picks)
         # the round's own run: a yes ends its stream (which stops its run), not the search
         stream = self._pool.stream(work, todo(), part)
         try:
             for rows, cols, picks, pairs, knapsacks, nodes in stream:
                 run.stats.add(pairs=pairs, knapsacks=knapsacks, nodes=nodes)
                 with lock:
-                    pending.discard(rows)
+                    place = handed[rows]
+                    pending.discard(place)
                     earliest = min(pending, default=None)
                 if cols >= 0:
-                    first = min(first or (rows, cols, picks), (rows, cols, picks))
+                    found = (place, rows, cols, picks)
+                    first = min(first or found, found)
                 else:
                     self._bounds[rows] = target - 1
                     if self._record is not None:
@@ -223,7 +263,7 @@ class _Search:
         if first is None:
             run.report(total, total)
             return None
-        return self.plan.answer(*first)
+        return self.plan.answer(*first[1:])
 
 
 def _refute(

@@ -11,7 +11,9 @@ or drop the rows) is refused with a one-line UsageError naming what it holds. A 
 that cannot be written (a full disk) is a one-line UsageError too, and a checkpoint this
 run created is removed again when the run fails before recording anything (a full disk,
 Ctrl-C during start-up). A new file's schema is written in one locked transaction, so two
-processes creating the same checkpoint both find it whole.
+processes creating the same checkpoint both find it whole. Runs sharing a file claim
+blocks of subproblems (``claim``: a hint of who does what first, never a result) and read
+each other's rows; a search's threads share one Checkpoint (it takes a lock).
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ from __future__ import annotations
 import contextlib
 import hashlib
 import sqlite3
+import threading
 import time
 from collections.abc import Iterable
 from pathlib import Path
@@ -36,11 +39,18 @@ _DONE = (
     "CREATE TABLE done (id INTEGER PRIMARY KEY, total INTEGER NOT NULL,"
     " uniq INTEGER NOT NULL, nodes INTEGER NOT NULL, digest TEXT NOT NULL)"
 )
+#: Blocks of subproblems a run has taken, per stage (``claim``): runs sharing a file take
+#: the blocks no other has taken first.
+_CLAIMS = (
+    "CREATE TABLE claims (stage INTEGER NOT NULL, block INTEGER NOT NULL,"
+    " PRIMARY KEY (stage, block))"
+)
 #: Everything a checkpoint's schema holds (sqlite_master: type, name, sql). Anything more,
 #: a trigger above all, could abort or silently drop the rows a count records.
 _SCHEMA = frozenset(
-    {("table", "meta", _META), ("index", "sqlite_autoindex_meta_1", None), ("table", "done", _DONE)}
-)
+    {("table", "meta", _META), ("index", "sqlite_autoindex_meta_1", None), ("table", "done", _DONE),
+     ("table", "claims", _CLAIMS), ("index", "sqlite_autoindex_claims_1", None)}
+)  # fmt: skip
 #: The meta entries that say which count a file belongs to ("board" only describes it).
 _PLAN_KEYS = ("format", "n", "method", "subproblems", "plan")
 
@@ -54,6 +64,7 @@ class Checkpoint:
         self.size = size
         self._key = hashlib.sha256(plan.encode()).digest()
         self._last_commit = time.monotonic()
+        self._lock = threading.RLock()
         self._created = not Path(path).exists()
         self._recorded = False
         expected = {
@@ -65,7 +76,9 @@ class Checkpoint:
             "board": board,
         }
         try:
-            self._db = sqlite3.connect(path, timeout=LOCK_TIMEOUT, isolation_level=None)
+            self._db = sqlite3.connect(
+                path, timeout=LOCK_TIMEOUT, isolation_level=None, check_same_thread=False
+            )
         except sqlite3.Error as exc:
             raise UsageError(f"cannot open checkpoint {path}: {exc}") from None
         try:
@@ -141,30 +154,39 @@ class Checkpoint:
     def _create(self, meta: dict[str, str]) -> None:
         self._db.execute(_META)
         self._db.execute(_DONE)
+        self._db.execute(_CLAIMS)
         self._db.executemany("INSERT INTO meta VALUES (?, ?)", meta.items())
 
     def _digest(self, *row: int) -> str:
         text = ":".join(map(str, row)).encode()
         return hashlib.blake2b(text, key=self._key, digest_size=16).hexdigest()
 
-    def finished(self) -> tuple[np.ndarray, np.ndarray]:
-        """Ids already done and their (total, unique, nodes) rows, each checked."""
-        try:
-            rows = self._db.execute(
-                "SELECT id, total, uniq, nodes, digest FROM done ORDER BY id"
-            ).fetchall()
-        except sqlite3.DatabaseError:
-            raise UsageError(f"checkpoint {self.path} is damaged") from None
-        seen: set[int] = set()
-        for *values, digest in rows:
-            whole = all(type(v) is int and v >= 0 for v in values)
-            if not whole or values[0] >= self.size or values[0] in seen:
-                raise self._bad_row(values[0])
-            if digest != self._digest(*values):
-                raise self._bad_row(values[0])
-            seen.add(values[0])
-        table = np.array([row[:4] for row in rows], dtype=np.int64).reshape(len(rows), 4)
-        return table[:, 0], table[:, 1:]
+    def finished(self, among: range | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """Ids already done (those ``among`` these, if given) and their (total, unique,
+        nodes) rows, each checked: rows other runs sharing the file recorded too."""
+        with self._lock:  # a search's threads share the file
+            if self._db.in_transaction:  # this run's own rows, and a fresh read of others'
+                self._commit()
+            try:
+                query = "SELECT id, total, uniq, nodes, digest FROM done"
+                if among is None:  # every row: one outside the count is refused below
+                    found = self._db.execute(query + " ORDER BY id")
+                else:
+                    where = " WHERE id >= ? AND id < ? ORDER BY id"
+                    found = self._db.execute(query + where, (among.start, among.stop))
+                rows = found.fetchall()
+            except sqlite3.DatabaseError:
+                raise UsageError(f"checkpoint {self.path} is damaged") from None
+            seen: set[int] = set()
+            for *values, digest in rows:
+                whole = all(type(v) is int and v >= 0 for v in values)
+                if not whole or values[0] >= self.size or values[0] in seen:
+                    raise self._bad_row(values[0])
+                if digest != self._digest(*values):
+                    raise self._bad_row(values[0])
+                seen.add(values[0])
+            table = np.array([row[:4] for row in rows], dtype=np.int64).reshape(len(rows), 4)
+            return table[:, 0], table[:, 1:]
 
     def _bad_row(self, id_: object) -> UsageError:
         return UsageError(
@@ -174,19 +196,41 @@ class Checkpoint:
 
     def record(self, ids: Iterable[int], results: Iterable[Iterable[int]]) -> None:
         """Add finished subproblems; committed at most a second later (or on close)."""
-        rows = [(int(i), *map(int, row)) for i, row in zip(ids, results, strict=True)]
-        try:
-            if not self._db.in_transaction:
-                self._db.execute("BEGIN")
-            self._db.executemany(
-                "INSERT OR REPLACE INTO done VALUES (?, ?, ?, ?, ?)",
-                [(*row, self._digest(*row)) for row in rows],
-            )
-        except sqlite3.DatabaseError as exc:  # a full disk; a file changed while counting
-            raise UsageError(f"cannot write checkpoint {self.path}: {exc}") from None
-        self._recorded = True
-        if time.monotonic() - self._last_commit >= COMMIT_EVERY:
-            self._commit()
+        with self._lock:  # a search's threads share the file
+            rows = [(int(i), *map(int, row)) for i, row in zip(ids, results, strict=True)]
+            try:
+                if not self._db.in_transaction:
+                    self._db.execute("BEGIN")
+                self._db.executemany(
+                    "INSERT OR REPLACE INTO done VALUES (?, ?, ?, ?, ?)",
+                    [(*row, self._digest(*row)) for row in rows],
+                )
+            except sqlite3.DatabaseError as exc:  # a full disk; a file changed while counting
+                raise UsageError(f"cannot write checkpoint {self.path}: {exc}") from None
+            self._recorded = True
+            if time.monotonic() - self._last_commit >= COMMIT_EVERY:
+                self._commit()
+
+    def claim(self, block: int, stage: int = 0) -> bool:
+        """Take a block of subproblems at a stage (a decision's target, say) unless another
+        run, or an earlier one, took it: runs sharing the file each take blocks no other
+        has before redoing any. The claim is committed at once, so the other runs see it;
+        it is a hint, never a result (a run that dies leaves its blocks to the others)."""
+        with self._lock:  # a search's threads share the file
+            try:
+                if self._db.in_transaction:
+                    self._commit()
+                self._db.execute("BEGIN IMMEDIATE")
+                self._db.execute(_CLAIMS.replace("TABLE", "TABLE IF NOT EXISTS"))  # older files
+                taken = self._db.execute(
+                    "INSERT OR IGNORE INTO claims VALUES (?, ?)", (stage, block)
+                )
+                self._db.execute("COMMIT")
+            except sqlite3.DatabaseError as exc:
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
+                raise UsageError(f"cannot write checkpoint {self.path}: {exc}") from None
+            return taken.rowcount == 1
 
     def _commit(self) -> None:
         try:
@@ -197,10 +241,11 @@ class Checkpoint:
         self._last_commit = time.monotonic()
 
     def close(self) -> None:
-        try:
-            self._commit()
-        finally:
-            self._db.close()
+        with self._lock:  # a search's threads share the file
+            try:
+                self._commit()
+            finally:
+                self._db.close()
 
     def __enter__(self) -> Checkpoint:
         return self
