@@ -4,7 +4,11 @@
   ``notebooks/NAME.md`` with its outputs: text, tables and cards (HTML), plots (PNG) and
   animations (SVG, as images so that the boards' pattern ids never clash). The .ipynb
   itself is still copied, for download. Executing here keeps the pages true: an output
-  is what the code prints today.
+  is what the code prints today. A lecture's notebook (``lecture-*``) also becomes
+  ``slides/NAME.html``, a slide per marked cell (tools/slides.py), from the same run.
+- Each exercise source ``docs/course/NAME.md`` (left out of the site itself) becomes a
+  student edition ``exercises/NAME.md`` and an instructor key ``exercises/NAME-key.md``
+  (tools/exercise_pages.py).
 - ``<!-- code: PATH QUALNAME -->`` in a page becomes that function or class of the
   project's source as a Python block (``excerpt``): a guide's excerpt of the package is
   taken from the code when the site is built, never copied into the page.
@@ -18,21 +22,39 @@ import ast
 import base64
 import os
 import re
+import sys
 from html import escape
 from pathlib import Path
 from typing import Any
 
 from mkdocs.structure.files import File, Files
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # the hook's own helpers
+
+import exercise_pages
+import slides
+
 _CELL_SECONDS = 600
 
 
 def on_files(files: Files, config: Any) -> Files:
-    """Add an executed page beside every notebook."""
+    """Add an executed page beside every notebook, slides beside every lecture, and the
+    two editions of every exercise source."""
+    from queenslab.course import EXERCISES
+
     docs = Path(config["docs_dir"])
-    for notebook in sorted((docs / "notebooks").glob("*.ipynb")):
-        page = f"notebooks/{notebook.stem}.md"
-        files.append(File.generated(config, page, content=render(notebook)))
+    for path in sorted((docs / "notebooks").glob("*.ipynb")):
+        notebook = execute(path)
+        lecture = path.stem.startswith("lecture-")
+        page = f"notebooks/{path.stem}.md"
+        files.append(File.generated(config, page, content=render(notebook, path, lecture)))
+        if lecture:
+            deck = slides.slides(notebook, path.stem, _output)
+            files.append(File.generated(config, f"slides/{path.stem}.html", content=deck))
+    for source in sorted((docs / "course").glob("*.md")):
+        student, key = exercise_pages.editions(source.read_text(encoding="utf-8"), EXERCISES)
+        files.append(File.generated(config, f"exercises/{source.stem}.md", content=student))
+        files.append(File.generated(config, f"exercises/{source.stem}-key.md", content=key))
     return files
 
 
@@ -60,20 +82,25 @@ def excerpt(path: str, qualname: str) -> str:
     return ast.get_source_segment(source, node, padded=True) or ""
 
 
-def render(path: Path) -> str:
-    """The notebook as Markdown, after running it from top to bottom."""
+def execute(path: Path) -> Any:
+    """The notebook, run from top to bottom."""
     import nbclient
     import nbformat
 
     notebook = nbformat.read(path, as_version=4)
-    root = Path(__file__).resolve().parent.parent
     os.environ["PYTHONPATH"] = os.pathsep.join(
-        filter(None, [str(root), os.environ.get("PYTHONPATH")])
+        filter(None, [str(_ROOT), os.environ.get("PYTHONPATH")])
     )
     nbclient.NotebookClient(notebook, timeout=_CELL_SECONDS, kernel_name="python3").execute()
+    return notebook
+
+
+def render(notebook: Any, path: Path, lecture: bool = False) -> str:
+    """The executed notebook as Markdown, with a link to download it (and its slides)."""
+    deck = f'; <a href="../../slides/{path.stem}.html">the slides</a>' if lecture else ""
     parts = [
         f'<p class="nb-download"><a href="../{path.name}" download>Download {path.name}</a>'
-        " (run it with <code>jupyter lab</code>)</p>"
+        f" (run it with <code>jupyter lab</code>){deck}</p>"
     ]
     for cell in notebook.cells:
         if cell.cell_type == "markdown":

@@ -14,7 +14,8 @@ from typing import Any
 
 from queenslab.course.grading import Exercise, Part, equals, figure
 
-#: What a checked "no" of ``queens decide --proof`` rests on, as exercise 10 offers it.
+#: What a checked "no" of ``queens decide --proof`` may rest on, as exercise 10 offers it;
+#: ``theorem`` is read from the decision's own assumptions (its ``assumes:`` line).
 #: The solver is not among them: that is the point of a checked proof.
 TRUSTED = {
     "encoding": True,  # the CNF says what the question says (the model and its translation)
@@ -22,6 +23,23 @@ TRUSTED = {
     "solver": False,  # the SAT solver is bug-free
     "drat": False,  # the DRAT file is the solver's own (any valid proof would do)
 }
+
+
+def _trusted_truth() -> dict[str, bool]:
+    from queenslab import api as ql
+
+    assumed = ql.decide(6, kind="domination", value=2, backend="sat").assumptions
+    return {**TRUSTED, "theorem": any(a.kind == "theorem" for a in assumed or ())}
+
+
+def _proved_without_axioms() -> bool:
+    from queenslab import api as ql
+
+    with tempfile.TemporaryDirectory() as folder:
+        bare = ql.decide(
+            6, kind="domination", value=2, backend="sat", proof=f"{folder}/p", axioms="none"
+        )
+    return bare.status.value == "no" and bare.proof == "checked" and not bare.assumptions
 
 
 def _decision(n: int, value: int) -> str:
@@ -54,9 +72,10 @@ def _truncated_proof_checks() -> bool:
 
 
 def _trusted(value: Any) -> str | None:
-    if not isinstance(value, dict) or set(value) != set(TRUSTED):
-        return f"expected a table with the keys {', '.join(TRUSTED)}, each true or false"
-    return None if value == TRUSTED else "not this table"
+    truth = _trusted_truth()
+    if not isinstance(value, dict) or set(value) != set(truth):
+        return f"expected a table with the keys {', '.join(truth)}, each true or false"
+    return None if value == truth else "not this table"
 
 
 def _orbits(n: int) -> Counter[int]:
@@ -163,6 +182,8 @@ EXERCISES = (
              "the fewest queens dominating the 6 x 6 board"),
         Part("truncated_checks", 1, equals(_truncated_proof_checks),
              "does the LRAT proof check without its last line"),
+        Part("checks_without_axioms", 1, equals(_proved_without_axioms),
+             "is the no proved and checked with --axioms none"),
         Part("trusted", 2, _trusted, "what the checked no rests on"),
     )),
     Exercise(11, "orbits and classes", (

@@ -91,3 +91,23 @@ def test_a_broken_anchor_fails_the_strict_build(tmp_path):
     assert "does not contain an anchor '#a-missing-part'" in broken.stderr
     (docs / "index.md").write_text("# Home\n\nSee [the part](other.md#the-part).\n")
     assert _build(tmp_path / "mkdocs.yml", tmp_path / "site", cwd=tmp_path).returncode == 0
+
+
+@pytest.mark.slow  # the site's build executes every notebook: about 40 s
+def test_every_lecture_has_its_slides_and_every_exercise_set_two_editions(site):
+    sys.path.insert(0, str(ROOT / "tools"))
+    import nbformat
+    from slides import slide_type
+
+    for notebook in sorted((ROOT / "docs" / "notebooks").glob("lecture-*.ipynb")):
+        deck = (site / "slides" / f"{notebook.stem}.html").read_text()
+        cells = nbformat.read(notebook, as_version=4).cells
+        assert deck.count("<section>") == sum(slide_type(c) == "slide" for c in cells)
+        page = (site / "notebooks" / notebook.stem / "index.html").read_text()
+        assert f'href="../../slides/{notebook.stem}.html"' in page
+    for source in sorted((ROOT / "docs" / "course").glob("*.md")):
+        student = (site / "exercises" / source.stem / "index.html").read_text()
+        key = (site / "exercises" / f"{source.stem}-key" / "index.html").read_text()
+        assert "answer to exercise" not in student and "answer to exercise" in key
+        assert "student edition" in student and "instructor key" in key
+    assert not (site / "course").exists()  # the sources, answers and all, stay out
