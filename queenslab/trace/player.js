@@ -13,8 +13,9 @@ const $ = (id) => document.getElementById(id);
 // labels overlap; ``box`` is given where the label's room is more than its ink (a node)
 function label(ctx, text, x, y, box) {
   ctx.fillText(text, x, y);
+  if (box) { ctx.canvas.boxes.push(box); return; }
   const m = ctx.measureText(text);
-  ctx.canvas.boxes.push(box || [x - m.actualBoundingBoxLeft, y - m.actualBoundingBoxAscent,
+  ctx.canvas.boxes.push([x - m.actualBoundingBoxLeft, y - m.actualBoundingBoxAscent,
     m.actualBoundingBoxLeft + m.actualBoundingBoxRight, m.actualBoundingBoxAscent + m.actualBoundingBoxDescent]);
 }
 
@@ -607,7 +608,7 @@ const player = {
   // the text scale: ?scale=1.5 in the address, else the page's own (queens trace --projector)
   scale: Number(new URLSearchParams(location.search).get("scale")) || data.scale,
   text() { return parseFloat(getComputedStyle(document.body).fontSize) * this.scale; },  // in px
-  resize(scale) {
+  setScale(scale) {
     this.scale = Math.min(3, Math.max(0.5, Math.round(scale * 100) / 100));
     document.documentElement.style.setProperty("--scale", String(this.scale));
     this.layout();
@@ -712,7 +713,7 @@ function keys(e) {
     "+": () => { player.panels.forEach((p) => p.zoom(1.5, p.sideCanvas.cssWidth / 2)); player.draw(); },
     "-": () => { player.panels.forEach((p) => p.zoom(1 / 1.5, p.sideCanvas.cssWidth / 2)); player.draw(); },
     "?": () => { $("help").hidden = !$("help").hidden; },
-    ">": () => player.resize(player.scale + 0.25), "<": () => player.resize(player.scale - 0.25),
+    ">": () => player.setScale(player.scale + 0.25), "<": () => player.setScale(player.scale - 0.25),
     a: () => player.panels.forEach((p) => { p.revisionsEl.open = !p.revisionsEl.open; }),
   }[e.key];
   if (act) { e.preventDefault(); act(); }
@@ -740,5 +741,5 @@ $("speed").oninput();
 document.addEventListener("keydown", keys);
 window.addEventListener("resize", () => player.layout());
 legend();
-player.resize(player.scale);
+player.setScale(player.scale);
 window.player = player;
