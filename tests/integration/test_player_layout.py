@@ -126,3 +126,17 @@ def test_no_text_overlaps_or_leaves_the_window(tool, driver, pages, tmp_path, na
         )
         assert min(fonts) >= 0.03 * height
     assert [e for e in driver.get_log("browser") if e["level"] == "SEVERE"] == []
+
+
+@pytest.mark.parametrize("name", ["player-mac-mrv", "player-compare"])
+def test_stepping_never_pushes_the_page_past_the_window(tool, driver, pages, name):
+    """A caption that grows a line, or AC-3's line appearing, makes the canvases room."""
+    scene = tool.SCENES[name]
+    tool.show(driver, scene, tool.page(name, scene, pages, True), tool.SMALL)
+    heights = driver.execute_script(
+        "const seen = [];"
+        "for (let k = 0; k <= player.length; k++) {"
+        "  player.go(k); seen.push(document.documentElement.scrollHeight); }"
+        "return seen"
+    )
+    assert max(heights) == tool.SMALL[1]
