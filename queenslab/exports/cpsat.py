@@ -1,7 +1,7 @@
 """The CP-SAT model proto in protobuf text form, as ``models.cpsat.build`` makes it.
 
-The Boolean formulation: a variable ``x_r3_c5`` per cell, one constraint per board group
-named after it (``row_3``, ``diag_up_7``, ...), blocked cells and given queens fixed. Any
+The Boolean formulation, the placement kind's model: a variable ``q_3_5`` per open cell,
+one constraint per board group, given queens fixed. Any
 OR-Tools (C++, Python, Java, ...) reads it into a ``CpModelProto`` and solves it;
 protobuf text format takes ``#`` comments.
 """
@@ -17,13 +17,10 @@ def write(instance: Instance, out: TextIO) -> None:
     from queenslab.models.cpsat import build
 
     problem = instance.problem
-    built = build(problem, "boolean")
-    assert built.board is not None
-    if instance.weights is not None:
-        built.model.maximize(sum(w * built.board[r][c] for w, (r, c) in instance.weighted_cells()))
+    built = build(problem, "boolean", weights=instance.weights)
     notes = [
         *title(problem),
-        "x_rR_cC = 1 when a queen stands on row R, column C (0-based)",
+        "q_R_C = 1 when a queen stands on row R, column C (0-based)",
         rules(problem),
     ]
     if instance.weights is not None:

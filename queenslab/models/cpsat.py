@@ -1,7 +1,9 @@
 """N-queens in OR-Tools CP-SAT: two formulations, parallel solve, streamed enumeration.
 
-``integer``: one variable per row (its queen's column), AllDifferent on q, q+i and q-i.
-``boolean``: n² Booleans, exactly one per row and column, at most one per diagonal.
+``boolean``: the placement kind's model (n² Booleans, exactly one per row and column, at
+most one per diagonal), translated as every kind's model is. ``integer``: one variable
+per row (its queen's column), AllDifferent on q, q+i and q-i. Weighted placement is the
+kind's model optimised like any kind's (``zero_one``): no code of its own here.
 
 Enumerating solves run one worker each: with several workers ``enumerate_all_solutions``
 misses and repeats solutions. Counting and enumeration get their parallelism from
@@ -37,7 +39,7 @@ from queenslab.core.errors import LimitReached
 from queenslab.core.kind import Question
 from queenslab.core.placement import Placement
 from queenslab.core.problem import Problem
-from queenslab.core.result import CountResult, OptimizeResult, SolveResult, Status
+from queenslab.core.result import CountResult, SolveResult, Status
 from queenslab.core.run import Run, never
 from queenslab.core.stats import Stats
 from queenslab.models import cubes
@@ -69,72 +71,82 @@ class Model:
     model: Any  # cp_model.CpModel
     decisions: list[Any]  # search order: row by row
     columns: Callable[[Sequence[int]], tuple[int, ...]]  # solution (values by index) -> cols
-    board: list[list[Any]] | None = None  # the Boolean board (boolean formulation)
 
 
-def build(problem: Problem, formulation: str, should_stop: Callable[[], bool] = never) -> Model:
-    """The model of ``problem``, posting the board's lines; givens are fixed before search.
-    LimitReached when ``should_stop`` says stop first (a big board's Boolean model takes
-    seconds to post).
+def build(
+    problem: Problem,
+    formulation: str,
+    should_stop: Callable[[], bool] = never,
+    weights: np.ndarray | None = None,
+) -> Model:
+    """The model of ``problem`` in ``formulation``, givens fixed, ``weights`` (boolean
+    only) maximised; LimitReached when ``should_stop`` says stop first (a big board's
+    Boolean model takes seconds to post).
 
-    ``integer``: one variable per row (its queen's column, the row's open columns as its
-    domain), and for every other line family AllDifferent over the rows' line keys (a
-    wrapped diagonal's key through a modulo variable); each leap is a difference that two
-    rows may not have. ``boolean``: a variable per cell and each of the board's groups
-    (lines, leap pairs) as exactly-one or at-most-one, blocked cells fixed empty.
+    ``boolean``: the placement kind's own model, translated as any kind's is. ``integer``:
+    one variable per row (its queen's column), the one formulation a 0-1 model cannot
+    state (``_rows``).
     """
+    if formulation == "integer":
+        return _rows(problem, should_stop)
+    return _cells(problem, should_stop, weights)
+
+
+def _rows(problem: Problem, should_stop: Callable[[], bool]) -> Model:
+    """One variable per row (its queen's column, the row's open columns as its domain),
+    and for every other line family AllDifferent over the rows' line keys (a wrapped
+    diagonal's key through a modulo variable); each leap is a difference that two rows
+    may not have. The board's line families say it all: no board rule of its own."""
     from ortools.sat.python import cp_model
 
     n = problem.n
     board = problem.board
     given = problem.given_cols
     model = cp_model.CpModel()
-    if formulation == "integer":
-        q = []
-        for r in range(n):
-            if should_stop():
-                raise LimitReached
-            open_cols = [c for c in range(n) if board.is_open(r, c) and given.get(r, c) == c]
-            domain = cp_model.Domain.from_values(open_cols)
-            q.append(model.new_int_var_from_domain(domain, f"q_r{r}"))
-        for family in board.families[1:]:
-            keys: Sequence[cp_model.LinearExprT] = [
-                family.row_weight * r + family.col_weight * q[r] for r in range(n)
-            ]
-            if family.wraps:
-                wrapped = [model.new_int_var(0, n - 1, f"{family.name}_r{r}") for r in range(n)]
-                for key, target in zip(keys, wrapped, strict=True):
-                    model.add_modulo_equality(target, key + n, n)
-                keys = wrapped
-            model.add_all_different(keys).with_name(family.name)
-        for dr, dc in board.variant.leaps:
-            for r in range(n - dr):
-                model.add(q[r + dr] - q[r] != dc).with_name(f"leap_r{r}_r{r + dr}")
-        indices = [v.index for v in q]
-        return Model(model, q, lambda solution: tuple(int(solution[i]) for i in indices))
-    x = []
+    q = []
     for r in range(n):
         if should_stop():
             raise LimitReached
-        x.append([model.new_bool_var(f"x_r{r}_c{c}") for c in range(n)])
-    for r, c in board.blocked:
-        model.add(x[r][c] == 0).with_name(f"blocked_r{r}_c{c}")
-    for group in board.groups():
-        if should_stop():
-            raise LimitReached
-        cells = [x[r][c] for r, c in group.cells]
-        post = model.add_exactly_one if group.exactly_one else model.add_at_most_one
-        post(cells).with_name(group.name)
-    for r, c in problem.givens:
-        model.add(x[r][c] == 1).with_name(f"given_r{r}_c{c}")
-    cells = [v for row in x for v in row]
-    first = cells[0].index if cells else 0  # the cells are numbered row by row from here
+        open_cols = [c for c in range(n) if board.is_open(r, c) and given.get(r, c) == c]
+        domain = cp_model.Domain.from_values(open_cols)
+        q.append(model.new_int_var_from_domain(domain, f"q_r{r}"))
+    for family in board.families[1:]:
+        keys: Sequence[cp_model.LinearExprT] = [
+            family.row_weight * r + family.col_weight * q[r] for r in range(n)
+        ]
+        if family.wraps:
+            wrapped = [model.new_int_var(0, n - 1, f"{family.name}_r{r}") for r in range(n)]
+            for key, target in zip(keys, wrapped, strict=True):
+                model.add_modulo_equality(target, key + n, n)
+            keys = wrapped
+        model.add_all_different(keys).with_name(family.name)
+    for dr, dc in board.variant.leaps:
+        for r in range(n - dr):
+            model.add(q[r + dr] - q[r] != dc).with_name(f"leap_r{r}_r{r + dr}")
+    indices = [v.index for v in q]
+    return Model(model, q, lambda solution: tuple(int(solution[i]) for i in indices))
+
+
+def _cells(problem: Problem, should_stop: Callable[[], bool], weights: np.ndarray | None) -> Model:
+    """The placement kind's ``cells`` model (``problems.placement``) as every kind's model
+    is translated (``zero_one.cpsat.translate``): its cells are its first variables, row
+    by row, and the search's decisions."""
+    from queenslab.models.zero_one.cpsat import translate
+    from queenslab.problems.placement import NQueens
+
+    stated = NQueens(weights, problem.givens).build(problem.board, "cells")
+    if weights is None:
+        stated = stated.without_objective()
+    model = translate(stated, should_stop)
+    cells = tuple(problem.board.open_cells())
+    size = len(cells)
+    decisions = [model.get_bool_var_from_proto_index(v) for v in stated.answer]
 
     def columns(solution: Sequence[int]) -> tuple[int, ...]:
-        board = itertools.islice(solution, first, first + n * n)  # the proto does not slice
-        return tuple(i % n for i, value in enumerate(board) if value)
+        board = itertools.islice(solution, size)  # the proto does not slice
+        return tuple(cells[i][1] for i, value in enumerate(board) if value)
 
-    return Model(model, cells, columns, x)
+    return Model(model, decisions, columns)
 
 
 def new_solver() -> Any:
@@ -351,7 +363,7 @@ class CpSatBackend(KindModels):
     family = Family.MODEL
     tasks = MappingProxyType(
         {
-            "placement": frozenset({Task.SOLVE, Task.ENUMERATE, Task.COUNT, Task.OPTIMIZE}),
+            "placement": frozenset({Task.SOLVE, Task.ENUMERATE, Task.COUNT}),
             EVERY_KIND: MODEL_TASKS,
         }
     )
@@ -418,33 +430,3 @@ class CpSatBackend(KindModels):
             return CountResult(None, status=Status.LIMIT)
         total = cubes.count_cubes(cube_counts, _split, problem, self.settings, run, pool="thread")
         return CountResult(total, status=Status.SOLVED if total is not None else Status.LIMIT)
-
-    def own_optimize(self, problem: Problem, run: Run, question: Question) -> OptimizeResult:
-        weights = question.kind.weights
-        stopped = OptimizeResult(Status.LIMIT)
-        return forked.in_child(lambda: self._optimize(problem, run, weights), run, stopped)
-
-    def _optimize(self, problem: Problem, run: Run, weights: np.ndarray) -> OptimizeResult:
-        """Maximise the total weight of the occupied cells on the Boolean board."""
-        from ortools.sat.python import cp_model
-
-        n = problem.n
-        built = self._build(problem, run, "boolean")
-        assert built.board is not None
-        with run.phase("build"):
-            built.model.maximize(
-                sum(int(weights[r, c]) * built.board[r][c] for r in range(n) for c in range(n))
-            )
-        solver = self._solver(run)
-        status = search(solver, built.model, run.should_stop)
-        run.stats.add(solver_stats(solver))
-        if status == cp_model.INFEASIBLE:
-            return OptimizeResult(Status.INFEASIBLE)
-        if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-            return OptimizeResult(Status.LIMIT)
-        cols = built.columns(solver.response_proto.solution)
-        objective = sum(int(weights[r, c]) for r, c in enumerate(cols))
-        proven = status == cp_model.OPTIMAL
-        return OptimizeResult(
-            Status.OPTIMAL if proven else Status.FEASIBLE, objective, Placement(cols)
-        )

@@ -97,8 +97,11 @@ def from_cells(n: int, cells) -> tuple[int, ...]:
 
 
 def from_names(n: int, names) -> tuple[int, ...]:
+    """The board of the cells named ``x_rR_cC`` (the LP, MPS rows) or ``q_R_C`` (the
+    placement kind's model)."""
+    cell = re.compile(r"x_r(\d+)_c(\d+)|q_(\d+)_(\d+)")
     return from_cells(
-        n, [tuple(map(int, re.fullmatch(r"x_r(\d+)_c(\d+)", s).groups())) for s in names]
+        n, [tuple(int(g) for g in cell.fullmatch(s).groups() if g is not None) for s in names]
     )
 
 

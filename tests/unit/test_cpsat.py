@@ -66,10 +66,14 @@ def test_abandoned_enumeration_stops_its_solver_thread(formulation):
 
 
 def test_optimize_agrees_with_brute_force(formulation):
+    """Weighted placement is the kind's model, optimised as every kind's: the placement
+    searches' ``formulation`` is refused there in one line, not silently ignored."""
+    with pytest.raises(UsageError, match="formulation"):
+        ql.optimize(5, np.ones((5, 5), int), "cpsat", formulation=formulation)
     rng = np.random.default_rng(5)
     for n in (5, 6, 7):
         weights = rng.integers(-20, 30, size=(n, n))
-        result = ql.optimize(n, weights, "cpsat", formulation=formulation)
+        result = ql.optimize(n, weights, "cpsat")
         assert result.status == ql.Status.OPTIMAL
         assert result.objective == oracle.best_weight(n, weights)
 
