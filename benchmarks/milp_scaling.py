@@ -16,21 +16,22 @@ import time
 from _process import parse_args
 
 from queenslab.core.problem import Problem
-from queenslab.models.milp import build_model, read_placement
+from queenslab.models.milp import state
 from queenslab.models.pyomo_solvers import Outcome, open_solver
 
 
 def timed_run(n: int, solver_name: str, time_limit: float) -> tuple[float, float, float, Outcome]:
     start = time.perf_counter()
-    model = build_model(Problem(n))
+    stated = state(Problem(n))  # the placement kind's model, as the milp backend builds it
+    assert stated is not None
     built = time.perf_counter()
     solver = open_solver(solver_name)
-    solver.prepare(model)
+    solver.prepare(stated.model)
     loaded = time.perf_counter()
     outcome = solver.solve(time_limit, presolve=False)
     solved = time.perf_counter()
     solved_board = outcome in (Outcome.OPTIMAL, Outcome.FEASIBLE)
-    if solved_board and not read_placement(model, n).is_valid():
+    if solved_board and not stated.placement(n).is_valid():
         raise AssertionError(f"invalid board at n={n}")
     return built - start, loaded - built, solved - loaded, outcome
 

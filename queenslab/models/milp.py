@@ -1,7 +1,11 @@
 """N-queens as a 0-1 integer program in Pyomo, solved by HiGHS or any MILP solver Pyomo finds.
 
-Binary x[r, c] is 1 when a queen stands on (r, c); each of the board's groups (rows and
-columns sum to 1, diagonals and leap pairs to at most 1) is one named constraint. The model
+The model is the placement kind's (``problems.placement``), translated as every kind's
+model is (``zero_one.milp.translate``): a binary per open cell, each of the board's groups
+one row. What is placement's own here is the search over it, not a second statement:
+solving a feasibility model with presolve off (``pyomo_solvers.NO_PRESOLVE``), and
+enumerating by subproblems. Weighted placement is the kind's model optimised as any
+kind's (``zero_one.backend``). The model
 is built once per call and handed to a persistent solver; enumeration and counting then
 re-solve it after each no-good cut (``sum of the cells of the last solution <= n - 1``),
 which is only sensible for small n: each solution costs a solve. A solve that fails (the
@@ -12,16 +16,18 @@ solver's words (``stats["solver_said"]``), never as a time limit.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from functools import cached_property
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
-from queenslab.boards import VARIANTS
+from queenslab.boards import VARIANTS, Cell
 from queenslab.core.backend import EVERY_KIND, Family, Feature, Option, Task
 from queenslab.core.errors import LimitReached, Undecided
 from queenslab.core.kind import Question
 from queenslab.core.placement import Placement
 from queenslab.core.problem import Problem
-from queenslab.core.result import CountResult, OptimizeResult, SolveResult, Status
+from queenslab.core.result import CountResult, SolveResult, Status
 from queenslab.core.run import Run, never
 from queenslab.models import cubes
 from queenslab.models.pyomo_solvers import Outcome, PyomoSolver, known_name, open_solver
@@ -29,60 +35,46 @@ from queenslab.models.zero_one.backend import MODEL_TASKS, KindModels
 from queenslab.runtime import forked
 from queenslab.runtime.stop import run_stoppably
 
-if TYPE_CHECKING:
-    import numpy as np
+
+@dataclass(frozen=True)
+class Stated:
+    """The placement kind's model of a problem in Pyomo (``zero_one.milp.translate``): x[v]
+    per open cell v, row by row; None when a row or column has no open cell."""
+
+    model: Any
+    cells: tuple[Cell, ...]
+
+    @cached_property
+    def x(self) -> dict[Cell, Any]:
+        """The Pyomo variable of each open cell."""
+        return dict(zip(self.cells, self.model.x.values(), strict=True))
+
+    def placement(self, n: int) -> Placement:
+        """The columns of the cells whose x is (numerically) 1."""
+        import numpy as np
+
+        cols = np.full(n, -1, dtype=np.int64)
+        for (r, c), var in self.x.items():
+            if var.value is not None and var.value > 0.5:
+                cols[r] = c
+        return Placement(cols if n > 64 else tuple(cols.tolist()))
 
 
-def build_model(problem: Problem, weights: np.ndarray | None = None) -> Any:
-    """The ConcreteModel: x[r, c] binary, one constraint per board group, givens fixed.
-
-    ``groups[name]`` is ``sum == 1`` for rows and columns, ``<= 1`` for diagonals and leap
-    pairs (``Board.groups``); blocked cells are fixed at 0. The objective is the total
-    weight of the occupied cells (or 0 for a feasibility model).
-    """
+def _constraint_list() -> Any:
     import pyomo.environ as pe
 
-    n = problem.n
-    board = problem.board
-    groups = {group.name: group for group in board.groups()}
-    model = pe.ConcreteModel(name=f"queens{n}")
-    model.x = pe.Var(range(n), range(n), domain=pe.Binary)
-    x = model.x
-
-    def rule(m: Any, name: str) -> Any:
-        group = groups[name]
-        if not group.cells:  # a row or column with every cell blocked
-            return pe.Constraint.Infeasible
-        total = pe.quicksum(x[r, c] for r, c in group.cells)
-        return total == 1 if group.exactly_one else total <= 1
-
-    model.groups = pe.Constraint(list(groups), rule=rule)
-    for r, c in board.blocked:
-        x[r, c].fix(0)
-    for r, c in problem.givens:
-        x[r, c].fix(1)
-    if weights is None:
-        model.objective = pe.Objective(expr=0)
-    else:
-        model.objective = pe.Objective(
-            expr=pe.quicksum(
-                int(weights[r, c]) * x[r, c] for r in range(n) for c in range(n) if weights[r, c]
-            ),
-            sense=pe.maximize,
-        )
-    model.cuts = pe.ConstraintList()
-    return model
+    return pe.ConstraintList()
 
 
-def read_placement(model: Any, n: int) -> Placement:
-    """The columns of the cells whose x is (numerically) 1."""
-    import numpy as np
+def state(problem: Problem) -> Stated | None:
+    """The placement model of ``problem``, givens fixed, nothing to optimise: the kind's
+    own statement (``problems.placement``), translated as every kind's is."""
+    from queenslab.models.zero_one.milp import translate
+    from queenslab.problems.placement import NQueens
 
-    cols = np.full(n, -1, dtype=np.int64)
-    for (r, c), var in model.x.items():
-        if var.value is not None and var.value > 0.5:
-            cols[r] = c
-    return Placement(cols if n > 64 else tuple(cols.tolist()))
+    stated = NQueens(None, problem.givens).build(problem.board, "cells").without_objective()
+    model = translate(stated)
+    return None if model is None else Stated(model, tuple(problem.board.open_cells()))
 
 
 #: Enumeration leaves this many free rows to the solver and splits on the rows above them.
@@ -110,18 +102,21 @@ def _no_news(_values: list[float] | None, _bound: float) -> None:
 class _Session:
     """One built model on one prepared solver; the run's deadline bounds every solve."""
 
-    def __init__(
-        self, solver_name: str, problem: Problem, run: Run, weights: np.ndarray | None = None
-    ):
+    def __init__(self, solver_name: str, problem: Problem, run: Run):
         self.problem = problem
         self.run = run
         with run.phase("build"):
             self.solver: PyomoSolver = open_solver(solver_name)
-            self.model = build_model(problem, weights)
-            self.solver.prepare(self.model)
-            self.solver.listen([], _no_news, run.should_stop)  # HiGHS: stops at a CPU limit
+            self.stated = state(problem)
+            if self.stated is not None:
+                self.stated.model.cuts = _constraint_list()
+                self.solver.prepare(self.stated.model)
+                self.solver.listen([], _no_news, run.should_stop)  # HiGHS: stops at a CPU limit
+        constraints = 0 if self.stated is None else len(self.stated.model.rows)
         run.stats.add(
-            variables=problem.n * problem.n, constraints=len(self.model.groups), solver=solver_name
+            variables=0 if self.stated is None else len(self.stated.cells),
+            constraints=constraints,
+            solver=solver_name,
         )
 
     def solve(self, presolve: bool = True) -> Outcome:
@@ -132,6 +127,8 @@ class _Session:
         cut), and the same model solved again proves it infeasible. A second failure is
         recorded in the solver's words.
         """
+        if self.stated is None:  # a line without an open cell
+            return Outcome.INFEASIBLE
         outcome = self._solve_once(presolve)
         if outcome is Outcome.ERROR:
             self.run.stats.add(resolves=1)
@@ -167,8 +164,10 @@ class _Session:
 
     def _solutions_with(self, queens: list[tuple[int, int]]) -> Iterator[Placement]:
         """Solve, cut off the board found (``sum of its cells <= n - 1``), repeat."""
-        n, x = self.problem.n, self.model.x
-        fixed = [x[r, c] for r, c in queens]
+        if self.stated is None:
+            return
+        n, x, model = self.problem.n, self.stated.x, self.stated.model
+        fixed = [x[cell] for cell in queens]
         self._set_lower_bounds(fixed, 1)
         cuts: list[Any] = []
         try:
@@ -177,11 +176,9 @@ class _Session:
                     raise LimitReached
                 if outcome is Outcome.ERROR:
                     raise Undecided(self.solver.said)
-                placement = read_placement(self.model, n)
+                placement = self.stated.placement(n)
                 yield placement
-                cuts.append(
-                    self.model.cuts.add(sum(x[r, c] for r, c in enumerate(placement)) <= n - 1)
-                )
+                cuts.append(model.cuts.add(sum(x[cell] for cell in enumerate(placement)) <= n - 1))
                 self.solver.add_constraint(cuts[-1])
         finally:
             # Cuts of this subproblem are redundant in the others: drop them.
@@ -207,7 +204,7 @@ class MilpBackend(KindModels):
     family = Family.MODEL
     tasks = MappingProxyType(
         {
-            "placement": frozenset({Task.SOLVE, Task.ENUMERATE, Task.COUNT, Task.OPTIMIZE}),
+            "placement": frozenset({Task.SOLVE, Task.ENUMERATE, Task.COUNT}),
             EVERY_KIND: MODEL_TASKS,
         }
     )
@@ -221,8 +218,8 @@ class MilpBackend(KindModels):
     def load(self) -> None:
         import pyomo.environ  # noqa: F401
 
-    def _session(self, problem: Problem, run: Run, weights: np.ndarray | None = None) -> _Session:
-        return _Session(self.settings["solver"], problem, run, weights)
+    def _session(self, problem: Problem, run: Run) -> _Session:
+        return _Session(self.settings["solver"], problem, run)
 
     def own_solve(self, problem: Problem, run: Run, question: Question) -> SolveResult:
         return forked.in_child(lambda: self._solve(problem, run), run, SolveResult(Status.LIMIT))
@@ -232,7 +229,8 @@ class MilpBackend(KindModels):
         outcome = session.solve(presolve=False)  # see pyomo_solvers.NO_PRESOLVE
         run.stats.add(outcome=outcome.value)
         if outcome in (Outcome.OPTIMAL, Outcome.FEASIBLE):
-            return SolveResult(Status.SOLVED, read_placement(session.model, problem.n))
+            assert session.stated is not None
+            return SolveResult(Status.SOLVED, session.stated.placement(problem.n))
         return SolveResult(_STATUS[outcome])
 
     def own_enumerate(self, problem: Problem, run: Run, question: Question) -> Iterator[Placement]:
@@ -249,18 +247,3 @@ class MilpBackend(KindModels):
             status = Status.LIMIT if isinstance(stopped, LimitReached) else Status.UNKNOWN
             return CountResult(None, status=status)
         return CountResult(total)
-
-    def own_optimize(self, problem: Problem, run: Run, question: Question) -> OptimizeResult:
-        weights = question.kind.weights
-        stopped = OptimizeResult(Status.LIMIT)
-        return forked.in_child(lambda: self._optimize(problem, run, weights), run, stopped)
-
-    def _optimize(self, problem: Problem, run: Run, weights: np.ndarray) -> OptimizeResult:
-        session = self._session(problem, run, weights)
-        outcome = session.solve()
-        if outcome in (Outcome.OPTIMAL, Outcome.FEASIBLE):
-            placement = read_placement(session.model, problem.n)
-            objective = sum(int(weights[r, c]) for r, c in enumerate(placement))
-            status = Status.OPTIMAL if outcome is Outcome.OPTIMAL else Status.FEASIBLE
-            return OptimizeResult(status, objective, placement)
-        return OptimizeResult(_STATUS[outcome])
