@@ -10,9 +10,12 @@ decide the model bounded at the value, optimize the model itself; count and enum
 stream the translator's ``solutions`` of the model fixed at the optimum (every answer,
 for a kind without an objective), refused in one line by a translator without them.
 
-A backend with a formulation of its own for a kind (placement's) declares it in ``tasks``
+A backend with a search of its own for a kind (placement's: counting and enumerating
+cube by cube on the pool, a feasibility solve tuned to the solver) declares it in ``tasks``
 and writes it as ``own_<task>``: it is used when no model was asked for
-(``Backend.searches_itself``). Otherwise solve, optimize and decide build the model and
+(``Backend.searches_itself``). Such a search runs on the kind's own model, translated as
+here (``models.cnf.board_cnf``, ``models.cpsat.build``, ``models.milp.state``): it
+never states the question a second time. Otherwise solve, optimize and decide build the model and
 symmetry setting asked for, or when none was, the one measured fastest for this backend,
 kind and n (``problems.defaults.tuned``); count and enumerate the measured model too, when
 it counts the answers, without symmetry breaking unless asked.
@@ -132,11 +135,10 @@ class KindModels(Backend):
         return self._model_count(problem, run, question)
 
     def optimize(self, problem: Problem, run: Run, question: Question) -> OptimizeResult:
-        if self._own(Task.OPTIMIZE, question):
-            return self.own_optimize(problem, run, question)
         return self._model_optimize(problem, run, tuned(problem, run, self.name, question))
 
-    # The backend's own formulations, for the tasks ``tasks`` lists under a kind.
+    # The backend's own searches of a kind (placement's cube counts), for the tasks
+    # ``tasks`` lists under it: strategies over the kind's model, never a second model.
     def own_solve(self, problem: Problem, run: Run, question: Question) -> SolveResult:
         raise self.lacks(Task.SOLVE, question.kind.name)
 
@@ -145,9 +147,6 @@ class KindModels(Backend):
 
     def own_count(self, problem: Problem, run: Run, question: Question) -> CountResult:
         raise self.lacks(Task.COUNT, question.kind.name)
-
-    def own_optimize(self, problem: Problem, run: Run, question: Question) -> OptimizeResult:
-        raise self.lacks(Task.OPTIMIZE, question.kind.name)
 
     def _model_optimize(self, problem: Problem, run: Run, question: Question) -> OptimizeResult:
         """The translator's outcome; when the child had to be stopped first, the best answer
