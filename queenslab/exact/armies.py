@@ -24,6 +24,8 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import itertools
+import math
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import closing
@@ -57,9 +59,9 @@ if TYPE_CHECKING:
 
 #: What a checkpoint's rows are: per refuted row colouring (bound, pairs, nodes).
 METHOD = "armies: row colourings, each with its bound"
-#: Runs sharing a checkpoint claim the row colourings in at most BLOCKS blocks of at
-#: least BLOCK (a claim is a committed transaction).
-BLOCKS, BLOCK = 256, 64
+#: Runs sharing a checkpoint claim the row colourings in blocks: BLOCKS of them, each
+#: of BLOCK to BLOCK_MOST jobs (a claim is a committed transaction).
+BLOCKS, BLOCK, BLOCK_MOST = 256, 64, 4096
 NO_ARMIES: dict[str, list[list[int]]] = {"white": [], "black": []}
 
 
@@ -117,9 +119,14 @@ class ArmiesBackend(Backend):
             if question.bound is not None:
                 upper = min(upper, question.bound)
             run.learn("bound", News(bound=upper))
+
+            def fall(bound: int) -> None:  # a bound below the one told so far
+                if bound < (upper if run.news.bound is None else run.news.bound):
+                    run.learn("bound", News(bound=bound))
+
             try:
                 while best is None or kind.value(best) < upper:
-                    found = search.decide(1 if best is None else kind.value(best) + 1)
+                    found = search.decide(1 if best is None else kind.value(best) + 1, fall)
                     if found is None:
                         break
                     best = kind.from_json(found)
@@ -177,47 +184,53 @@ class _Search:
         self._bounds = {int(job): int(row[0]) for job, row in zip(ids, rows, strict=True)}
 
     def _order(self, target: int) -> Iterator[int]:
-        """The row colourings in order. With a checkpoint, in blocks: first the blocks
+        """The row colourings in ``Plan.order``. With a checkpoint, in blocks: first the blocks
         this run claims (no other run sharing the file took them at this target), then the
         others' from the last job back, each looked up in the file just before it is
         handed out, so runs sharing a file split the work and all end when the last job
         is refuted (a yes is never recorded: every run meets it)."""
-        jobs = self.plan.jobs()
+        order = self.plan.order()
         if self._record is None:
-            yield from jobs
+            yield from order
             return
-        size = max(BLOCK, -(-len(jobs) // BLOCKS))
-        blocks = [jobs[first : first + size] for first in range(0, len(jobs), size)]
-        theirs = []
-        for number, block in enumerate(blocks):
+        size = min(BLOCK_MOST, max(BLOCK, -(-len(self.plan.jobs()) // BLOCKS)))
+        theirs: list[int] = []
+        for number in itertools.count():
+            block = list(itertools.islice(order, size))
+            if not block:
+                break
             if self._record.claim(number, stage=target):
                 self._refresh(block)
                 yield from block
             else:
-                theirs.append(block)
+                theirs += block
         # from the last job back: a run still walking its blocks forwards is met halfway
-        for job in reversed([job for block in theirs for job in block]):
-            self._refresh(range(job, job + 1))
+        for job in reversed(theirs):
+            self._refresh([job])
             yield job
 
-    def _refresh(self, jobs: range) -> None:
+    def _refresh(self, jobs: list[int]) -> None:
         """Take in the rows the file holds for these jobs (other runs may have added some)."""
         ids, rows = self._record.finished(jobs)
         self._bounds.update((int(job), int(row[0])) for job, row in zip(ids, rows, strict=True))
 
-    def decide(self, target: int) -> dict[str, list[list[int]]] | None:
+    def decide(
+        self, target: int, fall: Callable[[int], None] | None = None
+    ) -> dict[str, list[list[int]]] | None:
         """The armies (as JSON) of the first pair of colourings (rows, then columns)
         reaching ``target``, or None when none does; LimitReached at a stop. The first pair
         in the order handed out (``_order``), not the first found: the answer is the same
         on any number of workers (runs sharing a checkpoint may find others).
 
         The row colourings are handed out lazily (2^29 of them at n = 30), those whose
-        checkpoint bound or ``row_bound`` is below the target skipped."""
+        checkpoint bound or ``row_bound`` is below the target skipped. ``fall`` is told
+        the bound of what is left (``_Left``) as it falls."""
         run, total = self._run, len(self.plan.jobs())
         handed: dict[int, int] = {}  # job: its place in the order handed out
         pending: set[int] = set()  # the places handed out, not yet finished
         lock = threading.Lock()
         refuted = 0
+        left = _Left(self.plan, target, self._bounds)
 
         def todo() -> Iterator[int]:
             nonlocal refuted
@@ -225,6 +238,7 @@ class _Search:
                 with lock:
                     if min(self._bounds.get(job, target), self.plan.row_bound(job)) < target:
                         refuted += 1
+                        left.refuted(job)
                         continue
                     handed[job] = len(handed)
                     pending.add(handed[job])
@@ -252,6 +266,9 @@ class _Search:
                         self._record.record([rows], [(target - 1, pairs, nodes)])
                     with lock:
                         refuted += 1
+                        left.refuted(rows)
+                        if fall is not None:
+                            fall(left.bound())
                 run.report(refuted, total)
                 if first is not None and (earliest is None or earliest > first[0]):
                     break  # every job before the first yes is finished
@@ -264,6 +281,31 @@ class _Search:
             run.report(total, total)
             return None
         return self.plan.answer(*first[1:])
+
+
+class _Left:
+    """The row colourings not yet refuted at a target, by their number of white rows:
+    no armies beat the largest ``row_bound`` among them, nor target - 1 once all are
+    refuted. As ``Plan.order`` refutes the classes one after the other, this bound of an
+    optimisation falls during the round."""
+
+    def __init__(self, plan: Plan, target: int, bounds: dict[int, int]) -> None:
+        whites = max(0, plan.n - 1)  # the colour swap keeps the jobs without the last row
+        self._plan, self._target = plan, target
+        self._left = [math.comb(whites, a) for a in range(whites + 1)]
+        self._gone: set[int] = set()
+        for job, bound in bounds.items():
+            if bound < target:
+                self.refuted(job)
+
+    def refuted(self, job: int) -> None:
+        if job not in self._gone:
+            self._gone.add(job)
+            self._left[job.bit_count()] -= 1
+
+    def bound(self) -> int:
+        rows = (self._plan.row_bound((1 << a) - 1) for a, left in enumerate(self._left) if left)
+        return max([self._target - 1, *rows])
 
 
 def _refute(

@@ -20,6 +20,7 @@ out, checkpointed and turned into a decision or an optimum is ``exact.armies``.
 from __future__ import annotations
 
 import hashlib
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -106,6 +107,21 @@ class Plan:
     def jobs(self) -> range:
         """The row colourings to search: the colour swap keeps those without the last row."""
         return range(1 << max(0, self.n - 1))
+
+    def order(self) -> Iterator[int]:
+        """Every job once, the largest ``row_bound`` first (by white rows, each class in
+        increasing order): as the classes are refuted, the bound of what is left falls."""
+        n = max(0, self.n - 1)
+        for whites in sorted(range(n + 1), key=lambda a: (-self.row_bound((1 << a) - 1), a)):
+            if whites == 0:
+                yield 0
+                continue
+            rows = (1 << whites) - 1
+            while rows < 1 << n:
+                yield rows
+                low = rows & -rows  # the next number with as many bits (Gosper's hack)
+                ripple = rows + low
+                rows = ripple | (((rows ^ ripple) >> 2) // low)
 
     def upper_bound(self) -> int:
         """No colouring beats a white rectangle of a rows and b columns and the black one

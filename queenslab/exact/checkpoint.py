@@ -23,7 +23,7 @@ import hashlib
 import sqlite3
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from types import TracebackType
 
@@ -34,6 +34,7 @@ from queenslab.core.errors import UsageError
 FORMAT = "queenslab-count-checkpoint/2"
 COMMIT_EVERY = 1.0  # seconds between two commits
 LOCK_TIMEOUT = 60.0  # seconds to wait while another process writes the file
+ASKED = 500  # ids per query of ``finished(among)`` (SQLite takes at most 999 parameters)
 _META = "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)"
 _DONE = (
     "CREATE TABLE done (id INTEGER PRIMARY KEY, total INTEGER NOT NULL,"
@@ -161,7 +162,7 @@ class Checkpoint:
         text = ":".join(map(str, row)).encode()
         return hashlib.blake2b(text, key=self._key, digest_size=16).hexdigest()
 
-    def finished(self, among: range | None = None) -> tuple[np.ndarray, np.ndarray]:
+    def finished(self, among: Sequence[int] | None = None) -> tuple[np.ndarray, np.ndarray]:
         """Ids already done (those ``among`` these, if given) and their (total, unique,
         nodes) rows, each checked: rows other runs sharing the file recorded too."""
         with self._lock:  # a search's threads share the file
@@ -170,11 +171,13 @@ class Checkpoint:
             try:
                 query = "SELECT id, total, uniq, nodes, digest FROM done"
                 if among is None:  # every row: one outside the count is refused below
-                    found = self._db.execute(query + " ORDER BY id")
+                    rows = self._db.execute(query + " ORDER BY id").fetchall()
                 else:
-                    where = " WHERE id >= ? AND id < ? ORDER BY id"
-                    found = self._db.execute(query + where, (among.start, among.stop))
-                rows = found.fetchall()
+                    rows = []
+                    for first in range(0, len(among), ASKED):
+                        asked = among[first : first + ASKED]
+                        where = f" WHERE id IN ({', '.join('?' * len(asked))})"
+                        rows += self._db.execute(query + where, asked).fetchall()
             except sqlite3.DatabaseError:
                 raise UsageError(f"checkpoint {self.path} is damaged") from None
             seen: set[int] = set()
