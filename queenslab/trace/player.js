@@ -385,11 +385,13 @@ class Panel {
   }
   // -- tree -----------------------------------------------------------------------
   treeGeometry() {
-    // a level per row; a node is up to 0.8 of a level tall, 0.68 where MRV's row tags go
-    // between the levels; nodes grow with the text scale, and keep their ring inside
+    // a level per row; a node is up to 0.8 of a level tall, less where MRV's row tags need
+    // room between the levels, though not too small for its label (8 px: a 10 px label);
+    // nodes grow with the text scale, and keep their ring inside
     const tree = this.trace.tree, canvas = this.sideCanvas;
     const level = (canvas.cssHeight - 8) / (tree.maxDepth + 1);
-    const ry = Math.max(2, Math.min(20 * player.scale, level * (tree.rowsVary ? 0.34 : 0.4)));
+    const tags = tree.rowsVary ? Math.max(12, 0.3 * level) : 0;
+    const ry = Math.max(2, Math.min(20 * player.scale, 0.4 * level, Math.max(8, (level - tags) / 2)));
     const pad = ry + 5, top = (canvas.cssHeight - level * tree.maxDepth) / 2;
     const spacing = ((canvas.cssWidth - 2 * pad) / Math.max(tree.span, 1)) * this.view.scale;
     const x = (v) => pad + (tree.x[v] - this.view.offset) * spacing;
