@@ -2,7 +2,7 @@
 check-exercise K FILE``, or ``check(K, FILE)`` in a notebook cell): right or wrong per
 part, with marks, and never the answer itself.
 
-The exercises' text is docs/course/exercises-*.md, one source per set; the site makes a
+The exercises' text is docs/course/*.md, one source per set; the site makes a
 student edition and an instructor key of each (tools/exercise_pages.py).
 """
 

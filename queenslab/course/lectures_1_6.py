@@ -1,4 +1,4 @@
-"""The checks of exercises 1 to 9 (lectures 1 to 6, docs/course/exercises-1.md).
+"""The checks of exercises 1 to 9 (lectures 1 to 6, docs/course/lectures-1-6.md).
 
 Each truth is computed here, when an answer is marked, by the same calls the answer key
 shows; nothing is copied from the key.
@@ -11,13 +11,16 @@ from collections.abc import Callable
 from itertools import product
 from typing import Any
 
+from queenslab import api as ql
+from queenslab.boards import board as make_board
+from queenslab.core.problem import Problem
 from queenslab.course.grading import Exercise, Part, equals, figure
+from queenslab.exact.csp import VALUE_ORDERS, register_value_order
+from queenslab.modelling import ProblemKind, any_of
+from queenslab.trace import trace
 
 
 def _steps(n: int, method: str) -> list[dict[str, Any]]:
-    from queenslab.core.problem import Problem
-    from queenslab.trace import trace
-
     return trace(Problem(n), method).steps
 
 
@@ -52,20 +55,14 @@ def _backtrack_tests_of_row_2() -> int:
 
 
 def _profile(n: int) -> list[int]:
-    from queenslab import api as ql
-
     return list(ql.count(n, backend="csp", inference="none", profile=True).stats["profile"])
 
 
 def _nodes(n: int, inference: str, **options: Any) -> int:
-    from queenslab import api as ql
-
     return int(ql.count(n, backend="csp", inference=inference, **options).stats["nodes"])
 
 
 def _solve_nodes(n: int, **options: Any) -> int:
-    from queenslab import api as ql
-
     return int(ql.solve(n, backend="csp", **options).stats["nodes"])
 
 
@@ -105,8 +102,6 @@ def _static_median() -> int:
 
 
 def _middle_first_median() -> int:
-    from queenslab.exact.csp import VALUE_ORDERS, register_value_order
-
     name = "course-middle-first"
     register_value_order(name, lambda search, domains, row, cols: _middle_first(search.n, cols))
     try:
@@ -116,14 +111,11 @@ def _middle_first_median() -> int:
 
 
 def _total_domination_numbers(kind: Any) -> list[int]:
-    from queenslab import api as ql
-
     return [figure(ql.optimize(n, kind=kind, backend="cpsat").objective) for n in range(2, 8)]
 
 
 def _reference_total_domination() -> Any:
     """The question as the exercise states it, modelled here to mark a student's model."""
-    from queenslab.modelling import ProblemKind, any_of
 
     class Reference(ProblemKind[frozenset[tuple[int, int]]]):
         name = "course-total-domination"
@@ -154,8 +146,6 @@ def _total_domination_model(kind: type) -> str | None:
 
 def _total_domination_checker(kind_class: type) -> str | None:
     """Their checker accepts every cell as queens, and rejects a single corner queen."""
-    from queenslab.boards import board as make_board
-
     kind = kind_class()
     for n in range(2, 8):
         board = make_board(n)
@@ -167,8 +157,6 @@ def _total_domination_checker(kind_class: type) -> str | None:
 
 
 def _clauses(n: int, encoding: str) -> dict[str, int]:
-    from queenslab import api as ql
-
     stats = ql.solve(n, backend="sat", encoding=encoding, solver="cadical195").stats
     return {"clauses": int(stats["constraints"]), "variables": int(stats["variables"])}
 

@@ -1,4 +1,4 @@
-"""The checks of exercises 10 to 13 (lectures 7 to 10, docs/course/exercises-2.md):
+"""The checks of exercises 10 to 13 (lectures 7 to 10, docs/course/lectures-7-10.md):
 proofs, symmetry, splitting a search, and a board problem of the student's own.
 
 Each truth is computed here, when an answer is marked; nothing is copied from the key.
@@ -12,7 +12,11 @@ from itertools import product
 from pathlib import Path
 from typing import Any
 
+from queenslab import api as ql
+from queenslab.boards import board as make_board
 from queenslab.course.grading import Exercise, Part, equals, figure
+from queenslab.modelling import ProblemKind, at_most_one
+from queenslab.proofs import lrat
 
 #: What a checked "no" of ``queens decide --proof`` may rest on, as exercise 10 offers it;
 #: ``theorem`` is read from the decision's own assumptions (its ``assumes:`` line).
@@ -26,15 +30,11 @@ TRUSTED = {
 
 
 def _trusted_truth() -> dict[str, bool]:
-    from queenslab import api as ql
-
     assumed = ql.decide(6, kind="domination", value=2, backend="sat").assumptions
     return {**TRUSTED, "theorem": any(a.kind == "theorem" for a in assumed or ())}
 
 
 def _proved_without_axioms() -> bool:
-    from queenslab import api as ql
-
     with tempfile.TemporaryDirectory() as folder:
         bare = ql.decide(
             6, kind="domination", value=2, backend="sat", proof=f"{folder}/p", axioms="none"
@@ -43,23 +43,16 @@ def _proved_without_axioms() -> bool:
 
 
 def _decision(n: int, value: int) -> str:
-    from queenslab import api as ql
-
     return str(ql.decide(n, kind="domination", value=value, backend="sat").status.value)
 
 
 def _domination(n: int) -> int:
-    from queenslab import api as ql
-
     return figure(ql.optimize(n, kind="domination").objective)
 
 
 def _truncated_proof_checks() -> bool:
     """Whether the LRAT proof of 'no dominating set of 2 queens at n = 6' still checks
     without its last line."""
-    from queenslab import api as ql
-    from queenslab.proofs import lrat
-
     with tempfile.TemporaryDirectory() as folder:
         ql.decide(6, kind="domination", value=2, backend="sat", proof=f"{folder}/p")
         cnf = (Path(folder) / "p" / "formula.cnf").read_text().splitlines()
@@ -80,27 +73,19 @@ def _trusted(value: Any) -> str | None:
 
 def _orbits(n: int) -> Counter[int]:
     """Classes of n-queens solutions by orbit size under the square's 8 symmetries."""
-    from queenslab import api as ql
-
     solutions = Counter(solution.orbit_size() for solution in ql.enumerate_solutions(n))
     return Counter({size: found // size for size, found in solutions.items()})
 
 
 def _domination_answers(n: int, symmetry: str) -> int:
-    from queenslab import api as ql
-
     return figure(ql.count(n, kind="domination", symmetry=symmetry).total)
 
 
 def _count(n: int, **options: Any) -> Any:
-    from queenslab import api as ql
-
     return ql.count(n, **options)
 
 
 def _cubes(depth: int) -> int:
-    from queenslab import api as ql
-
     stats = ql.decide(8, kind="domination", value=4, backend="sat", split=depth, workers=1).stats
     return int(stats["cubes_total"])
 
@@ -108,7 +93,6 @@ def _cubes(depth: int) -> int:
 def _bishops_kind(forget_antidiagonals: bool = False) -> Any:
     """Most bishops, none attacking another, as exercise 13 states it: the reference that
     marks a student's model (and, wrong on purpose, the error a wrong model gets)."""
-    from queenslab.modelling import ProblemKind, at_most_one
 
     class Bishops(ProblemKind[frozenset[tuple[int, int]]]):
         name = "course-bishops"
@@ -141,8 +125,6 @@ def _bishops_attack(answer: Any) -> str | None:
 
 
 def _most_bishops(kind: Any) -> list[int]:
-    from queenslab import api as ql
-
     return [figure(ql.optimize(n, kind=kind, backend="cpsat").objective) for n in range(2, 7)]
 
 
@@ -153,8 +135,6 @@ def _bishops_model(kind: type) -> str | None:
 
 
 def _bishops_checker(kind_class: type) -> str | None:
-    from queenslab.boards import board as make_board
-
     kind = kind_class()
     for n in range(3, 7):
         if kind.check(make_board(n), frozenset({(0, 0), (n - 1, n - 1)})) is None:
@@ -165,8 +145,6 @@ def _bishops_checker(kind_class: type) -> str | None:
 
 
 def _wrong_model_error() -> str:
-    from queenslab import api as ql
-
     try:
         ql.optimize(4, kind=_bishops_kind(forget_antidiagonals=True), backend="cpsat")
     except Exception as error:
