@@ -37,6 +37,7 @@ BUILTIN: tuple[str, ...] = (
     "queenslab.exact.csp:CspBackend",
     "queenslab.exact.gpu:GpuBackend",
     "queenslab.exact.armies:ArmiesBackend",
+    "queenslab.exact.independent_domination:IndependentDominationBackend",
     "queenslab.models.milp:MilpBackend",
     "queenslab.models.cpsat:CpSatBackend",
     "queenslab.models.sat:SatBackend",

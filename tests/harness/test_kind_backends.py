@@ -160,6 +160,23 @@ def _rounds_budget(patch: pytest.MonkeyPatch, k: int) -> dict:
     return {"workers": 1}
 
 
+def _decisions_budget(patch: pytest.MonkeyPatch, k: int) -> dict:
+    """k decisions of the independent-domination search, then a stop."""
+    from queenslab.core.errors import LimitReached
+    from queenslab.exact import independent_domination
+
+    made, calls = independent_domination._decide, []
+
+    def limited(*args: object):
+        calls.append(1)
+        if len(calls) > k:
+            raise LimitReached
+        return made(*args)
+
+    patch.setattr(independent_domination, "_decide", limited)
+    return {"workers": 1}
+
+
 #: A deterministic budget per backend, in the solver's own units of work (never the clock):
 #: each sets it for one run (a test-only hook where the solver is made) or passes it as an
 #: option, and returns the options to call with.
@@ -171,6 +188,7 @@ BUDGETS = {
     "portfolio": _portfolio_budget,
     "graph-search": lambda patch, k: {"patience": k + 1},
     "armies": _rounds_budget,
+    "independent-search": _decisions_budget,
 }
 
 
