@@ -111,3 +111,5 @@ def test_every_lecture_has_its_slides_and_every_exercise_set_two_editions(site):
         assert "answer to exercise" not in student and "answer to exercise" in key
         assert "student edition" in student and "instructor key" in key
     assert not (site / "course").exists()  # the sources, answers and all, stay out
+    ordering = (site / "notebooks" / "lecture-03-ordering-heuristics" / "index.html").read_text()
+    assert "forward-checking+lcv" in ordering and "forward-checking static lcv" not in ordering
