@@ -20,6 +20,7 @@ out, checkpointed and turned into a decision or an optimum is ``exact.armies``.
 from __future__ import annotations
 
 import hashlib
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -208,10 +209,12 @@ def _parts(board: Board, open_cells: tuple[Cell, ...]) -> list[list[Cell]]:
 
 
 def _sides(board: Board, members: list[Cell]) -> tuple[tuple[LineId, ...], tuple[LineId, ...]]:
-    """A part's two sides, the smaller first (it is enumerated)."""
-    ups = tuple(sorted({lines_through(board, cell)[2] for cell in members}))
-    downs = tuple(sorted({lines_through(board, cell)[3] for cell in members}))
-    return (ups, downs) if len(ups) <= len(downs) else (downs, ups)
+    """A part's two sides, the smaller first (it is enumerated), each the longest lines
+    first: the depth-first search decides the lines that weigh most at its top."""
+    ups = Counter(lines_through(board, cell)[2] for cell in members)
+    downs = Counter(lines_through(board, cell)[3] for cell in members)
+    up, down = (tuple(sorted(side, key=lambda line: (-side[line], line))) for side in (ups, downs))
+    return (up, down) if len(up) <= len(down) else (down, up)
 
 
 def _images(board: Board) -> np.ndarray:
