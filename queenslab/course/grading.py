@@ -102,6 +102,8 @@ def grade(exercise: Exercise, answer: Mapping[str, Any] | ModuleType) -> Grade:
             continue
         try:
             wrong = part.judge(value)
+        except TruthError:
+            raise  # the package failed to compute the truth: an error, not a wrong answer
         except Exception as error:  # the student's code raised: that part is wrong
             wrong = f"{type(error).__name__}: {error}"
         marks.append(Mark(part, wrong))
@@ -141,12 +143,25 @@ def _load_module(path: Path) -> ModuleType:
     return module
 
 
-def equals(truth: Callable[[], Any]) -> Judge:
-    """A judge that compares with ``truth()`` (computed once), lists and tuples alike."""
-    known = cache(truth)
+class TruthError(RuntimeError):
+    """The package could not compute a part's truth: the check fails, the student is not
+    told that the answer is wrong."""
+
+
+def truth(compute: Callable[..., Any], *args: Any) -> Any:
+    """``compute(*args)``, a figure the answer is marked against; its failure a TruthError."""
+    try:
+        return compute(*args)
+    except Exception as error:
+        raise TruthError(f"the check could not compute its figure: {error!r}") from error
+
+
+def equals(compute: Callable[[], Any]) -> Judge:
+    """A judge that compares with ``compute()`` (computed once), lists and tuples alike."""
+    known = cache(compute)
 
     def judge(value: Any) -> str | None:
-        expected = _plain(known())
+        expected = _plain(truth(known))
         if type(_plain(value)) is not type(expected):
             return f"expected {_shape(expected)}"
         return None if _plain(value) == expected else "not this value"

@@ -14,7 +14,7 @@ from typing import Any
 from queenslab import api as ql
 from queenslab.boards import board as make_board
 from queenslab.core.problem import Problem
-from queenslab.course.grading import Exercise, Part, equals, figure
+from queenslab.course.grading import Exercise, Part, equals, figure, truth
 from queenslab.exact.csp import VALUE_ORDERS, register_value_order
 from queenslab.modelling import ProblemKind, any_of
 from queenslab.trace import trace
@@ -139,7 +139,7 @@ def _total_domination_model(kind: type) -> str | None:
     theirs = _total_domination_numbers(kind())
     return (
         None
-        if theirs == _total_domination_numbers(_reference_total_domination())
+        if theirs == truth(_total_domination_numbers, _reference_total_domination())
         else ("its optimum is not the total domination number for some n from 2 to 7")
     )
 

@@ -14,7 +14,7 @@ from typing import Any
 
 from queenslab import api as ql
 from queenslab.boards import board as make_board
-from queenslab.course.grading import Exercise, Part, equals, figure
+from queenslab.course.grading import Exercise, Part, equals, figure, truth
 from queenslab.modelling import ProblemKind, at_most_one
 from queenslab.proofs import lrat
 
@@ -65,10 +65,10 @@ def _truncated_proof_checks() -> bool:
 
 
 def _trusted(value: Any) -> str | None:
-    truth = _trusted_truth()
-    if not isinstance(value, dict) or set(value) != set(truth):
-        return f"expected a table with the keys {', '.join(truth)}, each true or false"
-    return None if value == truth else "not this table"
+    expected = truth(_trusted_truth)
+    if not isinstance(value, dict) or set(value) != set(expected):
+        return f"expected a table with the keys {', '.join(expected)}, each true or false"
+    return None if value == expected else "not this table"
 
 
 def _orbits(n: int) -> Counter[int]:
@@ -129,7 +129,7 @@ def _most_bishops(kind: Any) -> list[int]:
 
 
 def _bishops_model(kind: type) -> str | None:
-    if _most_bishops(kind()) != _most_bishops(_bishops_kind()):
+    if _most_bishops(kind()) != truth(_most_bishops, _bishops_kind()):
         return "its optimum is not the most bishops for some n from 2 to 6"
     return None
 

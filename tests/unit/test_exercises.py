@@ -17,6 +17,7 @@ import sys
 import pytest
 
 from queenslab.course import EXERCISES, check
+from queenslab.course.grading import Exercise, Part, TruthError, equals, grade
 from queenslab.exact import csp
 from queenslab.exact.csp import Strategy
 from queenslab.lab.sweep import configurations, run_sweep
@@ -173,6 +174,20 @@ def test_a_bad_answer_file_is_one_line_and_exit_2(tmp_path, queens):
     path.write_text("rejects = [")
     assert queens("check-exercise", "1", str(path)).returncode == 2
     assert queens("check-exercise", "7", str(path)).returncode == 2  # 7 asks for a .py
+
+
+def test_a_truth_the_package_cannot_compute_is_an_error_not_a_wrong_answer():
+    def broken():
+        raise ValueError("a bug in the package")
+
+    def run_theirs(value):
+        return value()
+
+    exercise = Exercise(99, "t", (Part("x", 1, equals(broken), "x"), Part("f", 1, run_theirs, "f")))
+    with pytest.raises(TruthError, match="a bug in the package"):
+        grade(exercise, {"x": 1, "f": print})
+    theirs = grade(Exercise(99, "t", exercise.parts[1:]), {"f": lambda: 1 / 0})
+    assert theirs.marks[0].wrong == "ZeroDivisionError: division by zero"  # their code
 
 
 def test_a_missing_part_is_wrong_not_an_error():
