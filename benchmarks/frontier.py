@@ -1,22 +1,22 @@
 """The literature's frontier of the queens-graph problems: what queenslab proves, and how fast.
 
-Each case is one whole ``queens`` command, as a researcher would run it, under the
-case's budget (``--time-limit``; ``--scale`` shrinks every budget for a quick pass); the
-report is a Markdown table with the status, the value and bound proven, the published
-value beside them (OEIS, for comparison only: nothing reads an answer from it), and the
-wall and CPU seconds of the whole process (children included: on a shared machine CPU
-seconds compare, wall seconds measure the load too). Every answer is checked by the kind's
-own checker inside the command.
+The table is a registry of rows (``ROWS``), one line each: a group, the board size and a
+row function, which takes the budgets' scale and returns the row it measured. Two kinds of
+row function cover the frontier:
 
-The cases are the targets of the frontier issue: colouring proven for n <= 12 and n = 13,
-14 attempted; domination n = 15 within 10 minutes and n = 16 within an hour (and the same
-decision split over a local Dask cluster of two workers); independent domination n = 15
-and 16 within an hour each; peaceable armies n = 11 within 30 minutes, n = 12 split (on
-this machine's threads and on a local Dask cluster), n = 13 and 14 optimised and n = 15
-decided at the published value + 1 (the literature's frontier), and the model setting
-that was the best before the armies search beside it at n = 10; and ``queens optimize 9
---problem peaceable`` and ``queens optimize N --problem coloring`` (n <= 12) with no
-options within 60 s each.
+- ``command``: one whole ``queens`` command, as a researcher would run it, under the row's
+  budget (``--time-limit``), optionally on a local Dask cluster; its status, value and
+  bound proven;
+- ``ledger``: a split proof too long for one run, resumed from its checkpoint (the proof's
+  ledger: every refuted piece is a row) for the row's budget; the fraction refuted before
+  and after, the rate in pieces per CPU hour and the CPU hours the rest would take at it.
+
+Another row (a new search's figure) is a function of the same signature and one more line
+in ``ROWS``. Every row prints the published value and its source beside it (OEIS and the
+papers that proved it, for comparison only: nothing reads an answer from them), and the
+wall and CPU seconds of the whole process (children and Dask workers included: on a shared
+machine CPU seconds compare, wall seconds measure the load too). Every answer is checked
+by the kind's own checker inside the command.
 
     PYTHONPATH=. python benchmarks/frontier.py --only coloring peaceable-default
     PYTHONPATH=. python benchmarks/frontier.py --scale 0.1          # a quick pass
@@ -29,10 +29,12 @@ import contextlib
 import json
 import os
 import resource
+import sqlite3
 import subprocess
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, TextIO
 
 from _process import ROOT, machine, parse_args, queens_command
@@ -40,21 +42,127 @@ from _process import ROOT, machine, parse_args, queens_command
 from queenslab.core.run import cpu_seconds
 from queenslab.lab import reference
 
+#: Where each problem's published values come from (the OEIS entry and who proved them).
+SOURCES = {
+    "coloring": "A088202; Vasquez 2004, 2006",
+    "domination": "A075458; Bird 2017, Rostami and Bright 2025",
+    "independent-domination": "A075324; Bozóki, Gál, Marosi and Weakley 2016",
+    "peaceable": "A250000",
+}
+
 
 @dataclass(frozen=True)
-class Case:
-    group: str
-    problem: str
-    n: int
-    argv: tuple[str, ...]  # after ``queens``; the budget is added as --time-limit
-    budget: float  # seconds
-    #: Run on a local Dask cluster of this many one-thread workers (0: none).
-    dask_workers: int = 0
+class Row:
+    """One line of the table: what ran, what it proved, the published value beside it."""
 
-    @property
-    def label(self) -> str:
-        on = f" --scheduler (local Dask, {self.dask_workers} workers)" if self.dask_workers else ""
-        return " ".join(self.argv) + on
+    what: str
+    budget: float
+    status: str
+    value: Any
+    bound: Any
+    published: str
+    wall: float
+    cpu: float
+    record: dict[str, Any]
+
+
+#: A row function: the budgets' scale -> the row it measured.
+RowFunction = Callable[[float], Row]
+
+
+@dataclass(frozen=True)
+class Entry:
+    group: str
+    n: int
+    row: RowFunction
+
+
+def published(problem: str, n: int, value: int | None = None, source: str = "") -> str:
+    """The published value of ``problem`` at ``n`` with its source: the project's OEIS
+    table, else ``value`` from ``source`` (a paper past the table's end); "-" if none."""
+    known = reference.optimum(problem, n, "standard")
+    if known is not None:
+        return f"{known} ({SOURCES[problem]})"
+    return "-" if value is None else f"{value} ({source})"
+
+
+def command(
+    problem: str, n: int, argv: tuple[str, ...], budget: float, dask_workers: int = 0,
+    cited: tuple[int, str] | None = None,
+) -> RowFunction:  # fmt: skip
+    """The row of one whole ``queens`` command (``argv`` after ``queens``, the budget added
+    as --time-limit), on a local Dask cluster of ``dask_workers`` one-thread workers if
+    any; ``cited``: a published value past the project's table and its source."""
+    on = f" --scheduler (local Dask, {dask_workers} workers)" if dask_workers else ""
+
+    def row(scale: float) -> Row:
+        limit = max(1.0, budget * scale)
+        record, wall, cpu = _run(argv, limit, dask_workers)
+        return Row(
+            "queens " + " ".join(argv) + on, limit, record["status"], record.get("objective"),
+            record.get("bound", "-"), published(problem, n, *(cited or ())), wall, cpu, record,
+        )  # fmt: skip
+
+    return row
+
+
+def ledger(problem: str, n: int, argv: tuple[str, ...], path: str, budget: float) -> RowFunction:
+    """The row of a split proof resumed from its checkpoint ``path`` (relative to the
+    checkout) for the row's budget: ``argv`` with ``--checkpoint path`` added; its status
+    says the pieces refuted before and after, the rate per CPU hour and what is left."""
+
+    def row(scale: float) -> Row:
+        file = ROOT / path
+        before, total = _refuted(file)
+        limit = max(1.0, budget * scale)
+        record, wall, cpu = _run((*argv, "--checkpoint", str(file)), limit, 0)
+        after, total = _refuted(file)
+        status = f"{record['status']}: {after} of {total} pieces refuted ({before} before)"
+        if after < total and after > before:
+            rate = (after - before) / cpu * 3600
+            status += (
+                f", {rate:.3g} per CPU hour: the rest {(total - after) / rate:.3g} CPU h at it"
+            )
+        return Row(
+            "queens " + " ".join((*argv, "--checkpoint", path)), limit, status,
+            record.get("objective"), record.get("bound", "-"),
+            published(problem, n), wall, cpu, record,
+        )  # fmt: skip
+
+    return row
+
+
+def _refuted(file: Path) -> tuple[int, int]:
+    """(pieces refuted, pieces in all) of a checkpoint; (0, 0) before it exists."""
+    if not file.exists():
+        return 0, 0
+    with contextlib.closing(sqlite3.connect(f"file:{file}?mode=ro", uri=True)) as db:
+        (done,) = db.execute("SELECT count(*) FROM done").fetchone()
+        (size,) = db.execute("SELECT value FROM meta WHERE key = 'subproblems'").fetchone()
+    return int(done), int(size)
+
+
+def _run(argv: tuple[str, ...], limit: float, dask_workers: int) -> tuple[dict, float, float]:
+    """One command as a whole process: its JSON record, wall and CPU seconds (a Dask
+    case's CPU seconds are the command's and its workers')."""
+    full = [*queens_command(), *argv, "--time-limit", f"{limit:g}"]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    with _cluster(dask_workers) as client:
+        if client is not None:
+            full += ["--scheduler", client.scheduler.address]
+        before = resource.getrusage(resource.RUSAGE_CHILDREN)
+        start = time.perf_counter()
+        done = subprocess.run(full, capture_output=True, text=True, env=env, timeout=limit + 120)
+        wall = time.perf_counter() - start
+        after = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+        if client is not None:
+            cpu += sum(client.run(cpu_seconds).values())
+    try:
+        record = json.loads(done.stdout.splitlines()[-1])
+    except (IndexError, json.JSONDecodeError):
+        record = {"status": f"error (exit {done.returncode}): {done.stderr.strip()[-120:]}"}
+    return record, wall, cpu
 
 
 def _optimize(problem: str, n: int, *options: str) -> tuple[str, ...]:
@@ -74,106 +182,80 @@ HOUR = 3600.0
 LINES = ("-b", "sat", "--model", "lines", "--symmetry", "lex-leader", "--from-heuristic")
 #: Peaceable armies by the colours of the lines (exact.armies), named.
 ARMIES = ("-b", "armies")
-CASES = [
+#: The exact cover from the heuristic's colouring, the colouring recipe.
+COVER = ("--model", "exact-cover", "-b", "sat", "--from-heuristic")
+#: i(Q_15), i(Q_16) past the project's table of A075324, and who computed them.
+GIBBONS_WEBB = "Gibbons and Webb 1997"
+#: The ledger of the domination n = 20 split at 10 queens (gamma = 11), committed.
+DOMINATION_20 = "docs/data/domination-20-at-10.sqlite"
+
+
+def optimized(group: str, problem: str, n: int, budget: float, *options: str, **kw: Any) -> Entry:
+    """The row of ``queens optimize N --problem P OPTIONS`` (``command``'s keywords)."""
+    return Entry(group, n, command(problem, n, _optimize(problem, n, *options), budget, **kw))
+
+
+def decided(
+    group: str, problem: str, n: int, value: int, budget: float, *options: str, **kw: Any
+) -> Entry:
+    """The row of ``queens decide N --problem P --value K OPTIONS``."""
+    return Entry(group, n, command(problem, n, _decide(problem, n, value, *options), budget, **kw))
+
+
+def resumed(
+    group: str, problem: str, n: int, value: int, budget: float, path: str, *options: str
+) -> Entry:
+    """The row of a split ``queens decide`` resumed from its ledger ``path``."""
+    return Entry(group, n, ledger(problem, n, _decide(problem, n, value, *options), path, budget))
+
+
+#: The split of the domination decisions: the frontier setting without the warm start.
+SPLIT = LINES[:-1]
+IDOM = "independent-domination"
+#: Its own search, the first queen's orbits on two threads.
+SEARCH = ("-b", "independent-search", "--workers", "2")
+#: The boards of the independent domination rows, each with i(Q_n) past the project's
+#: table of A075324 and who computed it (None: the table has it, or no value is cited).
+I_Q: dict[int, tuple[int, str] | None] = {
+    13: None, 14: None, 15: (9, GIBBONS_WEBB), 16: (9, GIBBONS_WEBB), 17: None
+}  # fmt: skip
+ROWS: list[Entry] = [
+    *(optimized("coloring", "coloring", n, 60, *COVER) for n in range(1, 13)),
+    *(optimized("coloring-beyond", "coloring", n, 600, *COVER) for n in (13, 14)),
+    optimized("domination", "domination", 15, 600, *LINES),
+    optimized("domination", "domination", 16, HOUR, *LINES),
     *(
-        Case(
-            "coloring",
-            "coloring",
-            n,
-            _optimize("coloring", n, "--model", "exact-cover", "-b", "sat", "--from-heuristic"),
-            60.0,
-        )
-        for n in range(1, 13)
-    ),
-    *(
-        Case(
-            "coloring-beyond",
-            "coloring",
-            n,
-            _optimize("coloring", n, "--model", "exact-cover", "-b", "sat", "--from-heuristic"),
-            600.0,
-        )
-        for n in (13, 14)
-    ),
-    Case("domination", "domination", 15, _optimize("domination", 15, *LINES), 600.0),
-    Case("domination", "domination", 16, _optimize("domination", 16, *LINES), HOUR),
-    *(
-        Case(
-            "domination-split",
-            "domination",
-            n,
-            _decide("domination", n, 8, *LINES[:-1], "--split", "6"),
-            HOUR,
-            dask_workers=workers,
+        decided(
+            "domination-split", "domination", n, 8, HOUR, *SPLIT, "--split", "6", dask_workers=w
         )
         for n in (16, 15)
-        for workers in (0, 2)
+        for w in (0, 2)
     ),
+    resumed("domination-20", "domination", 20, 10, HOUR, DOMINATION_20, *SPLIT, "--split", "8"),
+    # independent domination: the sat recipe (before), then the search of its own (after)
     *(
-        Case(
-            "independent-domination",
-            "independent-domination",
-            n,
-            _optimize("independent-domination", n, *LINES),
-            HOUR,
-        )
-        for n in (15, 16)
+        optimized("independent-domination", IDOM, n, HOUR, *LINES, cited=I_Q[n])
+        for n in (13, 14, 15)
     ),
+    *(optimized("independent-domination", IDOM, n, HOUR, *SEARCH, cited=I_Q[n]) for n in I_Q),
     # peaceable armies with no options (the measured default: the armies search)
+    optimized("peaceable", "peaceable", 11, 1800),
+    optimized("peaceable", "peaceable", 12, HOUR),
+    optimized("peaceable", "peaceable", 13, HOUR),
     *(
-        Case("peaceable", "peaceable", n, _optimize("peaceable", n), budget)
-        for n, budget in ((11, 1800.0), (12, HOUR), (13, HOUR))
-    ),
-    *(
-        Case(
-            "peaceable-split",
-            "peaceable",
-            12,
-            _decide("peaceable", 12, 22, *ARMIES),
-            HOUR,
-            dask_workers=workers,
-        )
-        for workers in (0, 2)
+        decided("peaceable-split", "peaceable", 12, 22, HOUR, *ARMIES, dask_workers=w)
+        for w in (0, 2)
     ),
     # the literature's frontier (n <= 15): the optimum at 14, the decision above it at 15
-    Case("peaceable-beyond", "peaceable", 14, _optimize("peaceable", 14), 2 * HOUR),
-    Case("peaceable-beyond", "peaceable", 15, _decide("peaceable", 15, 33, *ARMIES), 4 * HOUR),
+    optimized("peaceable-beyond", "peaceable", 14, 2 * HOUR),
+    decided("peaceable-beyond", "peaceable", 15, 33, 4 * HOUR, *ARMIES),
     # the best model setting before the armies search (sat, lines, lex-leader), beside it
-    *(
-        Case("peaceable-models", "peaceable", 10, argv, 600.0)
-        for argv in (_optimize("peaceable", 10, *LINES), _optimize("peaceable", 10, *ARMIES))
-    ),
-    Case("peaceable-default", "peaceable", 9, _optimize("peaceable", 9), 60.0),
+    optimized("peaceable-models", "peaceable", 10, 600, *LINES),
+    optimized("peaceable-models", "peaceable", 10, 600, *ARMIES),
+    optimized("peaceable-default", "peaceable", 9, 60),
     # colouring with no options (the measured default: the exact cover from the heuristic)
-    *(
-        Case("coloring-default", "coloring", n, _optimize("coloring", n), 60.0)
-        for n in range(1, 13)
-    ),
+    *(optimized("coloring-default", "coloring", n, 60) for n in range(1, 13)),
 ]
-
-
-def run(case: Case, scale: float) -> dict:
-    """One case as a whole process: its JSON record, wall and CPU seconds (a Dask case's
-    CPU seconds are the command's and its workers')."""
-    budget = max(1.0, case.budget * scale)
-    argv = [*queens_command(), *case.argv, "--time-limit", f"{budget:g}"]
-    env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    with _cluster(case.dask_workers) as client:
-        if client is not None:
-            argv += ["--scheduler", client.scheduler.address]
-        before = resource.getrusage(resource.RUSAGE_CHILDREN)
-        start = time.perf_counter()
-        done = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=budget + 120)
-        wall = time.perf_counter() - start
-        after = resource.getrusage(resource.RUSAGE_CHILDREN)
-        cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
-        if client is not None:
-            cpu += sum(client.run(cpu_seconds).values())
-    try:
-        record = json.loads(done.stdout.splitlines()[-1])
-    except (IndexError, json.JSONDecodeError):
-        record = {"status": f"error (exit {done.returncode}): {done.stderr.strip()[-120:]}"}
-    return {**record, "wall": wall, "cpu": cpu, "budget": budget}
 
 
 @contextlib.contextmanager
@@ -197,40 +279,37 @@ def main() -> None:
         "--only",
         nargs="+",
         metavar="GROUP",
-        help="groups: " + ", ".join(dict.fromkeys(c.group for c in CASES)),
+        help="groups: " + ", ".join(dict.fromkeys(e.group for e in ROWS)),
     )
     parser.add_argument("--scale", type=float, default=1.0, help="multiply every budget")
     parser.add_argument("--log", metavar="FILE", help="every record as a JSON line")
-    parser.add_argument("--up-to", type=int, metavar="N", help="only the cases of n <= N")
+    parser.add_argument("--up-to", type=int, metavar="N", help="only the rows of n <= N")
     args = parse_args(parser, {"only": ["coloring"], "up_to": 2})
-    cases = [
-        c
-        for c in CASES
-        if (args.only is None or c.group in args.only) and (args.up_to is None or c.n <= args.up_to)
+    entries = [
+        e
+        for e in ROWS
+        if (args.only is None or e.group in args.only) and (args.up_to is None or e.n <= args.up_to)
     ]
     print(machine())
     print(f"budgets x {args.scale:g}\n")
-    print("| command | budget s | status | value | bound | published | wall s | CPU s |")
+    print("| command | budget s | status | value | bound | published (source) | wall s | CPU s |")
     print("|---|---|---|---|---|---|---|---|")
     with open(args.log, "a") if args.log else contextlib.nullcontext() as log:
-        for case in cases:
-            report(case, args.scale, log)
+        for entry in entries:
+            report(entry.row(args.scale), log)
 
 
-def report(case: Case, scale: float, log: TextIO | None) -> None:
-    """Run ``case`` and print its row (and log its record)."""
-    record = run(case, scale)
-    published = reference.optimum(case.problem, case.n, "standard")
-    value = record.get("objective")
+def report(row: Row, log: TextIO | None) -> None:
+    """Print ``row`` (and log its record)."""
+    value = "-" if row.value is None else row.value
     print(
-        f"| queens {case.label} | {record['budget']:g} | {record['status']} | "
-        f"{'-' if value is None else value} | {record.get('bound', '-')} | "
-        f"{'-' if published is None else published} | {record['wall']:.1f} | "
-        f"{record['cpu']:.1f} |",
+        f"| {row.what} | {row.budget:g} | {row.status} | {value} | {row.bound} | "
+        f"{row.published} | {row.wall:.1f} | {row.cpu:.1f} |",
         flush=True,
     )
     if log is not None:
-        log.write(json.dumps({"case": case.label, **record}) + "\n")
+        log.write(json.dumps({"case": row.what, **row.record, "wall": row.wall, "cpu": row.cpu})
+                  + "\n")  # fmt: skip
         log.flush()
 
 
