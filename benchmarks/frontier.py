@@ -214,11 +214,8 @@ SPLIT = LINES[:-1]
 IDOM = "independent-domination"
 #: Its own search, the first queen's orbits on two threads.
 SEARCH = ("-b", "independent-search", "--workers", "2")
-#: The boards of the independent domination rows, each with i(Q_n) past the project's
-#: table of A075324 and who computed it (None: the table has it, or no value is cited).
-I_Q: dict[int, tuple[int, str] | None] = {
-    13: None, 14: None, 15: (9, GIBBONS_WEBB), 16: (9, GIBBONS_WEBB), 17: None
-}  # fmt: skip
+#: i(Q_n) past the project's table of A075324, and who computed it.
+I_Q15 = (9, GIBBONS_WEBB)
 ROWS: list[Entry] = [
     *(optimized("coloring", "coloring", n, 60, *COVER) for n in range(1, 13)),
     *(optimized("coloring-beyond", "coloring", n, 600, *COVER) for n in (13, 14)),
@@ -232,12 +229,16 @@ ROWS: list[Entry] = [
         for w in (0, 2)
     ),
     resumed("domination-20", "domination", 20, 10, HOUR, DOMINATION_20, *SPLIT, "--split", "8"),
-    # independent domination: the sat recipe (before), then the search of its own (after)
+    # independent domination: its own search (after), the sat recipe (before), then n = 17
     *(
-        optimized("independent-domination", IDOM, n, HOUR, *LINES, cited=I_Q[n])
-        for n in (13, 14, 15)
+        optimized("independent-domination", IDOM, n, HOUR, *SEARCH, cited=I_Q15 if n > 14 else None)
+        for n in range(13, 17)
     ),
-    *(optimized("independent-domination", IDOM, n, HOUR, *SEARCH, cited=I_Q[n]) for n in I_Q),
+    *(
+        optimized("independent-domination", IDOM, n, HOUR, *LINES, cited=I_Q15 if n > 14 else None)
+        for n in range(13, 16)
+    ),
+    optimized("independent-domination", IDOM, 17, HOUR, *SEARCH),
     # peaceable armies with no options (the measured default: the armies search)
     optimized("peaceable", "peaceable", 11, 1800),
     optimized("peaceable", "peaceable", 12, HOUR),
