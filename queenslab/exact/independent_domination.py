@@ -30,8 +30,10 @@ kind's proven lower bound (``problems.domination.lower_bound``, a theorem: the r
 
 from __future__ import annotations
 
+import contextlib
 import functools
 from collections.abc import Callable, Iterator
+from contextlib import closing
 from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, ClassVar
@@ -170,7 +172,8 @@ class IndependentDominationBackend(Backend):
         with run.phase("build"):
             plan = Plan.of(problem.board)
         try:
-            found = _decide(plan, value, run, self._pool())
+            with self._pool() as pool:
+                found = _decide(plan, value, run, pool)
         except LimitReached:
             return DecideResult(Status.LIMIT)
         if found is None:
@@ -178,15 +181,26 @@ class IndependentDominationBackend(Backend):
         return DecideResult(Status.YES, answer=frozenset(found))
 
     def optimize(self, problem: Problem, run: Run, question: Question) -> OptimizeResult:
+        with run.phase("build"):
+            plan = Plan.of(problem.board)
+        with self._pool() as pool:
+            return self._descend(plan, problem, run, question, pool)
+
+    def _descend(
+        self,
+        plan: Plan,
+        problem: Problem,
+        run: Run,
+        question: Question,
+        pool: Pool[int, Outcome],
+    ) -> OptimizeResult:
+        """The optimisation's decisions, one queen fewer after each yes."""
         from queenslab.problems.domination import lower_bound
 
         kind = question.kind
-        with run.phase("build"):
-            plan = Plan.of(problem.board)
         lowest = lower_bound(problem.board)
         run.learn("bound", News(bound=max(lowest, 1)))
         best = question.start
-        pool = self._pool()
         try:
             if best is None:
                 found = _decide(plan, problem.board.n**2, run, pool)
@@ -208,12 +222,15 @@ class IndependentDominationBackend(Backend):
         run.learn("bound", News(bound=value))
         return OptimizeResult(Status.OPTIMAL, value, best, kind.name, bound=value)
 
-    def _pool(self) -> Pool[int, Outcome]:
-        """A Dask cluster, else threads (one too: the main thread only waits, and sees
-        Ctrl-C at once)."""
+    @contextlib.contextmanager
+    def _pool(self) -> Iterator[Pool[int, Outcome]]:
+        """A Dask cluster (its client closed at the end), else threads (one too: the main
+        thread only waits, and sees Ctrl-C at once)."""
         if self.settings.get("scheduler"):
-            return Cluster(connect(self.settings["scheduler"]))
-        return Threads(int(self.settings.get("workers") or 1))
+            with closing(connect(self.settings["scheduler"])) as client:
+                yield Cluster(client)
+        else:
+            yield Threads(int(self.settings.get("workers") or 1))
 
 
 def _decide(plan: Plan, queens: int, run: Run, pool: Pool[int, Outcome]) -> tuple[Cell, ...] | None:

@@ -130,6 +130,14 @@ def test_a_run_far_past_reach_stops_at_its_limit():
     assert time.monotonic() - start < 60
 
 
+def test_the_jobs_run_on_a_dask_cluster(dask_scheduler):
+    """The same decisions with the orbits as tasks of a Dask cluster."""
+    options = {"backend": BACKEND, "scheduler": dask_scheduler}
+    assert ql.decide(8, kind="independent-domination", value=4, **options).status is ql.Status.NO
+    yes = ql.decide(8, kind="independent-domination", value=5, **options)
+    assert yes.status is ql.Status.YES and _fault(8, "standard", (), yes.answer) is None
+
+
 def test_a_proof_is_refused_in_one_line():
     with pytest.raises(ql.UsageError, match="no proof file"):
         ql.decide(6, kind="independent-domination", value=3, backend=BACKEND, proof="p")
