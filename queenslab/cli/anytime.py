@@ -1,13 +1,14 @@
 """Watching an anytime optimisation: a live line on the terminal, a log of improvements.
 
 A long optimisation is silent for minutes between its start and its proof; what it knows
-meanwhile (its best answer, the bound, the gap) is what a person wants to see, and what a
-script wants recorded. The live line is drawn on stderr only when it is a terminal
-(``runtime.progress.live_line``); ``--log FILE`` writes one JSON object per event,
-``{"t": seconds, "event": "solution" | "bound" | "end", "incumbent": value, "bound":
-value}``, each line whole and flushed as it happens, so ``tail -f`` follows the run. The
-log is written in place (a run is watched while it goes), kept after a limit or Ctrl-C (it
-is their record) and removed when the run fails with an error.
+meanwhile (its best answer, the bound, the gap, and which model it runs) is what a person
+wants to see, and what a script wants recorded. The live line is drawn on stderr only when
+it is a terminal (``runtime.progress.live_line``); ``--log FILE`` writes one JSON object
+per event, ``{"t": seconds, "event": "solution" | "bound" | "end", "incumbent": value,
+"bound": value}`` (and ``"chosen"`` with the ``setting`` a rule chose: model, symmetry,
+backend, why), each line whole and flushed as it happens, so ``tail -f`` follows the run.
+The log is written in place (a run is watched while it goes), kept after a limit or Ctrl-C
+(it is their record) and removed when the run fails with an error.
 """
 
 from __future__ import annotations
@@ -24,7 +25,8 @@ from queenslab.core.run import News
 
 
 def describe(news: News, seconds: float) -> str:
-    """``incumbent 5  bound 3  gap 2  12.3 s``; ``-`` for what is not known yet."""
+    """``incumbent 5  bound 3  gap 2  12.3 s  (lines + lex-leader on sat: measured ...)``;
+    ``-`` for what is not known yet, the setting once a rule chose it."""
 
     def shown(value: int | None) -> str:
         return "-" if value is None else str(value)
@@ -32,9 +34,10 @@ def describe(news: News, seconds: float) -> str:
     gap = None
     if news.objective is not None and news.bound is not None:
         gap = abs(news.objective - news.bound)
+    setting = "" if news.setting is None else f"  ({news.setting})"
     return (
         f"incumbent {shown(news.objective)}  bound {shown(news.bound)}  gap {shown(gap)}  "
-        f"{seconds:.1f} s"
+        f"{seconds:.1f} s{setting}"
     )
 
 
@@ -56,7 +59,10 @@ class Watch:
         """A ``core.run.NewsCallback``."""
         if self._line is not None:
             self._line(describe(news, seconds))
-        if self._log is not None and event != "tick":
+        if self._log is not None and event == "chosen":
+            self._log.write(log_line(event, news, seconds, setting=news.setting or ""))
+            self._log.flush()
+        elif self._log is not None and event != "tick":
             self._log.write(log_line(event, news, seconds))
             self._log.flush()
 

@@ -68,11 +68,14 @@ class News:
     objective: int | None = None
     answer: Any = None
     bound: int | None = None
+    #: What the run searches with, when a rule chose it (``Run.choose``): the model, the
+    #: symmetry breaking, the backend, and why.
+    setting: str | None = None
 
 
 #: Called with the event (``solution``: a better answer, ``bound``: a better bound,
-#: ``tick``: nothing new, time passes), what the run knows now, and the seconds since the
-#: run began.
+#: ``chosen``: the setting was chosen, ``tick``: nothing new, time passes), what the run
+#: knows now, and the seconds since the run began.
 NewsCallback = Callable[[str, News, float], None]
 
 
@@ -210,13 +213,24 @@ class Run:
         bound (``"bound"``) was found: keep it in ``self.news`` and pass it on. The search
         tells only improvements, in order; safe to call from a solver's threads."""
         with self._news_lock:
+            known = self.news
             if event == "solution":
-                bound = self.news.bound if news.bound is None else news.bound
-                self.news = News(news.objective, news.answer, bound)
+                bound = known.bound if news.bound is None else news.bound
+                self.news = News(news.objective, news.answer, bound, known.setting)
+            elif event == "chosen":
+                self.news = News(known.objective, known.answer, known.bound, news.setting)
             else:
-                self.news = News(self.news.objective, self.news.answer, news.bound)
+                self.news = News(known.objective, known.answer, news.bound, known.setting)
             if self.on_news is not None:
                 self.on_news(event, self.news, self.elapsed())
+
+    def choose(self, backend: str, model: str, symmetry: str, why: str) -> None:
+        """The model and symmetry a rule chose for ``backend`` (``problems.defaults``): in
+        the record (``stats["model"]``, ``"symmetry"``, ``"chosen"``) and told as news, so
+        the live line says what runs and why while it runs."""
+        self.stats["model"], self.stats["symmetry"], self.stats["chosen"] = model, symmetry, why
+        breaking = "" if symmetry == "none" else f" + {symmetry}"
+        self.learn("chosen", News(setting=f"{model}{breaking} on {backend}: {why}"))
 
     def tick(self) -> None:
         """Time passes with nothing new (a forked solver proving an optimum): the progress

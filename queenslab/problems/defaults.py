@@ -92,7 +92,7 @@ def tuned(
     model, symmetry, why = chosen(problem, backend, question, counts=counts)
     if why == NOT_MEASURED and not builds:
         return question
-    run.stats["model"], run.stats["symmetry"], run.stats["chosen"] = model, symmetry, why
+    run.choose(backend, model, symmetry, why)
     return replace(question, model=model, symmetry=symmetry)
 
 

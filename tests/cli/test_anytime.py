@@ -68,9 +68,28 @@ def test_the_log_improves_monotonically_and_ends_with_the_answer(queens, tmp_pat
     assert found and found == sorted(found, reverse=True) and len(set(found)) == len(found)
     assert bounds == sorted(bounds)  # minimising: the bound rises
     assert times == sorted(times)
+    chosen = [line for line in lines if line["event"] == "chosen"]
+    assert len(chosen) == 1 and chosen == lines[:1]  # said before any answer
+    assert chosen[0]["setting"].startswith(f"{record['stats']['model']}")
+    assert f" on {backend}: {record['stats']['chosen']}" in chosen[0]["setting"]
     best = record["objective"]
     end = {"event": "end", "status": "optimal", "incumbent": best, "bound": best}
     assert lines[-1] == {**lines[-1], **end}
+
+
+def test_the_live_line_says_which_model_runs_and_why():
+    from queenslab.cli.anytime import describe
+    from queenslab.core.run import News, Run
+
+    told: list[tuple[str, News]] = []
+    run = Run(on_news=lambda event, news, _seconds: told.append((event, news)))
+    run.choose("sat", "lines", "lex-leader", "measured fastest on sat for n = 4..12")
+    run.learn("solution", News(5, "an answer", 3))
+    assert [event for event, _ in told] == ["chosen", "solution"]
+    line = describe(told[-1][1], 12.34)
+    setting = "lines + lex-leader on sat: measured fastest on sat for n = 4..12"
+    assert line == f"incumbent 5  bound 3  gap 2  12.3 s  ({setting})"
+    assert run.stats["model"] == "lines" and run.stats["symmetry"] == "lex-leader"
 
 
 def test_a_limit_keeps_the_best_answer_and_exits_3(queens):
