@@ -58,9 +58,6 @@ from queenslab.runtime.pool import Cluster, Pool, Processes, Serial, Threads, co
 THREADED = {"cpsat": True, "sat": False}
 #: The deepest split: 2^12 cubes are plenty for any pool.
 MAX_DEPTH = 12
-#: A cube's figures that describe its formula, the same for every cube: reported once
-#: (the first cube's), not summed. Its build time is part of the cubes' time.
-_PER_CUBE = frozenset({"variables", "constraints", "auxiliary_variables", "encoding_fallbacks"})
 
 #: A cube: its number and the literals it fixes.
 Cube = tuple[int, tuple[Literal, ...]]
@@ -159,10 +156,8 @@ def decide(
         with contextlib.suppress(LimitReached), closing(stream):
             for number, outcome, stats, spent in stream:
                 solved, seconds = solved + 1, seconds + spent
-                run.stats.add({k: v for k, v in stats.items()
-                               if k not in _PER_CUBE and k != "build_seconds"})  # fmt: skip
-                for key in _PER_CUBE & stats.keys():
-                    run.stats.setdefault(key, stats[key])
+                # a cube's build time is part of the cubes' time; its size, every cube's
+                run.stats.add({k: v for k, v in stats.items() if k != "build_seconds"})
                 if outcome.status is Status.INFEASIBLE:
                     refuted.add(number)
                     if record is not None:
@@ -213,9 +208,21 @@ def _pool(
 
 
 def _fingerprint(model: BoolModel, variables: list[Var]) -> str:
-    """What a checkpoint's rows are true of: the bounded model and the split variables."""
-    text = repr((model.names, model.clauses, model.linear, model.sense, variables))
+    """What a checkpoint's rows are true of: the bounded model (its variables, clauses,
+    rows and sense) and the split variables. A row is written by its terms and bounds
+    alone, as the checkpoints have been since their format 2: a label a row gains (an
+    export's name) leaves a ledger of the same question valid."""
+    rows = [f"Linear(terms={row.terms!r}, lower={row.lower!r}, upper={row.upper!r})"
+            for row in model.linear]  # fmt: skip
+    text = repr((model.names, model.clauses, _Written(rows), model.sense, variables))
     return hashlib.sha256(text.encode()).hexdigest()
+
+
+class _Written(list[str]):
+    """Rows already written out: their repr is the text itself, unquoted."""
+
+    def __repr__(self) -> str:
+        return "[" + ", ".join(self) + "]"
 
 
 def _tidy(root: str) -> None:
