@@ -14,7 +14,7 @@ the objective, so ``sum(...)`` over a board's cells stays linear in their number
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from numbers import Integral
 from typing import Generic, TypeVar, cast
 
@@ -250,12 +250,18 @@ def _same(owner: ModelBuilder | None, other: ModelBuilder) -> ModelBuilder:
 @dataclass(frozen=True)
 class Constraint:
     """``lower <= sum of terms <= upper`` (a missing bound is open; with neither bound it
-    always holds, and adding it adds nothing). Not a bool: ``if constraint:`` is refused."""
+    always holds, and adding it adds nothing). Not a bool: ``if constraint:`` is refused.
+    ``name``: the row's name in the model and its exports (``named``)."""
 
     owner: ModelBuilder | None
     terms: tuple[Term, ...]
     lower: int | None = None
     upper: int | None = None
+    name: str = ""
+
+    def named(self, name: str) -> Constraint:
+        """A copy called ``name`` (``row_3``): the LP and MPS exports name its row so."""
+        return replace(self, name=name)
 
     def only_if(self, *enforcers: Lit) -> tuple[Constraint, ...]:
         """The constraint enforced only when every one of ``enforcers`` holds (OR-Tools'
@@ -278,7 +284,7 @@ class Constraint:
         if self.lower is not None:
             slack = max(0, self.lower - bottom)
             rows.append(expression - slack * switched >= self.lower - slack * k)
-        return tuple(rows)
+        return tuple(row.named(self.name) for row in rows)
 
     def __bool__(self) -> bool:
         raise _no_truth("a constraint")
@@ -402,7 +408,9 @@ class ModelBuilder:
             elif isinstance(statement, Constraint):
                 self._own(statement.owner)
                 if statement.lower is not None or statement.upper is not None:
-                    self.bool_model.add_linear(statement.terms, statement.lower, statement.upper)
+                    self.bool_model.add_linear(
+                        statement.terms, statement.lower, statement.upper, statement.name
+                    )
             else:
                 hint = (
                     " (a comparison of plain values: == between variables is equality, and "

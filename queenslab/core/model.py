@@ -77,11 +77,14 @@ class Sense(StrEnum):
 
 @dataclass(frozen=True)
 class Linear:
-    """``lower <= sum(coefficient * variable) <= upper``; a missing bound is open."""
+    """``lower <= sum(coefficient * variable) <= upper``; a missing bound is open.
+    ``name``: what the row states, in the kind's words (``row_3``), so an export reads as
+    the question; "" for none (the exports number it)."""
 
     terms: tuple[Term, ...]
     lower: int | None = None
     upper: int | None = None
+    name: str = ""
 
     def holds(self, values: Sequence[bool]) -> bool:
         total = sum(a * values[v] for a, v in self.terms)
@@ -141,9 +144,13 @@ class BoolModel:
         self.clauses.append(tuple(literals))
 
     def add_linear(
-        self, terms: Iterable[Term], lower: int | None = None, upper: int | None = None
+        self,
+        terms: Iterable[Term],
+        lower: int | None = None,
+        upper: int | None = None,
+        name: str = "",
     ) -> None:
-        self.linear.append(Linear(tuple(terms), lower, upper))
+        self.linear.append(Linear(tuple(terms), lower, upper, name))
 
     def at_most_one(self, variables: Sequence[Var]) -> None:
         if len(variables) > 1:

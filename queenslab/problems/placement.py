@@ -7,10 +7,12 @@ backend solves, and what a model backend builds when ``--model cells`` is asked 
 its own formulation can be checked against the kind's. Blocked cells hold no queen;
 given queens are fixed.
 
-One model: a variable per open cell; each of the board's groups (``Board.groups``: rows
-and columns exactly one queen, diagonals and leap pairs at most one). With weights, the
-total weight of the occupied cells is maximised; without, there is nothing to optimise
-and every placement is optimal with value 0. Answers are ``core.placement.Placement``s.
+One model: a variable per open cell (``q_R_C``, row by row); each of the board's groups
+(``Board.groups``: rows and columns exactly one queen, diagonals and leap pairs at most
+one) a row named as the group (``row_3``, ``diag_up_7``), which the exports keep. With
+weights, the total weight of the occupied cells is maximised; without, there is nothing
+to optimise and every placement is optimal with value 0. Answers are
+``core.placement.Placement``s.
 """
 
 from __future__ import annotations
@@ -69,7 +71,9 @@ class NQueens(ProblemKind[Placement]):
         queen = m.cells("q", board)
         for group in board.groups():
             lines = [queen[cell] for cell in group.cells]
-            m.add(exactly_one(lines) if group.exactly_one else at_most_one(lines))
+            m.add(
+                (exactly_one(lines) if group.exactly_one else at_most_one(lines)).named(group.name)
+            )
         if self.givens and m.assume("givens", _givens(self.givens), kind="given", asked=True):
             m.add(*(queen[cell] for cell in self.givens))
         m.maximise(total(self._weight(cell) * queen[cell] for cell in queen))

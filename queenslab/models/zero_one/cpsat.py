@@ -55,7 +55,9 @@ def translate(model: BoolModel, should_stop: Callable[[], bool] = never) -> Any:
             raise LimitReached
         lower = cp_model.INT_MIN if constraint.lower is None else constraint.lower
         upper = cp_model.INT_MAX if constraint.upper is None else constraint.upper
-        cpm.add_linear_constraint(expression(constraint.terms), lower, upper)
+        row = cpm.add_linear_constraint(expression(constraint.terms), lower, upper)
+        if constraint.name:  # the kind's name for it: the exported proto reads as the question
+            row.with_name(constraint.name)
     if model.objective:
         goal = cpm.minimize if model.sense is Sense.MIN else cpm.maximize
         goal(expression(model.objective))
