@@ -872,8 +872,10 @@ def export(
     symmetry: str = "none",
     encoding: str = "pairwise",
 ) -> str | None:
-    """The question in a solver's input format (``queens export``): placement asked no
-    model in its own board formulations, any other question as its kind's 0-1 model.
+    """The question in a solver's input format (``queens export``): its kind's 0-1 model,
+    placement's too; placement asked as it is (no model, no symmetry) from the board in the
+    formats that state no 0-1 model (``mzn``, ``col``), and refused in a format that cannot
+    express its task (``dimacs`` has no objective).
 
     The arguments and errors all entry points share are in ``queenslab.api``'s docstring.
 
@@ -888,7 +890,7 @@ def export(
         The text when ``out`` is None, else None.
 
     Example:
-        >>> ql.export(4, format="dimacs", kind="domination", model="cells").splitlines()[7]
+        >>> ql.export(4, format="dimacs", kind="domination", model="cells").splitlines()[9]
         'p cnf 80 201'
     """
     from queenslab import exports
@@ -897,13 +899,17 @@ def export(
     question = _question(instance, kind, model, symmetry, weights)
     text = io.StringIO()
     target = text if out is None else out
-    if question.native and instance.kind == "placement":  # the board's own formulations
-        exports.write(exports.Instance(instance, question.kind.weights, encoding), format, target)
+    placement = exports.Instance(instance, question.kind.weights)
+    own = question.native and instance.kind == "placement"  # N-queens asked as it is
+    write_board = exports.board_writer(placement, format) if own else None
+    if write_board is not None:
+        write_board(placement, target)
     else:
         write = exports.model_writer(format)
         question = _default_model(instance, question)
         built = question.build(instance.board)
-        write(exports.ModelInstance(instance, built, question.symmetry, encoding), target)
+        about = question.kind.formulations()[question.kind.model_name(question.model)]
+        write(exports.ModelInstance(instance, built, question.symmetry, encoding, about), target)
     return text.getvalue() if out is None else None
 
 

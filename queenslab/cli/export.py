@@ -56,8 +56,8 @@ def write_model(
     args: argparse.Namespace, name: str, weights_file: str | None = None, **question: Any
 ) -> int:
     """Write the board of ``args`` in export format ``name``, to stdout or --output: the
-    board's own formulation of placement, or with ``question`` (``kind``, ``model``,
-    ``symmetry``: ``--problem``) that problem's 0-1 model."""
+    placement kind's model, or with ``question`` (``kind``, ``model``, ``symmetry``:
+    ``--problem``) that problem's (``api.export``)."""
     from queenslab import api
     from queenslab.io.output import atomic_output
     from queenslab.io.weights import load_weights

@@ -1,9 +1,10 @@
 """Every model export in one table: the format's name, file suffix, what it can express.
 
-Each format is one module with ``write(instance, out)``, built from the board's groups
-(``Board.groups``) or from the placement kind's model (``models.cnf``, ``models.cpsat``), never
-from a board rule of its own. A new format is a module and one line in ``FORMATS``.
-``queens export`` and ``queens cnf`` are built from this table.
+Each format is one module. A format that states a 0-1 model writes any kind's model,
+placement's included (``write_model``), never a board rule of its own; the two that state
+none write placement from the board (``write_board``: MiniZinc's textbook integer model,
+the queens graph). A new format is a module and one line in ``FORMATS``. ``queens export``
+and ``queens cnf`` are built from this table.
 """
 
 from __future__ import annotations
@@ -27,31 +28,31 @@ MAX_N = 1000
 class Export:
     name: str
     suffix: str
-    tasks: frozenset[Task]  # solve, count (every solution), optimize (--weights)
+    tasks: frozenset[Task]  # placement's: solve, count (every solution), optimize (--weights)
     help: str
-    write: Callable[[Instance, TextIO], None]
-    #: Writes a problem kind's 0-1 model (``--problem``), where the format can.
-    write_model: Callable[[ModelInstance, TextIO], None] | None = None
+    #: Writes a problem kind's 0-1 model, placement's too, where the format states one.
+    write_model: Callable[[ModelInstance, TextIO], None] | None
+    #: Writes placement from the board itself, where the format states no 0-1 model of it.
+    write_board: Callable[[Instance, TextIO], None] | None = None
 
 
 FORMATS: dict[str, Export] = {
     e.name: e
     for e in (
         Export("dimacs", ".cnf", frozenset({SOLVE, COUNT}),
-               "CNF for SAT solvers and projected model counters", dimacs.write,
-               dimacs.write_model),
+               "CNF for SAT solvers and projected model counters", dimacs.write_model),
         Export("wcnf", ".wcnf", frozenset({OPTIMIZE}),
-               "weighted MaxSAT, MaxSAT Evaluation 2022 format", wcnf.write, wcnf.write_model),
+               "weighted MaxSAT, MaxSAT Evaluation 2022 format", wcnf.write_model),
         Export("opb", ".opb", frozenset({SOLVE, COUNT, OPTIMIZE}),
-               "pseudo-Boolean, PB competition format", opb.write, opb.write_model),
+               "pseudo-Boolean, PB competition format", opb.write_model),
         Export("lp", ".lp", frozenset({SOLVE, OPTIMIZE}),
-               "MILP, CPLEX LP format with readable names", lp.write, lp.write_model),
+               "MILP, CPLEX LP format with readable names", lp.write_model),
         Export("mps", ".mps", frozenset({SOLVE, OPTIMIZE}),
-               "MILP, free MPS with readable names", mps.write, mps.write_model),
+               "MILP, free MPS with readable names", mps.write_model),
         Export("cpsat", ".pbtxt", frozenset({SOLVE, COUNT, OPTIMIZE}),
-               "OR-Tools CP-SAT model proto, text form", cpsat.write, cpsat.write_model),
+               "OR-Tools CP-SAT model proto, text form", cpsat.write_model),
         Export("mzn", ".mzn", frozenset({SOLVE, COUNT, OPTIMIZE}),
-               "MiniZinc model with its data", mzn.write),
+               "MiniZinc model with its data", None, mzn.write),
         Export("col", ".col", frozenset({SOLVE}),
                "the queens graph of the board, DIMACS graph format", col.write, col.write),
     )
@@ -72,8 +73,10 @@ def choose(name: str | None, output: str | None) -> Export:
     )  # fmt: skip
 
 
-def write(instance: Instance, name: str, out: TextIO) -> None:
-    """Write ``instance`` in format ``name``; a UsageError if the format cannot express it."""
+def board_writer(instance: Instance, name: str) -> Callable[[Instance, TextIO], None] | None:
+    """How format ``name`` writes placement asked as it is (no model, no symmetry): from the
+    board, or None where it writes the kind's model (``model_writer``); a one-line
+    UsageError where the format cannot express the task."""
     export = FORMATS.get(name)
     if export is None:
         raise UsageError(f"unknown export format {name!r}; choose from: {', '.join(FORMATS)}")
@@ -84,7 +87,7 @@ def write(instance: Instance, name: str, out: TextIO) -> None:
         raise UsageError(f"format {name} cannot express {task}{hint}; formats that can: {able}")
     if instance.problem.n > MAX_N:
         raise UsageError(f"export writes n² variables: n must be at most {MAX_N}")
-    export.write(instance, out)
+    return export.write_board
 
 
 def model_writer(name: str) -> Callable[[ModelInstance, TextIO], None]:
@@ -99,4 +102,12 @@ def model_writer(name: str) -> Callable[[ModelInstance, TextIO], None]:
     return export.write_model
 
 
-__all__ = ["FORMATS", "Export", "Instance", "ModelInstance", "choose", "model_writer", "write"]
+__all__ = [
+    "FORMATS",
+    "Export",
+    "Instance",
+    "ModelInstance",
+    "board_writer",
+    "choose",
+    "model_writer",
+]

@@ -1,47 +1,18 @@
 """DIMACS CNF: the SAT competition's input format, for any SAT solver or model counter.
 
-Variables 1..n² are the board (cell (r, c) is ``r*n + c + 1``; with blocked cells, the
-open cells row by row), the auxiliary variables of the cardinality encoding come after
-them. The ``c p show`` line lists the board
-variables: projected model counters (Ganak, ApproxMC) count boards, not assignments of
-the auxiliary variables.
+Written from the kind's model, encoded as every model backend encodes it
+(``models.zero_one.cnf.encode``): variable v + 1 is the model's variable v (the placement
+kind's open cells row by row, as the header shows), the auxiliary variables of the
+cardinality encoding come after them. The ``c p show`` line lists the answer's variables:
+projected model counters (Ganak, ApproxMC) count answers, not assignments of the
+auxiliary variables.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, TextIO
+from typing import TextIO
 
-from queenslab.exports.spec import Instance, ModelInstance, commented, rules, title
-
-if TYPE_CHECKING:
-    from queenslab.models.cnf import BoardCnf
-
-
-def header(instance: Instance, formula: BoardCnf) -> list[str]:
-    """What the variables of the CNF mean (shared with the WCNF writer)."""
-    problem = instance.problem
-    n, size, top = problem.n, formula.board_size, formula.top
-    auxiliary = f"{size + 1}..{top}" if top > size else "none"
-    where = f"cell (r, c) is r*{n} + c + 1 (0-based r, c)" if size == n * n else (
-        "row by row, blocked cells skipped")  # fmt: skip
-    return [
-        *title(problem, f", cardinality encoding {instance.encoding}"),
-        f"variables 1..{size} are the open cells: {where}",
-        f"auxiliary variables of the encoding: {auxiliary}",
-        rules(problem),
-    ]
-
-
-def write(instance: Instance, out: TextIO) -> None:
-    """The placement kind's model in CNF (``models.cnf.board_cnf``), givens as unit
-    clauses; ``c p show`` lists the cell variables."""
-    from queenslab.models.cnf import board_cnf, write_dimacs
-
-    problem = instance.problem
-    formula = board_cnf(problem.board, instance.encoding)
-    out.write(commented(header(instance, formula), "c"))
-    out.write(f"c p show {' '.join(str(v) for v in range(1, formula.board_size + 1))} 0\n")
-    write_dimacs(out, formula.top, formula.with_givens(problem.givens))
+from queenslab.exports.spec import ModelInstance, commented
 
 
 def model_header(instance: ModelInstance, top: int) -> list[str]:
@@ -50,7 +21,7 @@ def model_header(instance: ModelInstance, top: int) -> list[str]:
     auxiliary = f"{size + 1}..{top}" if top > size else "none"
     return [
         *instance.header(),
-        f"variable v + 1 is variable v of the model (named as in the LP export); "
+        instance.numbered(),
         f"auxiliary variables of the {instance.encoding} encoding: {auxiliary}",
     ]
 

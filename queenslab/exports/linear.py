@@ -1,54 +1,16 @@
-"""The 0-1 linear view of a board (or of a problem kind's model), shared by the OPB, LP and
-MPS writers.
+"""The 0-1 linear view of a problem kind's model, shared by the OPB, LP and MPS writers.
 
-One binary variable per cell; one named linear row per constraint, in the order of the
-CP-SAT model: each blocked cell fixed empty (``blocked_r0_c2``), each of the board's
-groups (``row_3``, ``col_5``, ``diag_up_7``, ``leap_0_1_2_2``: sum = 1 or sum <= 1),
-each given queen fixed (``given_r4_c1``).
+One row per clause and per linear constraint of the model, in its order, named as the
+kind named it (the placement kind: ``row_3``, ``col_5``, ``diag_up_7``, ``leap_0_1_2_2``)
+or by its place (``clause_12``, ``linear_3``).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from queenslab.boards import Cell
 from queenslab.core.model import BoolModel
-from queenslab.core.problem import Problem
-
-
-@dataclass(frozen=True)
-class Row:
-    """``sum of cells = rhs`` (``equal``) or ``sum of cells <= rhs``."""
-
-    name: str
-    cells: tuple[Cell, ...]
-    equal: bool
-    rhs: int
-
-    def terms(self) -> list[tuple[int, Cell]]:
-        """(coefficient, cell) pairs. A row or column with every cell blocked keeps its
-        name as ``0 x_r0_c0 = 1``: infeasible, as the board is, in every reader."""
-        return [(1, cell) for cell in self.cells] or [(0, (0, 0))]
-
-
-def variable(cell: Cell) -> str:
-    """The readable name of a cell's variable, as in the CP-SAT model: ``x_r3_c5``."""
-    return f"x_r{cell[0]}_c{cell[1]}"
-
-
-def rows(problem: Problem) -> list[Row]:
-    """Every constraint of the problem as a named linear row."""
-    board = problem.board
-    return [
-        *(Row(f"blocked_r{r}_c{c}", ((r, c),), True, 0) for r, c in board.blocked),
-        *(Row(g.name, g.cells, g.exactly_one, 1) for g in board.groups()),
-        *(Row(f"given_r{r}_c{c}", ((r, c),), True, 1) for r, c in problem.givens),
-    ]
-
-
-def cells(problem: Problem) -> list[Cell]:
-    """Every cell, row by row: the variables."""
-    return [(r, c) for r in range(problem.n) for c in range(problem.n)]
+from queenslab.exports.spec import identifier
 
 
 def wrapped(words: list[str], indent: str, per_line: int = 8) -> str:
@@ -68,28 +30,48 @@ class ModelRow:
     rhs: int
 
 
+class _Names:
+    """Row names as every LP and MPS reader takes them, each once: a name met again gets
+    ``_2``, ``_3``, ... (a kind may name two rows alike)."""
+
+    def __init__(self) -> None:
+        self.used: set[str] = set()
+
+    def __call__(self, name: str) -> str:
+        base = identifier(name)
+        unique, k = base, 1
+        while unique in self.used:
+            k += 1
+            unique = f"{base}_{k}"
+        self.used.add(unique)
+        return unique
+
+
 def model_rows(model: BoolModel) -> list[ModelRow]:
-    """Every clause and linear constraint of ``model`` as a linear row, named by its place
-    (``clause_12``, ``linear_3``; a range as ``linear_3_lo`` and ``linear_3_hi``).
+    """Every clause and linear constraint of ``model`` as a linear row: a clause named by
+    its place (``clause_12``), a linear constraint by its own name or else by its place
+    (``linear_3``); a range as two rows, ``_lo`` and ``_hi``.
 
     A clause is ``sum(x of its positive literals) - sum(x of its negative ones) >= 1 - m``
     with m its negative literals. A row without terms keeps its name as ``0 x >= 1``: as
     infeasible as it is, in every reader.
     """
+    unique = _Names()
     rows = []
     for i, clause in enumerate(model.clauses):
         terms = tuple((1 if lit > 0 else -1, abs(lit) - 1) for lit in clause)
         negative = sum(a < 0 for a, _ in terms)
-        rows.append(ModelRow(f"clause_{i}", terms or ((0, 0),), ">=", 1 - negative))
+        rows.append(ModelRow(unique(f"clause_{i}"), terms or ((0, 0),), ">=", 1 - negative))
     for i, constraint in enumerate(model.linear):
         terms = constraint.terms or ((0, 0),)
+        name = constraint.name or f"linear_{i}"
         lower, upper = constraint.lower, constraint.upper
         if lower is not None and lower == upper:
-            rows.append(ModelRow(f"linear_{i}", terms, "=", lower))
+            rows.append(ModelRow(unique(name), terms, "=", lower))
             continue
         both = lower is not None and upper is not None
         if lower is not None:
-            rows.append(ModelRow(f"linear_{i}" + ("_lo" if both else ""), terms, ">=", lower))
+            rows.append(ModelRow(unique(name + ("_lo" if both else "")), terms, ">=", lower))
         if upper is not None:
-            rows.append(ModelRow(f"linear_{i}" + ("_hi" if both else ""), terms, "<=", upper))
+            rows.append(ModelRow(unique(name + ("_hi" if both else "")), terms, "<=", upper))
     return rows

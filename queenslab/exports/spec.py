@@ -1,4 +1,4 @@
-"""What an export writes: the problem, the weights when it is an optimisation, the encoding.
+"""What an export writes: a kind's model, or placement from the board with its weights.
 
 Also the header every format opens with (in its own comment syntax), so a file read
 without queenslab still says which board it is and what its variables mean.
@@ -20,48 +20,49 @@ if TYPE_CHECKING:
 
 @dataclass(frozen=True, eq=False)
 class Instance:
-    """A problem to write; ``weights`` (n x n integers) makes it weighted N-queens."""
+    """Placement to write from the board (the formats that state no 0-1 model);
+    ``weights`` (n x n integers) makes it weighted N-queens."""
 
     problem: Problem
     weights: np.ndarray | None = None
-    encoding: str = "pairwise"  # cardinality encoding of the CNF formats
 
     @property
     def task(self) -> Task:
         return Task.SOLVE if self.weights is None else Task.OPTIMIZE
 
-    def weighted_cells(self) -> list[tuple[int, tuple[int, int]]]:
-        """(weight, cell) for every cell of non-zero weight, row by row."""
-        if self.weights is None:
-            return []
-        n = self.problem.n
-        return [
-            (int(self.weights[r, c]), (r, c))
-            for r in range(n)
-            for c in range(n)
-            if self.weights[r, c]
-        ]
-
 
 @dataclass(frozen=True, eq=False)
 class ModelInstance:
-    """A problem kind's 0-1 model to write (``--problem``): every format that takes one
-    writes the model's own variables, constraints and objective, nothing of the board."""
+    """A problem kind's 0-1 model to write: every format that takes one writes the model's
+    own variables, constraints and objective, nothing of the board."""
 
     problem: Problem
     model: BoolModel
     symmetry: str = "none"
     encoding: str = "pairwise"  # cardinality encoding of the CNF formats
+    #: The model in the kind's words (``ProblemKind.models``); "" when it says none.
+    description: str = ""
 
     def header(self) -> list[str]:
         model = self.model
         answer = ", ".join(model.names[v] for v in model.answer[:3])
         return [
             *title(self.problem, f", problem {self.problem.kind}, model {model.name}"),
+            *([f"model: {self.description}"] if self.description else []),
             f"symmetry breaking: {self.symmetry}; objective: {model.sense}imise"
             + ("" if model.objective else " nothing"),
             f"{model.size} variables, {len(model.answer)} of them the answer ({answer}, ...)",
         ]
+
+    def numbered(self, prefix: str = "") -> str:
+        """What a numbered variable (DIMACS; OPB, ``prefix`` ``x``) stands for, its first
+        ones by name: the placement kind's ``1 = q_0_0, 2 = q_0_1`` are the open cells
+        row by row."""
+        first = ", ".join(
+            f"{prefix}{v + 1} = {self.name(v)}" for v in range(min(3, self.model.size))
+        )
+        lead = f"{prefix}(v + 1)" if prefix else "variable v + 1"
+        return f"{lead} is variable v of the model, named as in the LP export ({first}, ...)"
 
     def name(self, variable: int) -> str:
         """A variable's name as every LP and MPS reader takes it: letters, digits, _."""

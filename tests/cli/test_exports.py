@@ -22,8 +22,9 @@ import pytest
 import queenslab as ql
 from queenslab import exports
 from queenslab.core.problem import Problem
-from queenslab.exports import Instance, linear
+from queenslab.exports import ModelInstance, linear, lp
 from queenslab.lab import reference
+from queenslab.modelling import ModelBuilder, total
 from queenslab.models.cnf import ENCODINGS
 from tests import oracle
 
@@ -44,9 +45,7 @@ NO_MINISAT_PLUS = pytest.mark.skipif(
 
 
 def text(problem: Problem, name: str, weights=None, encoding: str = "pairwise") -> str:
-    out = io.StringIO()
-    exports.write(Instance(problem, weights, encoding), name, out)
-    return out.getvalue()
+    return ql.export(problem, format=name, weights=weights, encoding=encoding)
 
 
 def saved(tmp_path, problem: Problem, name: str, weights=None) -> str:
@@ -97,12 +96,15 @@ def from_cells(n: int, cells) -> tuple[int, ...]:
 
 
 def from_names(n: int, names) -> tuple[int, ...]:
-    """The board of the cells named ``x_rR_cC`` (the LP, MPS rows) or ``q_R_C`` (the
-    placement kind's model)."""
-    cell = re.compile(r"x_r(\d+)_c(\d+)|q_(\d+)_(\d+)")
+    """The board of the cells named ``q_R_C`` (the placement kind's model)."""
     return from_cells(
-        n, [tuple(int(g) for g in cell.fullmatch(s).groups() if g is not None) for s in names]
+        n, [tuple(map(int, re.fullmatch(r"q_(\d+)_(\d+)", s).groups())) for s in names]
     )
+
+
+def variable_cells(problem: Problem) -> list[tuple[int, int]]:
+    """The cell of each numbered variable (DIMACS, OPB: from 1): the open cells row by row."""
+    return list(problem.board.open_cells())
 
 
 # -- DIMACS and WCNF: python-sat -------------------------------------------------------------
@@ -113,7 +115,7 @@ def dimacs_boards(problem: Problem, cnf_text: str) -> list[tuple[int, ...]]:
     from pysat.formula import CNF
     from pysat.solvers import Solver
 
-    cells = list(problem.board.open_cells())  # the variables, as the header says
+    cells = variable_cells(problem)
     shown = re.search(r"^c p show (.*) 0$", cnf_text, re.M).group(1).split()
     assert shown == [str(v) for v in range(1, len(cells) + 1)]
     boards = []
@@ -151,11 +153,12 @@ def test_wcnf_optimum_through_rc2(problem):
     with RC2(formula) as rc2:
         model = rc2.compute()
         cost = rc2.cost
-    cells = list(problem.board.open_cells())  # the variables, as the DIMACS header says
+    cells = variable_cells(problem)
     cols = from_cells(problem.n, [cells[lit - 1] for lit in model[: len(cells)] if lit > 0])
     checked(problem, [cols])
-    positive = int(re.search(r"^c total weight of the queens = (\d+) - cost", wcnf, re.M)[1])
-    assert weight_of(weights, cols) == positive - cost == expected_optimum(problem, weights)
+    read = re.search(r"^c objective = (-?\d+) \* \(cost .* \+ (-?\d+)\)$", wcnf, re.M)
+    weight = int(read[1]) * (cost + int(read[2]))
+    assert weight_of(weights, cols) == weight == expected_optimum(problem, weights)
 
 
 # -- OPB: a small parser feeding CP-SAT, and minisat+ -----------------------------------------
@@ -200,8 +203,9 @@ def opb_model(opb: str):
     return model, x
 
 
-def board_of(n: int, value, x) -> tuple[int, ...]:
-    return from_cells(n, [divmod(i - 1, n) for i, var in x.items() if value(var)])
+def board_of(problem: Problem, value, x) -> tuple[int, ...]:
+    cells = variable_cells(problem)
+    return from_cells(problem.n, [cells[i - 1] for i, var in x.items() if value(var)])
 
 
 @INSTANCES
@@ -213,7 +217,7 @@ def test_opb_counts(problem):
 
     class Collect(cp_model.CpSolverSolutionCallback):
         def on_solution_callback(self):
-            boards.append(board_of(problem.n, self.boolean_value, x))
+            boards.append(board_of(problem, self.boolean_value, x))
 
     solver = cp_model.CpSolver()
     solver.parameters.enumerate_all_solutions = True
@@ -230,7 +234,7 @@ def test_opb_optimum(problem):
     model, x = opb_model(text(problem, "opb", weights))
     solver = cp_model.CpSolver()
     assert solver.solve(model) == cp_model.OPTIMAL
-    cols = board_of(problem.n, solver.boolean_value, x)
+    cols = board_of(problem, solver.boolean_value, x)
     checked(problem, [cols])
     assert weight_of(weights, cols) == -solver.objective_value == expected_optimum(problem, weights)
 
@@ -241,9 +245,9 @@ def minisat_plus(tmp_path, problem: Problem, weights=None) -> tuple[str, tuple[i
     run = subprocess.run(["minisat+", "-v0", path], capture_output=True, text=True, timeout=120)
     status = re.search(r"^s (.+)$", run.stdout, re.M)[1]
     values = " ".join(re.findall(r"^v (.*)$", run.stdout, re.M)).split()
-    n = problem.n
-    queens = [divmod(int(v[1:]) - 1, n) for v in values if v.startswith("x")]
-    return status, from_cells(n, queens) if queens else None
+    cells = variable_cells(problem)
+    queens = [cells[int(v[1:]) - 1] for v in values if v.startswith("x")]
+    return status, from_cells(problem.n, queens) if queens else None
 
 
 @NO_MINISAT_PLUS
@@ -274,9 +278,17 @@ def highs(path: str, problem: Problem):
     h.setOptionValue("output_flag", False)
     assert h.readModel(path) == highspy.HighsStatus.kOk
     lp = h.getLp()
-    assert h.getNumCol() == problem.n**2
-    assert sorted(lp.row_names_) == sorted(row.name for row in linear.rows(problem))
+    assert h.getNumCol() == len(variable_cells(problem))
+    assert sorted(lp.row_names_) == sorted(row_names(problem))
     return h
+
+
+def row_names(problem: Problem) -> list[str]:
+    """The kind's names: a row per group that constrains (at most one of one cell does
+    not), a clause per given queen."""
+    groups = problem.board.groups()
+    kept = [g.name for g in groups if g.exactly_one or len(g.cells) > 1]
+    return kept + [f"clause_{i}" for i in range(len(problem.givens))]
 
 
 def highs_board(h, problem: Problem) -> tuple[int, ...] | None:
@@ -297,7 +309,7 @@ def highs_boards(h, problem: Problem) -> list[tuple[int, ...]]:
     boards = []
     while (cols := highs_board(h, problem)) is not None:
         boards.append(cols)
-        index = np.array([names[linear.variable(cell)] for cell in enumerate(cols)], np.int32)
+        index = np.array([names[f"q_{r}_{c}"] for r, c in enumerate(cols)], np.int32)
         h.addRow(-h.inf, problem.n - 1, len(index), index, np.ones(len(index)))
     return boards
 
@@ -332,8 +344,37 @@ def test_milp_formats_infeasible_through_highs(tmp_path, name, problem):
 def test_milp_names_are_the_boards_groups():
     lp = text(Problem(8, variant="superqueens", givens=((0, 3),), blocked=((4, 4),)), "lp")
     for line in ("row_3: ", "col_5: ", "diag_up_7: ", "diag_down_2: ", "leap_0_3_1_5: ",
-                 "given_r0_c3: x_r0_c3 = 1", "blocked_r4_c4: x_r4_c4 = 0"):  # fmt: skip
+                 "clause_0: q_0_3 >= 1"):  # fmt: skip
         assert f"\n {line}" in lp, line
+    assert "q_4_4" not in lp  # a blocked cell has no variable
+
+
+@pytest.mark.parametrize("name", ["dimacs", "wcnf", "opb", "lp", "mps", "cpsat"])
+def test_placement_is_written_as_its_kinds_model(name):
+    """No second statement of the board: placement asked as it is writes what its kind's
+    model writes, in every format that states a 0-1 model."""
+    problem = Problem(6, variant="superqueens", givens=((0, 2),), blocked=((3, 3),))
+    for weights in (None, weights_for(problem)):
+        task = ql.Task.SOLVE if weights is None else ql.Task.OPTIMIZE
+        if task in exports.FORMATS[name].tasks:
+            asked = ql.export(problem, format=name, weights=weights, model="cells")
+            assert text(problem, name, weights) == asked
+
+
+def test_named_rows_keep_their_names_once_each():
+    """A kind's constraint names are its rows' names in LP and MPS, a repeated one made
+    unique; an enforced constraint keeps its name; an unnamed one is named by its place."""
+    m = ModelBuilder("named")
+    x = [m.var(f"x{i}", answer=True) for i in range(3)]
+    e = m.var("e")
+    m.add((total(x) <= 1).named("pair"), (total(x[:2]) >= 1).named("pair"))
+    m.add((total(x) >= 2).named("enforced").only_if(e), total(x[1:]) <= 1)
+    m.add((total(x) <= 1).named("pair_2"))
+    rows = [row.name for row in linear.model_rows(m.bool_model)]
+    assert rows == ["pair", "pair_2", "enforced", "linear_3", "pair_2_2"]
+    out = io.StringIO()
+    lp.write_model(ModelInstance(Problem(3), m.bool_model), out)
+    assert "\n pair: x0 + x1 + x2 <= 1\n" in out.getvalue()
 
 
 # -- CP-SAT proto: OR-Tools -------------------------------------------------------------------

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import itertools
 import json
 
@@ -12,7 +11,6 @@ import queenslab as ql
 from queenslab.core.errors import LimitReached, UsageError
 from queenslab.core.problem import Problem
 from queenslab.core.run import never
-from queenslab.exports import Instance, dimacs
 from queenslab.lab import reference
 from queenslab.models import cnf, cubes, sat
 from tests import oracle
@@ -47,9 +45,7 @@ def _cols(n: int, board: tuple[bool, ...]) -> tuple[int, ...]:
 @pytest.mark.parametrize("encoding", cnf.ENCODINGS)
 def test_dimacs_round_trip_has_exactly_the_solutions(encoding):
     for n in range(1, 9):
-        out = io.StringIO()
-        dimacs.write(Instance(Problem(n), encoding=encoding), out)
-        top, clauses = _parse_dimacs(out.getvalue())
+        top, clauses = _parse_dimacs(ql.export(n, format="dimacs", encoding=encoding))
         assert top >= n * n
         models = _board_models(n, clauses)
         assert len(models) == reference.total(n), (encoding, n)
@@ -58,11 +54,9 @@ def test_dimacs_round_trip_has_exactly_the_solutions(encoding):
 
 def test_dimacs_with_givens_and_header():
     n, givens = 7, ((0, 1), (3, 0))
-    out = io.StringIO()
-    dimacs.write(Instance(Problem(n, givens), encoding="seqcounter"), out)
-    text = out.getvalue()
+    text = ql.export(Problem(n, givens), format="dimacs", encoding="seqcounter")
     assert "n=7" in text and "seqcounter" in text and "0:1 3:0" in text
-    assert "r*7 + c + 1" in text
+    assert "(1 = q_0_0, 2 = q_0_1, 3 = q_0_2, ...)" in text  # cell (r, c) is r*7 + c + 1
     _, clauses = _parse_dimacs(text)
     assert [0 * n + 1 + 1] in clauses  # cell (0, 1)
     found = sorted(_cols(n, m) for m in _board_models(n, clauses))
@@ -122,7 +116,7 @@ def test_invalid_options_name_the_choices(option):
     with pytest.raises(UsageError, match="choose from"):
         ql.solve(8, "sat", **option)
     with pytest.raises(UsageError, match="pairwise"):
-        dimacs.write(Instance(Problem(4), encoding="native"), io.StringIO())
+        ql.export(4, format="dimacs", encoding="native")
 
 
 def test_time_limits_end_in_limit():
