@@ -65,14 +65,25 @@ def primary_effort(stats: Mapping[str, Any]) -> str | None:
     return next((name for name in EFFORT_ORDER if name in stats), None)
 
 
+#: Figures that describe one model, not work done: a run that builds several (the model
+#: of an optimum, then of its answers; one per blocking round or per cube) reports the
+#: largest it built, never their sum.
+MODEL_SIZE = frozenset(
+    {"variables", "constraints", "auxiliary_variables", "encoding_fallbacks", "soft_clauses"}
+)
+
+
 class Stats(dict[str, Any]):
     """A search's statistics: numbers add up across the parts of a split search."""
 
     def add(self, values: Mapping[str, Any] | None = None, /, **more: Any) -> None:
-        """Sum numbers and lists of numbers (element by element) into the record; other
-        values (names, methods) are set."""
+        """Sum numbers and lists of numbers (element by element) into the record, a
+        model's size (``MODEL_SIZE``) as the largest; other values (names, methods) are
+        set."""
         for key, value in {**(values or {}), **more}.items():
-            if isinstance(value, int | float) and not isinstance(value, bool):
+            if key in MODEL_SIZE and isinstance(value, int):
+                self[key] = max(self.get(key, 0), value)
+            elif isinstance(value, int | float) and not isinstance(value, bool):
                 self[key] = self.get(key, 0) + value
             elif isinstance(value, list):
                 pairs = zip_longest(self.get(key, []), value, fillvalue=0)

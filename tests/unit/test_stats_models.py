@@ -69,3 +69,18 @@ def test_model_statistics_are_shared_integral_and_plausible(name, task):
         assert stats["auxiliary_variables"] == stats["variables"] - 64
     for timing in ("build_seconds", "solve_seconds"):
         assert stats[timing] >= 0
+
+
+@pytest.mark.parametrize("backend", ["maxsat", "milp", "sat", "cpsat"])
+def test_a_count_reports_the_size_of_its_model_not_a_sum_over_its_solves(backend):
+    """Counting builds the model of the optimum, then the model of its answers (maxsat and
+    milp once more per answer, each blocked): the record says how large a model was, the
+    largest built, where it had summed them (186 answers: 186 models' variables)."""
+    import queenslab as ql
+
+    asked = {"kind": "domination", "model": "cells", "backend": backend}
+    counted = ql.count(5, **asked)
+    optimized = ql.optimize(5, **asked)
+    assert counted.total == ql.count(5, kind="domination", model="cells", backend="cpsat").total
+    assert counted.total > 100
+    assert counted.stats["variables"] < 5 * optimized.stats["variables"], counted.stats
