@@ -643,7 +643,9 @@ def optimize(
     def work() -> OptimizeResult:
         nonlocal question  # started from the heuristic's answer: kept on a stop too
         if searcher is not None:
-            question = _heuristic_start(searcher, instance, run, question)
+            question, proven = _heuristic_start(searcher, instance, run, question)
+            if proven is not None:
+                return proven
         return engine.optimize(instance, run, question)
 
     cpu_start = cpu_seconds()
@@ -679,21 +681,26 @@ def _heuristic(
 
 def _heuristic_start(
     searcher: Backend, instance: Problem, run: Run, question: Question
-) -> Question:
+) -> tuple[Question, OptimizeResult | None]:
     """``question`` begun from ``searcher``'s best answer, checked; as it was when it found
     none. The search has half the time and CPU the run has left (``_half_of``), so the
-    model it starts has at least the other half."""
+    model it starts has at least the other half. Its result too when it is proven optimal
+    (the answer meets a bound the search proved, as an n-colouring meets the clique
+    bound): no model need be built, and ``stats["proven_by"]`` says so."""
     ahead = _half_of(run)
     found = searcher.optimize(instance, ahead, question)
     run.stats.add(ahead.stats)
     if found.answer is None:
-        return question
+        return question, None
     started = warm_start.warmed(
         question, instance.board, question.kind.to_json(found.answer), question.bound
     )
     if run.news.objective != found.objective:  # not told by the search itself
         warm_start.announce(started, run)
-    return started
+    if found.status is not Status.OPTIMAL:
+        return started, None
+    run.stats["proven_by"] = f"{searcher.name}: its answer meets the bound it proved"
+    return started, found
 
 
 def _half_of(run: Run) -> Run:

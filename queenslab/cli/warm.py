@@ -76,9 +76,11 @@ def _validation() -> None:
 
 def _covers() -> None:
     """Exact cover (colourings: ``problems.coloring_exact_cover``)."""
-    from queenslab.exact.exact_cover import first_cover
+    from queenslab.exact.dancing_cells import first_cover
+    from queenslab.exact.queen_orbits import group, representatives
 
     first_cover([[0], [1], [0, 1]], 2)
+    representatives(4, group(4, ("rot180",)))
 
 
 def _las_vegas_study() -> None:

@@ -16,7 +16,9 @@ by Ctrl-C still has its best. None proves anything: the status is ``feasible``, 
   asks for one queen more and moves queens (the best of a sample of moves, with a short
   tabu list) until the free cells catch up again;
 - colouring: the better of DSatur and Pólya's modular colouring (n colours for n prime
-  to 6, else that of the next larger board where one exists), then TabuCol (Hertz and
+  to 6, else that of the next larger board where one exists); on a standard board
+  without blocked cells, an n-colouring that a symmetry group keeps (Vasquez and Habet
+  2004: ``problems.coloring_symmetric``, compiled, n <= 16); then TabuCol (Hertz and
   de Werra 1987) with one colour fewer than the best colouring until no conflict is left,
   down to the longest line's cell count, below which no colouring exists.
 
@@ -34,10 +36,11 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import Any
 
-from queenslab.boards import VARIANTS, Board
+from queenslab.boards import DEFAULT_VARIANT, VARIANTS, Board
 from queenslab.boards.graph import cells as every_cell
 from queenslab.boards.graph import reach
 from queenslab.core.backend import Backend, Family, Feature, Option, Task, positive_int
+from queenslab.core.errors import LimitReached
 from queenslab.core.kind import Question
 from queenslab.core.problem import Problem
 from queenslab.core.result import OptimizeResult, Status
@@ -284,6 +287,13 @@ def colour(
         best = modular
     floor, steps = clique_bound(board), 0
     tell(_classes(cells, best), floor)
+    try:
+        folded = _folded(board, rng, should_stop) if max(best, default=0) + 1 > floor else None
+    except LimitReached:  # the stop was asked for and seen: the best so far
+        return Outcome(_classes(cells, best), steps, floor)
+    if folded is not None:
+        best = [folded[cell] for cell in cells]
+        tell(_classes(cells, best), floor)
     while cells and max(best) + 1 > floor and not should_stop():
         found, used = _tabucol(near, best, max(best), rng, should_stop, patience)
         steps += used
@@ -292,6 +302,23 @@ def colour(
         best = found
         tell(_classes(cells, best), floor)
     return Outcome(_classes(cells, best), steps, floor)
+
+
+def _folded(
+    board: Board, rng: random.Random, should_stop: Stop
+) -> dict[tuple[int, int], int] | None:
+    """An n-colouring kept by a symmetry group (``coloring_symmetric``), cell -> colour;
+    None where the board is not a whole standard square within its reach, where no group
+    keeps one. LimitReached when ``should_stop`` said stop."""
+    from queenslab.problems import coloring_symmetric  # here: numba slows every start
+
+    n = board.n
+    if board.blocked or board.variant.name != DEFAULT_VARIANT or n > coloring_symmetric.MAX_N:
+        return None
+    found = coloring_symmetric.search(n, rng.getrandbits(31), should_stop)
+    if found is None:
+        return None
+    return {(r, c): k for k, cols in enumerate(found) for r, c in enumerate(cols)}
 
 
 def _classes(cells: list[tuple[int, int]], colours: list[int]) -> ColourClasses:

@@ -6,11 +6,11 @@ no colouring takes fewer than n colours, and in an n-colouring every class takes
 of each row, n queens no two of which attack: a solution of the variant. Conversely n
 disjoint solutions cover the n² cells, one colour each.
 
-The solutions come from the reference enumerator (``exact.backtracking``); Knuth's
-Algorithm X, compiled and restarted (``exact.exact_cover``), then searches for n disjoint
-ones. The model built
-depends on the outcome, and both are models of the whole colouring question, so every
-backend's status words stay exact:
+The solutions come from the reference enumerator (``exact.backtracking``); the search for
+n disjoint ones tries the colourings a symmetry group keeps first (Vasquez and Habet
+2004, ``coloring_symmetric``: standard boards), then every cover, by dancing cells with
+restarts (``exact.dancing_cells``). The model built depends on the outcome, and both are
+models of the whole colouring question, so every backend's status words stay exact:
 
 - a cover exists: one variable per solution (its cells are a colour class), each cell
   covered exactly once; every answer takes n colours, the clique bound, so the first
@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 
+from queenslab.boards import DEFAULT_VARIANT
 from queenslab.core.problem import Problem
 from queenslab.exact import backtracking
 from queenslab.modelling import (
@@ -59,16 +60,24 @@ def cover(board: Board, found: list[tuple[int, ...]]) -> list[int] | None:
     """The indices of n solutions in ``found`` that cover the board, each cell once; None
     when there are none (a proof). Pólya's translates first: when the n placements
     c = a r + b (mod n), b = 0 .. n - 1, are solutions for some a, they are a cover (on the
-    square for n prime to 6, Pólya 1918); else the search (``exact.exact_cover``)."""
+    square for n prime to 6, Pólya 1918); then a cover a symmetry group keeps, on the
+    standard board; else the search over every cover, whose None is the proof."""
     n = board.n
     index = {cols: i for i, cols in enumerate(found)}
     for a in range(n):
         shifts = [tuple((a * r + b) % n for r in range(n)) for b in range(n)]
         if all(cols in index for cols in shifts):
             return [index[cols] for cols in shifts]
-    from queenslab.exact import exact_cover  # here: Numba would slow every command's start
+    # here: Numba would slow every command's start
+    from queenslab.exact import dancing_cells
+    from queenslab.problems import coloring_symmetric
 
-    return exact_cover.first_cover([[r * n + c for r, c in cells(cols)] for cols in found], n * n)
+    if board.variant.name == DEFAULT_VARIANT and n <= coloring_symmetric.MAX_N:
+        folded = coloring_symmetric.search(n)
+        if folded is not None:
+            return [index[cols] for cols in folded]
+    rows = [[r * n + c for r, c in cells(cols)] for cols in found]
+    return dancing_cells.first_cover(rows, n * n)[0]
 
 
 def build_cover(

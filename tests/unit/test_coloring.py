@@ -13,7 +13,7 @@ import queenslab as ql
 from queenslab.boards import board
 from queenslab.core.errors import UsageError
 from queenslab.core.result import Status
-from queenslab.exact import exact_cover as compiled_cover
+from queenslab.exact import dancing_cells
 from queenslab.lab import reference
 from queenslab.problems import coloring_exact_cover as exact_cover
 from queenslab.problems import kind
@@ -129,7 +129,7 @@ def test_exact_cover_refuses_blocked_cells_and_lex_leader():
 @pytest.mark.parametrize("n", [5, 7, 11])
 def test_polyas_translates_are_the_cover_without_a_search(monkeypatch, n):
     """For n prime to 6 the n shifts of c = 2r (mod n) partition the board (Pólya 1918)."""
-    monkeypatch.setattr(compiled_cover, "first_cover", _no_search)
+    monkeypatch.setattr(dancing_cells, "first_cover", _no_search)
     found = exact_cover.solutions(board(n))
     chosen = exact_cover.cover(board(n), found)
     cells = sorted(cell for i in chosen for cell in exact_cover.cells(found[i]))
@@ -156,6 +156,19 @@ def test_the_cover_found_while_building_is_proven_optimal_before_any_solver(monk
     assert len(result.answer) == 7  # classes, checked by the api with the kind's checker
     decided = ql.decide(7, "coloring", 7, backend, model="exact-cover")
     assert decided.status is ql.Status.YES and len(decided.answer) == 7
+
+
+def test_a_heuristic_colouring_at_the_clique_bound_builds_no_model(monkeypatch):
+    """With no options n = 12 starts from graph-search, whose folded search finds 12
+    colours, the clique bound it proved: no solution is enumerated for a model, no solver
+    runs, and the stats say who proved it."""
+    monkeypatch.setattr(exact_cover, "solutions", _no_search)
+    monkeypatch.setattr(importlib.import_module("queenslab.models.zero_one.sat"), "optimize",
+                        _no_search)  # fmt: skip
+    result = ql.optimize(12, problem="coloring", time_limit=600)
+    assert (result.status, result.objective, result.bound) == (ql.Status.OPTIMAL, 12, 12)
+    assert result.stats["start"] == "heuristic"
+    assert result.stats["proven_by"].startswith("graph-search")
 
 
 def test_decide_below_the_cover_asks_the_solver_and_says_no():

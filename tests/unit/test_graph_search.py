@@ -62,11 +62,27 @@ def test_a_stop_ends_the_search_with_a_checked_answer(kind, calls):
         asked += 1
         return asked > calls
 
-    b = board(14)
+    # colouring: a blocked cell keeps the folded search out (it finds 14 colours, and ends)
+    b = board(14, blocked=[(0, 0)] if kind == "coloring" else [])
     outcome = search(b, kind, seed=2, should_stop=should_stop, patience=10**9)
     assert asked == calls + 1
     assert outcome.steps <= calls + 1
     assert valid(b, kind, outcome.answer) is None
+
+
+def test_a_stop_in_the_folded_search_keeps_the_greedy_colouring():
+    """The first ask comes in the folded search (n = 12 is not coloured greedily with 12
+    colours); the stop ends the whole search there with its best, checked."""
+    asked = []
+    outcome = search(board(12), "coloring", 0, lambda: not asked.append(1), patience=10**9)
+    assert len(asked) == 1 and outcome.steps == 0
+    assert valid(board(12), "coloring", outcome.answer) is None
+
+
+def test_the_folded_search_colours_a_whole_board_with_n_colours():
+    outcome = search(board(12), "coloring", seed=1, should_stop=never, patience=10)
+    assert valid(board(12), "coloring", outcome.answer) is None
+    assert len(outcome.answer.classes) == outcome.bound == 12
 
 
 def test_independent_domination_may_be_impossible():

@@ -1,4 +1,7 @@
-"""Exact cover: Knuth's Algorithm X (Knuth 2000, "Dancing links") as a compiled search.
+"""The baseline of ``coloring_cover.py``: the exact-cover search queenslab used for
+colourings before dancing cells (``queenslab.exact.dancing_cells``), kept as it was.
+
+Exact cover: Knuth's Algorithm X (Knuth 2000, "Dancing links") as a compiled search.
 
 Given rows that each cover some of ``items`` items, find sets of rows that cover every
 item exactly once. At each node the item to cover next is one with the fewest rows still

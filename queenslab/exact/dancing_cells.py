@@ -1,0 +1,296 @@
+"""Exact cover by dancing cells: Knuth's sparse-set form of Algorithm X, compiled, with
+randomised restarts.
+
+Knuth replaced the linked lists of dancing links by sparse sets (Knuth, *The Art of
+Computer Programming* 4B, 2022, section 7.2.2.1, "dancing cells"; Briggs and Torczon
+1993 for the sets): each item keeps the options still possible in the front of its own
+array, ``size[item]`` of them, and removing an option from an item swaps it with the
+item's last live one and shrinks the size. Undoing a removal is growing the size again,
+so backtracking replays a trail of items in reverse and touches nothing else. The
+uncovered items are a sparse set too.
+
+Choosing an option covers its items; every other option of a covered item leaves the
+other items it is in. At each node the item to cover is one with the fewest options left
+(minimum remaining values; Knuth's heuristic S), whose count is read, not recounted as
+``exact.exact_cover`` does, so a node costs the options it removes, not the rows alive.
+
+The time to a first cover varies by orders of magnitude with the order of the branches,
+a heavy tail that restarts cut (Gomes, Selman and Kautz 1998): ``first_cover`` runs tries
+whose ties and branch orders are shuffled by a seeded generator (xorshift, so a seed
+gives the same tries everywhere), each with a node budget from Luby's sequence (Luby,
+Sinclair and Zuckerman 1993). A try that ends within its budget searched everything, so
+None is a proof. ``covers`` enumerates every cover in a fixed order.
+
+The search is a loop over an explicit stack that runs for a budget of nodes, returns and
+is called again, so the caller looks at its stop condition between budgets.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+
+import numpy as np
+
+from queenslab.compiled.jit import njit
+from queenslab.core.errors import LimitReached
+from queenslab.core.run import never
+
+#: Nodes between two looks at the stop condition.
+BUDGET = 1 << 15
+#: The unit of Luby's sequence in ``first_cover``: try k has ``luby(k) * UNIT`` nodes.
+UNIT = 1 << 12
+#: What a call of the search returns.
+_FOUND, _DONE, _SPENT = 0, 1, 2
+#: The scalar registers: depth, uncovered items, trail length, whether to enter the node
+#: at ``depth`` (1) or try its next branch (0), nodes left, whether to shuffle (1), the
+#: generator's state.
+_DEPTH, _ACTIVE, _TRAIL, _ENTER, _LEFT, _SHUFFLE, _RNG = range(7)
+#: Columns of ``level``: trail length and uncovered items on entry, the branch range and
+#: the next branch, the option chosen.
+_L_TRAIL, _L_ACTIVE, _L_START, _L_END, _L_NEXT, _L_CHOICE = range(6)
+
+
+@njit(cache=True)
+def _random(reg):
+    """The next number of the xorshift64 generator kept in ``reg[_RNG]``."""
+    x = reg[_RNG]
+    x ^= x << 13
+    x ^= (x >> 7) & 0x01FFFFFFFFFFFFFF
+    x ^= x << 17
+    reg[_RNG] = x
+    return x & 0x7FFFFFFFFFFFFFFF
+
+
+@njit(cache=True)
+def _remove(node, item_of, cells, base, size, where, trail, top):
+    """Take ``node``'s option out of its item's live set; the item goes on the trail."""
+    item = item_of[node]
+    last = base[item] + size[item] - 1
+    other = cells[last]
+    here = where[node]
+    cells[here], where[other] = other, here
+    cells[last], where[node] = node, last
+    size[item] -= 1
+    trail[top] = item
+    return top + 1
+
+
+@njit(cache=True)
+def _search(starts, item_of, option_of, cells, base, size, where, active, spot, trail,
+            branch, level, reg):  # fmt: skip
+    """Run the search on from ``reg`` for ``reg[_LEFT]`` nodes; see the module docstring.
+    A found cover is ``level[:depth, _L_CHOICE]``."""
+    depth, nact, top, enter = reg[_DEPTH], reg[_ACTIVE], reg[_TRAIL], reg[_ENTER]
+    shuffle = reg[_SHUFFLE]
+    while True:
+        if enter:
+            enter = 0
+            level[depth, _L_TRAIL], level[depth, _L_ACTIVE] = top, nact
+            start = level[depth - 1, _L_END] if depth else 0
+            level[depth, _L_START] = level[depth, _L_END] = level[depth, _L_NEXT] = start
+            if nact == 0:
+                reg[_DEPTH], reg[_ACTIVE], reg[_TRAIL], reg[_ENTER] = depth, nact, top, enter
+                return _FOUND
+            best, fewest, ties = -1, 1 << 62, 0
+            for k in range(nact):
+                item = active[k]
+                if size[item] < fewest:
+                    best, fewest, ties = item, size[item], 1
+                elif size[item] == fewest and shuffle:
+                    ties += 1
+                    if _random(reg) % ties == 0:
+                        best = item
+            end = start
+            for k in range(base[best], base[best] + fewest):
+                branch[end] = option_of[cells[k]]
+                end += 1
+            if shuffle:
+                for k in range(end - 1, start, -1):
+                    j = start + _random(reg) % (k - start + 1)
+                    branch[k], branch[j] = branch[j], branch[k]
+            level[depth, _L_END] = end
+        if level[depth, _L_NEXT] == level[depth, _L_END]:  # no branch left: back up
+            if depth == 0:
+                reg[_DEPTH], reg[_ACTIVE], reg[_TRAIL], reg[_ENTER] = depth, nact, top, enter
+                return _DONE
+            depth -= 1
+            mark = level[depth, _L_TRAIL]
+            while top > mark:
+                top -= 1
+                size[trail[top]] += 1
+            nact = level[depth, _L_ACTIVE]
+            continue
+        if reg[_LEFT] == 0:
+            reg[_DEPTH], reg[_ACTIVE], reg[_TRAIL], reg[_ENTER] = depth, nact, top, enter
+            return _SPENT
+        reg[_LEFT] -= 1
+        chosen = branch[level[depth, _L_NEXT]]
+        level[depth, _L_NEXT] += 1
+        level[depth, _L_CHOICE] = chosen
+        for node in range(starts[chosen], starts[chosen + 1]):
+            item = item_of[node]
+            last = active[nact - 1]
+            here = spot[item]
+            active[here], spot[last] = last, here
+            active[nact - 1], spot[item] = item, nact - 1
+            nact -= 1
+            for k in range(base[item], base[item] + size[item]):
+                option = option_of[cells[k]]
+                if option == chosen:
+                    continue
+                for other in range(starts[option], starts[option + 1]):
+                    if item_of[other] != item:
+                        top = _remove(other, item_of, cells, base, size, where, trail, top)
+        depth += 1
+        enter = 1
+
+
+#: Options as item lists, or as (starts, items): option o's items are
+#: ``items[starts[o]:starts[o + 1]]`` (compressed rows, for millions of options).
+Options = Sequence[Sequence[int]] | tuple[np.ndarray, np.ndarray]
+
+
+def _flat(options: Options) -> tuple[np.ndarray, np.ndarray]:
+    """``options`` as compressed rows: starts as int64, items as int32 (an item, an
+    option and a node are indices below 2³¹, which halves the arrays of millions)."""
+    if isinstance(options, tuple) and len(options) == 2 and isinstance(options[0], np.ndarray):
+        return options[0].astype(np.int64), np.asarray(options[1], dtype=np.int32)
+    starts = np.zeros(len(options) + 1, dtype=np.int64)
+    starts[1:] = np.cumsum([len(option) for option in options])
+    items = np.fromiter((i for option in options for i in option), np.int32, int(starts[-1]))
+    return starts, items
+
+
+class _Search:
+    """The search's arrays over ``options``: run it a budget of nodes at a time."""
+
+    def __init__(self, options: Options, items: int) -> None:
+        self.starts, self.item_of = _flat(options)
+        nodes = len(self.item_of)
+        if nodes and not 0 <= self.item_of.min() <= self.item_of.max() < items:
+            raise ValueError("an option's item is out of range")
+        self.option_of = np.repeat(
+            np.arange(len(self.starts) - 1, dtype=np.int32), np.diff(self.starts)
+        )
+        self.cells = np.argsort(self.item_of, kind="stable").astype(np.int32)
+        self.where = np.empty(nodes, dtype=np.int32)
+        self.where[self.cells] = np.arange(nodes, dtype=np.int32)
+        self.full = np.bincount(self.item_of, minlength=items).astype(np.int64)
+        self.base = np.zeros(items, dtype=np.int64)
+        self.base[1:] = np.cumsum(self.full)[:-1]
+        self.trail = np.zeros(max(nodes, 1), dtype=np.int32)
+        self.branch = np.zeros(max(len(self.starts) - 1, 1), dtype=np.int64)
+        self.level = np.zeros((items + 1, 6), dtype=np.int64)
+        self.restart(None)
+
+    def restart(self, seed: int | None) -> None:
+        """Back to the root, every option live (in any order within its items); ``seed``
+        None: no shuffling, else the generator's seed."""
+        items = len(self.full)
+        self.size = self.full.copy()
+        self.active = np.arange(items, dtype=np.int64)
+        self.spot = np.arange(items, dtype=np.int64)
+        state = 0 if seed is None else (seed * 0x9E3779B97F4A7C15 + 1) % (1 << 63) or 1
+        self.reg = np.array([0, items, 0, 1, 0, seed is not None, state], dtype=np.int64)
+        self.nodes = 0
+
+    def run(self, nodes: int) -> list[int] | None:
+        """The next cover within ``nodes`` nodes; None when the budget ran out first.
+        StopIteration when every cover has been found."""
+        reg, level = self.reg, self.level
+        reg[_LEFT] = nodes
+        status = _search(self.starts, self.item_of, self.option_of, self.cells, self.base,
+                         self.size, self.where, self.active, self.spot, self.trail,
+                         self.branch, level, reg)  # fmt: skip
+        self.nodes += nodes - int(reg[_LEFT])
+        if status == _DONE:
+            raise StopIteration
+        if status == _SPENT:
+            return None
+        depth = int(reg[_DEPTH])
+        reg[_ENTER] = 0  # on from the cover: its level has no branch left
+        return level[:depth, _L_CHOICE].tolist()
+
+
+def covers(
+    options: Options, items: int, should_stop: Callable[[], bool] = never
+) -> Iterator[list[int]]:
+    """Every set of ``options`` (as their indices, in the order chosen) covering each item
+    ``0 .. items - 1`` exactly once, in a fixed order; LimitReached when ``should_stop``
+    says stop. An option without items is never chosen."""
+    search = _Search(options, items)
+    while True:
+        if should_stop():
+            raise LimitReached
+        try:
+            cover = search.run(BUDGET)
+        except StopIteration:
+            return
+        if cover is not None:
+            yield cover
+
+
+def luby(k: int) -> int:
+    """Term k (from 1) of Luby's sequence 1, 1, 2, 1, 1, 2, 4, 1, ...: the restart budgets
+    within a log factor of the best fixed one for any run-time distribution."""
+    size = 1
+    while size < k + 1:
+        size = 2 * size + 1
+    while size > 1:
+        if k == size:
+            return (size + 1) // 2
+        size //= 2
+        if k > size:
+            k -= size
+    return 1
+
+
+class Tries:
+    """The restarted search for one cover, a try at a time, so that a caller can share
+    its time between several searches (``coloring_symmetric`` runs one per group).
+
+    Try k (from 1) shuffles with seed ``(seed, k)`` and has ``luby(k) * unit`` nodes: the
+    same seed gives the same tries."""
+
+    def __init__(self, options: Options, items: int, seed: int = 0, unit: int = UNIT) -> None:
+        self._search, self._seed, self._unit = _Search(options, items), seed, unit
+        self.tries = self.nodes = 0
+
+    def next_try(self, should_stop: Callable[[], bool] = never) -> tuple[bool, list[int] | None]:
+        """(settled, cover): a cover found, (True, None) when there is none (the try ran
+        out of branches within its budget: a proof), (False, None) when its budget ran
+        out first. LimitReached when ``should_stop`` says stop."""
+        self.tries += 1
+        search = self._search
+        search.restart(self._seed * 1_000_003 + self.tries)
+        budget = luby(self.tries) * self._unit
+        try:
+            while search.nodes < budget:
+                if should_stop():
+                    raise LimitReached
+                try:
+                    cover = search.run(min(BUDGET, budget - search.nodes))
+                except StopIteration:
+                    return True, None
+                if cover is not None:
+                    return True, cover
+            return False, None
+        finally:
+            self.nodes += search.nodes
+
+
+def first_cover(
+    options: Options,
+    items: int,
+    seed: int = 0,
+    should_stop: Callable[[], bool] = never,
+    unit: int = UNIT,
+) -> tuple[list[int] | None, int]:
+    """One exact cover (the indices of its options), or None when there is none (a
+    proof), by ``Tries`` until one settles; and the nodes spent. LimitReached when
+    ``should_stop`` says stop."""
+    tries = Tries(options, items, seed, unit)
+    while True:
+        settled, cover = tries.next_try(should_stop)
+        if settled:
+            return cover, tries.nodes

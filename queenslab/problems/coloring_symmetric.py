@@ -1,0 +1,105 @@
+"""n-colourings of the n x n queens graph kept by a group of the square's symmetries
+(Vasquez and Habet 2004; Vasquez 2006): a search that is incomplete, but far smaller.
+
+An n-colouring is a partition of the board into n disjoint n-queens solutions
+(``coloring_exact_cover``). Vasquez and Habet saw that the colourings of Q12 map onto
+themselves under the board's mirrors (each mirror permutes the colours) and searched only
+for such colourings, which found n = 15, 16 and larger. Here a group G of symmetries
+(``exact.queen_orbits``) folds the cover: its classes come in orbits, so an item is an
+orbit of cells and an option an orbit of pairwise disjoint solutions, kept as its least
+member. A cover of the cell orbits by solution orbits unfolds into a colouring whose
+classes G permutes, and every such colouring folds into one: the search is complete for
+the colourings G keeps, and its None proves only that none is kept by G.
+
+The fold divides the options and the items by about |G|, and the depth too: n = 12 under
+the two mirrors is 36 items and three or four choices. The cover is searched by dancing
+cells with restarts (``exact.dancing_cells``), for several groups in turn (``search``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from queenslab.core.run import never
+from queenslab.exact import dancing_cells, queen_orbits
+
+#: The groups tried, in order, by their generators (``queen_orbits.permutation``). Mirror
+#: groups only fold even boards (on an odd one the middle column's cells would need a
+#: class of their own mirror image, and no solution is one).
+GROUPS = (
+    ("mirror-columns", "mirror-rows"),
+    ("mirror-columns",),
+    ("rot180",),
+)
+
+Options = tuple[np.ndarray, np.ndarray]
+#: Turns of the running groups' searches before the next group joins them.
+JOIN = 16
+#: The largest board searched: the fold enumerates every solution (14.8 million at
+#: n = 16, about 40 CPU s here; each n more takes some seven times as many).
+MAX_N = 16
+
+
+def folded(n: int, generators: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray, Options, int]:
+    """The cover under the group ``generators`` make: the group, its kept solutions
+    (columns row by row), the options as compressed rows of cell orbits (one per kept
+    solution) and the number of orbits."""
+    if n > MAX_N:
+        raise ValueError(f"the folded search enumerates every solution: n <= {MAX_N}, got {n}")
+    maps = queen_orbits.group(n, generators)
+    kept = queen_orbits.representatives(n, maps)
+    orbit = queen_orbits.orbit_of_cells(maps).astype(np.int32)
+    cells = np.sort(orbit[np.arange(n) * n + kept], axis=1)
+    new = np.ones(cells.shape, dtype=bool)
+    new[:, 1:] = cells[:, 1:] != cells[:, :-1]  # a fixed solution meets an orbit twice
+    starts = np.zeros(len(cells) + 1, dtype=np.int64)
+    starts[1:] = np.cumsum(new.sum(axis=1))
+    return maps, kept, (starts, cells[new]), int(orbit.max()) + 1
+
+
+def colouring(
+    n: int, generators: tuple[str, ...], seed: int = 0, should_stop: Callable[[], bool] = never
+) -> list[tuple[int, ...]] | None:
+    """n disjoint solutions (columns row by row) covering the board whose set the group
+    ``generators`` make maps onto itself; None when there is none (a proof for this group
+    only). LimitReached when ``should_stop`` says stop."""
+    maps, kept, options, items = folded(n, generators)
+    cover, _ = dancing_cells.first_cover(options, items, seed, should_stop)
+    return None if cover is None else _unfolded(maps, kept, cover)
+
+
+def _unfolded(maps: np.ndarray, kept: np.ndarray, cover: list[int]) -> list[tuple[int, ...]]:
+    return [image for k in cover for image in queen_orbits.images(kept[k].tolist(), maps)]
+
+
+def search(
+    n: int, seed: int = 0, should_stop: Callable[[], bool] = never
+) -> list[tuple[int, ...]] | None:
+    """An n-colouring kept by one of ``GROUPS``, as n solutions; None when none of them
+    keeps one. LimitReached when ``should_stop`` says stop.
+
+    A group's search may neither find a cover nor end for a long time while the next
+    group's finds one at once (n = 14: both mirrors against the column mirror), so the
+    searches share the time: they take turns, a try each (``dancing_cells.Tries``); a
+    group joins after ``JOIN`` turns of those before it (its enumeration costs about as
+    much as theirs), or at once when one of them proved it keeps no colouring."""
+    groups = [g for g in GROUPS if not (n % 2 and any(name.startswith("mirror") for name in g))]
+    running: list[tuple[np.ndarray, np.ndarray, dancing_cells.Tries]] = []
+    turns = 0
+    while groups or running:
+        if groups and (not running or turns >= JOIN):
+            maps, kept, options, items = folded(n, groups.pop(0))
+            running.append((maps, kept, dancing_cells.Tries(options, items, seed)))
+            turns = 0
+        turns += 1
+        for entry in list(running):
+            maps, kept, tries = entry
+            settled, cover = tries.next_try(should_stop)
+            if cover is not None:
+                return _unfolded(maps, kept, cover)
+            if settled:
+                running.remove(entry)
+                turns = JOIN
+    return None
