@@ -32,6 +32,10 @@ Term = tuple[int, Var]  # (coefficient, variable)
 AXIOMS = ("all", "none")
 
 
+#: ``Assumption.kind``: what sort of fact it is (its docstring says each).
+ASSUMPTION_KINDS = ("theorem", "implied", "search", "symmetry", "bound", "given")
+
+
 def check_axioms(axioms: str) -> str:
     if axioms not in AXIOMS:
         raise UsageError(f"unknown axioms {axioms!r}; choose from: {', '.join(AXIOMS)}")
@@ -52,6 +56,13 @@ class Assumption:
     kind: str
     statement: str
     source: str = ""
+
+    def __post_init__(self) -> None:
+        if self.kind not in ASSUMPTION_KINDS:
+            raise UsageError(
+                f"unknown kind of assumption {self.kind!r}; choose from: "
+                + ", ".join(ASSUMPTION_KINDS)
+            )
 
     def to_json(self) -> dict[str, str]:
         return asdict(self)

@@ -115,3 +115,10 @@ def test_a_backends_own_search_has_no_formula_to_name():
 def test_bad_axioms_are_one_line():
     with pytest.raises(UsageError, match="unknown axioms 'some'; choose from: all, none"):
         ql.decide(6, kind="domination", value=2, axioms="some")
+
+
+def test_a_fact_of_an_unknown_kind_is_refused_in_one_line():
+    from queenslab.core.expressions import ModelBuilder
+
+    with pytest.raises(UsageError, match="unknown kind of assumption 'lemma'; choose from: "):
+        ModelBuilder("m").assume("x", "a fact", kind="lemma")
