@@ -25,7 +25,7 @@ from dataclasses import dataclass
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, ClassVar
 
-from queenslab.boards import VARIANTS
+from queenslab.boards import VARIANTS, Cell
 from queenslab.core.backend import (
     EVERY_KIND,
     Family,
@@ -71,6 +71,18 @@ class Model:
     model: Any  # cp_model.CpModel
     decisions: list[Any]  # search order: row by row
     columns: Callable[[Sequence[int]], tuple[int, ...]]  # solution (values by index) -> cols
+    #: A queen on a cell as (the proto index of a variable, its value).
+    place: Callable[[Cell], tuple[int, int]]
+
+    def with_queens(self, queens: Iterable[Cell]) -> Model:
+        """A copy with ``queens`` placed (a cube's): cloning the proto costs a fraction of
+        stating and translating the board again for every cube."""
+        model = self.model.clone()
+        for cell in queens:
+            index, value = self.place(cell)
+            model.add(model.get_int_var_from_proto_index(index) == value)
+        decisions = [model.get_int_var_from_proto_index(v.index) for v in self.decisions]
+        return Model(model, decisions, self.columns, self.place)
 
 
 def build(
@@ -124,7 +136,12 @@ def _rows(problem: Problem, should_stop: Callable[[], bool]) -> Model:
         for r in range(n - dr):
             model.add(q[r + dr] - q[r] != dc).with_name(f"leap_r{r}_r{r + dr}")
     indices = [v.index for v in q]
-    return Model(model, q, lambda solution: tuple(int(solution[i]) for i in indices))
+    return Model(
+        model,
+        q,
+        lambda solution: tuple(int(solution[i]) for i in indices),
+        lambda cell: (indices[cell[0]], cell[1]),
+    )
 
 
 def _cells(problem: Problem, should_stop: Callable[[], bool], weights: np.ndarray | None) -> Model:
@@ -146,7 +163,8 @@ def _cells(problem: Problem, should_stop: Callable[[], bool], weights: np.ndarra
         board = itertools.islice(solution, size)  # the proto does not slice
         return tuple(cells[i][1] for i, value in enumerate(board) if value)
 
-    return Model(model, decisions, columns)
+    index = {cell: v for cell, v in zip(cells, stated.answer, strict=True)}
+    return Model(model, decisions, columns, lambda cell: (index[cell], 1))
 
 
 def new_solver() -> Any:
@@ -317,11 +335,13 @@ def _cube_solutions(
     decode: bool,
 ) -> Generator[tuple[cubes.Cube | None, Any], None, None]:
     """Each cube's solutions in chunks (columns, or None each when not ``decode``), one
-    model and one solve per cube, then the statistics."""
+    model (the whole board's, its queens placed) and one solve per cube, then the
+    statistics."""
     formulation = settings["formulation"]
     stats = Stats()
+    whole = build(problem, formulation, should_stop)
     for cube in claimed:
-        built = build(cube.problem, formulation, should_stop)
+        built = whole.with_queens(cube.queens)
         solver = _enumerating_solver(built, problem.n, formulation)
         take = built.columns if decode else _nothing
         for chunk in cubes.chunks(solutions(built.model, solver, should_stop, take, stats)):
