@@ -43,8 +43,9 @@ UNIT = 1 << 12
 _FOUND, _DONE, _SPENT = 0, 1, 2
 #: The scalar registers: depth, uncovered items, trail length, whether to enter the node
 #: at ``depth`` (1) or try its next branch (0), nodes left, whether to shuffle (1), the
-#: generator's state.
-_DEPTH, _ACTIVE, _TRAIL, _ENTER, _LEFT, _SHUFFLE, _RNG = range(7)
+#: generator's state, and the work done: the options removed from items, which is most
+#: of a node's time (a node's cost varies a thousandfold with its depth and the cover).
+_DEPTH, _ACTIVE, _TRAIL, _ENTER, _LEFT, _SHUFFLE, _RNG, _WORK = range(8)
 #: Columns of ``level``: trail length and uncovered items on entry, the branch range and
 #: the next branch, the option chosen.
 _L_TRAIL, _L_ACTIVE, _L_START, _L_END, _L_NEXT, _L_CHOICE = range(6)
@@ -127,6 +128,7 @@ def _search(starts, item_of, option_of, cells, base, size, where, active, spot, 
         chosen = branch[level[depth, _L_NEXT]]
         level[depth, _L_NEXT] += 1
         level[depth, _L_CHOICE] = chosen
+        mark = top
         for node in range(starts[chosen], starts[chosen + 1]):
             item = item_of[node]
             last = active[nact - 1]
@@ -141,6 +143,7 @@ def _search(starts, item_of, option_of, cells, base, size, where, active, spot, 
                 for other in range(starts[option], starts[option + 1]):
                     if item_of[other] != item:
                         top = _remove(other, item_of, cells, base, size, where, trail, top)
+        reg[_WORK] += top - mark
         depth += 1
         enter = 1
 
@@ -191,7 +194,7 @@ class _Search:
         self.active = np.arange(items, dtype=np.int64)
         self.spot = np.arange(items, dtype=np.int64)
         state = 0 if seed is None else (seed * 0x9E3779B97F4A7C15 + 1) % (1 << 63) or 1
-        self.reg = np.array([0, items, 0, 1, 0, seed is not None, state], dtype=np.int64)
+        self.reg = np.array([0, items, 0, 1, 0, seed is not None, state, 0], dtype=np.int64)
         self.nodes = 0
 
     def run(self, nodes: int) -> list[int] | None:
@@ -247,14 +250,17 @@ def luby(k: int) -> int:
 
 class Tries:
     """The restarted search for one cover, a try at a time, so that a caller can share
-    its time between several searches (``coloring_symmetric`` runs one per group).
+    its time between several searches (``coloring_symmetric`` runs one per group);
+    ``work`` counts the options removed, a measure of the time spent that does not depend
+    on the machine.
 
     Try k (from 1) shuffles with seed ``(seed, k)`` and has ``luby(k) * unit`` nodes: the
     same seed gives the same tries."""
 
     def __init__(self, options: Options, items: int, seed: int = 0, unit: int = UNIT) -> None:
         self._search, self._seed, self._unit = _Search(options, items), seed, unit
-        self.tries = self.nodes = 0
+        self.tries = self.nodes = self.work = 0
+        self.size = len(self._search.item_of)  # the options' items, all told
 
     def next_try(self, should_stop: Callable[[], bool] = never) -> tuple[bool, list[int] | None]:
         """(settled, cover): a cover found, (True, None) when there is none (the try ran
@@ -277,6 +283,7 @@ class Tries:
             return False, None
         finally:
             self.nodes += search.nodes
+            self.work += int(search.reg[_WORK])
 
 
 def first_cover(

@@ -35,8 +35,9 @@ GROUPS = (
 )
 
 Options = tuple[np.ndarray, np.ndarray]
-#: Turns of the running groups' searches before the next group joins them.
-JOIN = 16
+#: The work (options removed) per option item each running search does before the next
+#: group joins them (``search``).
+JOIN = 32
 #: The largest board searched: the fold enumerates every solution (14.8 million at
 #: n = 16, about 40 CPU s here; each n more takes some seven times as many).
 MAX_N = 16
@@ -81,25 +82,23 @@ def search(
     keeps one. LimitReached when ``should_stop`` says stop.
 
     A group's search may neither find a cover nor end for a long time while the next
-    group's finds one at once (n = 14: both mirrors against the column mirror), so the
-    searches share the time: they take turns, a try each (``dancing_cells.Tries``); a
-    group joins after ``JOIN`` turns of those before it (its enumeration costs about as
-    much as theirs), or at once when one of them proved it keeps no colouring."""
-    groups = [g for g in GROUPS if not (n % 2 and any(name.startswith("mirror") for name in g))]
+    group's finds one soon (n = 14: the two mirrors against the column mirror alone), so
+    the searches share the time: the one that has done the least work (options removed,
+    ``dancing_cells.Tries``) runs its next try. A group joins once each running search has
+    done ``JOIN`` times the size of the running instances in work (so its enumeration, and
+    memory, go only to boards where the smaller folds are slow), or at once when they have
+    all proven that their group keeps no colouring. Deterministic: a seed gives one answer."""
+    waiting = [g for g in GROUPS if not (n % 2 and any(name.startswith("mirror") for name in g))]
     running: list[tuple[np.ndarray, np.ndarray, dancing_cells.Tries]] = []
-    turns = 0
-    while groups or running:
-        if groups and (not running or turns >= JOIN):
-            maps, kept, options, items = folded(n, groups.pop(0))
+    while waiting or running:
+        least = min((tries.work for _, _, tries in running), default=0)
+        if waiting and (not running or least >= JOIN * sum(t.size for _, _, t in running)):
+            maps, kept, options, items = folded(n, waiting.pop(0))
             running.append((maps, kept, dancing_cells.Tries(options, items, seed)))
-            turns = 0
-        turns += 1
-        for entry in list(running):
-            maps, kept, tries = entry
-            settled, cover = tries.next_try(should_stop)
-            if cover is not None:
-                return _unfolded(maps, kept, cover)
-            if settled:
-                running.remove(entry)
-                turns = JOIN
+        entry = min(running, key=lambda entry: entry[2].work)
+        settled, cover = entry[2].next_try(should_stop)
+        if cover is not None:
+            return _unfolded(entry[0], entry[1], cover)
+        if settled:
+            running.remove(entry)
     return None
