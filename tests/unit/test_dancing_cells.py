@@ -131,3 +131,16 @@ def test_a_stop_ends_the_first_cover_search():
 
 def test_lubys_sequence():
     assert [luby(k) for k in range(1, 16)] == [1, 1, 2, 1, 1, 2, 4, 1, 1, 2, 1, 1, 2, 4, 8]
+
+
+def test_tries_count_their_work_the_same_for_a_seed():
+    """The work (options removed) a portfolio shares time by: the same for the same
+    tries, more for more tries."""
+    solutions = list(backtracking.search(Problem(8)))
+    rows = [[r * 8 + c for r, c in enumerate(cols)] for cols in solutions]
+    runs = []
+    for _ in range(2):
+        tries = dancing_cells.Tries(rows, 64, seed=3, unit=1)
+        done = [tries.next_try() for _ in range(3)]
+        runs.append((done, tries.tries, tries.nodes, tries.work))
+    assert runs[0] == runs[1] and runs[0][3] > 0 and tries.size == 8 * len(rows)
