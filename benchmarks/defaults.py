@@ -60,7 +60,7 @@ from queenslab.core.problem import MAX_N
 from queenslab.problems import BUILTIN, measured
 from queenslab.problems.defaults import HEURISTIC
 
-BACKENDS = ("cpsat", "milp", "maxsat", "sat", "portfolio", "armies")
+BACKENDS = ("cpsat", "milp", "maxsat", "sat", "portfolio", "armies", "independent-search")
 #: A few n near each kind's reach on 2 cores with a budget of seconds (docs/problems.md).
 SIZES = {
     "domination": (9, 11, 13),
@@ -74,7 +74,7 @@ LINES = "-b sat --model lines --symmetry lex-leader --from-heuristic"
 RECIPES = {
     "coloring": (12, "-b sat --model exact-cover --from-heuristic"),
     "domination": (15, LINES),
-    "independent-domination": (15, LINES),
+    "independent-domination": (15, "-b independent-search"),
 }
 STARTS = ("none", HEURISTIC)
 #: Wall seconds a run may take per CPU second of its budget (a backstop: the CPU limit
@@ -163,7 +163,12 @@ def recipes() -> dict[str, Measure]:
     for problem, (n, options) in RECIPES.items():
         args = parser.parse_args(["optimize", str(n), "--problem", problem, *options.split()])
         start = HEURISTIC if args.from_heuristic else "none"
-        found[problem] = Measure(problem, args.backend, args.model, args.symmetry, start, n)
+        symmetry = args.symmetry
+        if args.model is None and registry.backend_class(args.backend).searches_itself(
+            Task.OPTIMIZE, problem
+        ):  # a search of the backend's own: no model, symmetry or start, as the climb has it
+            symmetry = start = None
+        found[problem] = Measure(problem, args.backend, args.model, symmetry, start, n)
     return found
 
 
