@@ -150,11 +150,11 @@ def _rounds_budget(patch: pytest.MonkeyPatch, k: int) -> dict:
 
     made, calls = armies._Search.decide, []
 
-    def limited(self, target: int):
+    def limited(self, target: int, *rest):
         calls.append(1)
         if len(calls) > k:
             raise LimitReached
-        return made(self, target)
+        return made(self, target, *rest)
 
     patch.setattr(armies._Search, "decide", limited)
     return {"workers": 1}
