@@ -20,7 +20,8 @@ colours than the longest line holds cells. Three formulations:
   Corrêa 2008): each colour class is represented by its first cell; r[u][v] says u
   represents v, with the edge inequalities lifted to the lines (cliques) of the board.
 - ``exact-cover`` (Vasquez 2004), on a board without blocked cells: n colours exactly when
-  the board splits into n disjoint n-queens solutions, searched for by Algorithm X;
+  the board splits into n disjoint n-queens solutions, searched for among those a
+  symmetry group keeps (Vasquez and Habet 2004), then among all by dancing cells;
   a model of the cover when one exists, else ``precedence`` with the proven bound n + 1
   (``problems.coloring_exact_cover``).
 
@@ -204,7 +205,7 @@ class Coloring(ProblemKind[ColourClasses]):
         "precedence": "x[cell][colour] and used[colour], with value precedence on colours",
         "assignment": "x[cell][colour] and used[colour], used colours in order",
         "representatives": "Campêlo, Campos and Corrêa 2008: each class's first cell leads it",
-        "exact-cover": "Vasquez 2004: n disjoint n-queens solutions, by Algorithm X",
+        "exact-cover": "Vasquez 2004: n disjoint n-queens solutions, by dancing cells",
     }
     uncounted: ClassVar[Mapping[str, str]] = {
         "assignment": "labelled colourings (each partition once per order of its colours)"
