@@ -21,12 +21,14 @@ from queenslab.core.problem import Problem
 
 @dataclass(frozen=True)
 class Progress:
-    """Row colourings refuted at ``target`` of ``total``; pairs and nodes those the file
-    records (the work its runs did)."""
+    """Row colourings refuted at ``target`` of ``total``; ``bound``, what no armies beat
+    (the largest rectangle bound among the others, else target - 1: it falls as the
+    ledger grows); pairs and nodes those the file records (the work its runs did)."""
 
     target: int
     refuted: int
     total: int
+    bound: int
     pairs: int
     nodes: int
 
@@ -37,7 +39,8 @@ class Progress:
     def __str__(self) -> str:
         return (
             f"at {self.target}: {self.refuted:,} of {self.total:,} row colourings refuted "
-            f"({100 * self.fraction:.2f}%), {self.pairs:,} pairs and {self.nodes:,} nodes recorded"
+            f"({100 * self.fraction:.2f}%), so at most {self.bound}; {self.pairs:,} pairs and "
+            f"{self.nodes:,} nodes recorded"
         )
 
 
@@ -56,8 +59,11 @@ def progress(path: str, problem: Problem, target: int) -> Progress:
     with Checkpoint(path, plan.n, METHOD, len(jobs), fingerprint, describe) as kept:
         ids, rows = kept.finished()
     bounds = dict(zip(ids.tolist(), rows[:, 0].tolist(), strict=True))
-    refuted = sum(min(bounds.get(job, target), plan.row_bound(job)) < target for job in jobs)
-    return Progress(target, refuted, len(jobs), int(rows[:, 1].sum()), int(rows[:, 2].sum()))
+    left = [plan.row_bound(job) for job in jobs if bounds.get(job, target) >= target]
+    refuted = sum(bound < target for bound in left) + len(jobs) - len(left)
+    bound = max([target - 1, *left])
+    pairs, nodes = int(rows[:, 1].sum()), int(rows[:, 2].sum())
+    return Progress(target, refuted, len(jobs), bound, pairs, nodes)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -52,12 +52,12 @@ def test_the_ledger_resumes_after_a_kill_with_the_unbroken_answer(tmp_path):
     run.communicate()
     assert run.returncode == -signal.SIGKILL, "the run ended before its kill"
     kept = progress(path, make_problem(N, kind="peaceable"), VALUE)
-    assert 0 < kept.refuted < kept.total
+    assert 0 < kept.refuted < kept.total and kept.bound >= VALUE
     resumed = ql.decide(N, "peaceable", VALUE, "armies", workers=1, checkpoint=path)
     assert resumed.status == whole.status == "no"
     assert 0 < resumed.stats["pairs"] < whole.stats["pairs"]
     done = progress(path, make_problem(N, kind="peaceable"), VALUE)
-    assert (done.refuted, done.fraction) == (done.total, 1.0)
+    assert (done.refuted, done.fraction, done.bound) == (done.total, 1.0, VALUE - 1)
 
 
 def test_runs_sharing_a_ledger_split_the_proof_and_finish_together(tmp_path):
@@ -81,7 +81,9 @@ def test_the_ledger_counts_the_rows_below_the_rectangle_bound_as_refuted(tmp_pat
     assert ql.decide(9, "peaceable", 13, "armies", checkpoint=path).status == "no"
     everything = len(plan.jobs())
     assert progress(path, problem, 13).refuted == progress(path, problem, 16).refuted == everything
+    assert progress(path, problem, 13).bound == 12  # the no at 13
     below = sum(plan.row_bound(job) < 12 for job in plan.jobs())  # 12 is a yes: a(9) = 12
     assert 0 < progress(path, problem, 12).refuted == below < everything
+    assert progress(path, problem, 12).bound == plan.upper_bound()  # nothing refuted at 12
     with pytest.raises(UsageError, match="no checkpoint"):
         progress(str(tmp_path / "missing.sqlite"), problem, 13)
