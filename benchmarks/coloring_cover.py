@@ -8,8 +8,9 @@ process: the table gives the median CPU and wall seconds of the runs that found 
 (the solutions' enumeration included, which each method does its own way), how many did,
 and the ratio of the baseline's median CPU seconds to each method's. A method that found
 none within its limit shows the limit as a lower bound (">"). Every cover found is
-checked by the colouring kind's own checker; ``--write DIR`` keeps the folded search's as
-``DIR/coloring-q<n>.json`` (the kind's answer, with the command and figures that found it).
+checked by the colouring kind's own checker; ``--write DIR`` keeps the folded search's
+first as ``DIR/coloring-q<n>.json`` (the kind's answer, with the command and figures
+that found it).
 
     python benchmarks/coloring_cover.py --n 10 11 12 13 --limit 600 --repeats 3
     python benchmarks/coloring_cover.py --n 14 15 16 --methods folded --limit 3600 \
@@ -141,7 +142,7 @@ def main() -> None:
                     found_by += 1
                     cpus.append(cpu)
                     walls.append(wall)
-                    if args.write and name == "folded":
+                    if args.write and name == "folded" and found_by == 1:  # the first
                         write(args.write, n, answer, f"{cpu:.1f} CPU s, {wall:.1f} s wall", seed)
                 elif not stopped:
                     cpus.append(cpu)  # proven: no cover (or none the group keeps)
