@@ -68,15 +68,13 @@ def progress(path: str, problem: Problem, target: int) -> Progress:
 
 def main(argv: list[str] | None = None) -> int:
     """Print a standard board's ledger; a UsageError is one line and exit code 2."""
-    from queenslab.api import make_problem
-
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("file")
     parser.add_argument("n", type=int)
     parser.add_argument("value", type=int)
     args = parser.parse_args(argv)
     try:
-        problem = make_problem(args.n, kind="peaceable")
+        problem = Problem(args.n, kind="peaceable")
         print(f"{problem.describe()} {progress(args.file, problem, args.value)}")
     except UsageError as error:
         print(f"queens: {error}", file=sys.stderr)

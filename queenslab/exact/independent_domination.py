@@ -24,7 +24,7 @@ releases the GIL) or on a Dask cluster.
 An optimisation starts from the warm start or the search's own first answer (the
 kernel's choice with no limit on the queens is a greedy maximal independent set) and
 decides one queen fewer after each yes. It ends at a no, or where the answer meets the
-kind's proven lower bound (``problems.domination.lower_bound``, a theorem: the result's
+kind's proven lower bound (the one its model states, ``BoolModel.stated_bound``: the result's
 ``stats["proven_by"]`` says which ended it; ``decide`` one below asks the search for the no).
 """
 
@@ -195,10 +195,9 @@ class IndependentDominationBackend(Backend):
         pool: Pool[int, Outcome],
     ) -> OptimizeResult:
         """The optimisation's decisions, one queen fewer after each yes."""
-        from queenslab.problems.domination import lower_bound
-
         kind = question.kind
-        lowest = lower_bound(problem.board)
+        stated = question.build(problem.board).stated_bound()  # the theorem, as the kind states it
+        lowest = 0 if stated is None else stated
         run.learn("bound", News(bound=max(lowest, 1)))
         best = question.start
         try:
