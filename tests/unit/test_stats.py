@@ -29,6 +29,7 @@ EFFORT = {
     "explicit": (),
     "graph-search": ("moves",),
     "armies": ("nodes",),
+    "independent-search": ("nodes",),
 }
 NATIVE = [name for name in names() if backend_class(name).family is not Family.MODEL]
 CASES = [
