@@ -106,17 +106,23 @@ def command(
     return row
 
 
-def ledger(problem: str, n: int, argv: tuple[str, ...], path: str, budget: float) -> RowFunction:
+#: How far a ledger has come: (pieces refuted, pieces in all) of a checkpoint file.
+Refuted = Callable[[Path], tuple[int, int]]
+
+
+def ledger(
+    problem: str, n: int, argv: tuple[str, ...], path: str, budget: float, refuted: Refuted
+) -> RowFunction:
     """The row of a split proof resumed from its checkpoint ``path`` (relative to the
     checkout) for the row's budget: ``argv`` with ``--checkpoint path`` added; its status
     says the pieces refuted before and after, the rate per CPU hour and what is left."""
 
     def row(scale: float) -> Row:
         file = ROOT / path
-        before, total = _refuted(file)
+        before, total = refuted(file)
         limit = max(1.0, budget * scale)
         record, wall, cpu = _run((*argv, "--checkpoint", str(file)), limit, 0)
-        after, total = _refuted(file)
+        after, total = refuted(file)
         status = f"{record['status']}: {after} of {total} pieces refuted ({before} before)"
         if after < total and after > before:
             rate = (after - before) / cpu * 3600
@@ -132,8 +138,9 @@ def ledger(problem: str, n: int, argv: tuple[str, ...], path: str, budget: float
     return row
 
 
-def _refuted(file: Path) -> tuple[int, int]:
-    """(pieces refuted, pieces in all) of a checkpoint; (0, 0) before it exists."""
+def cubes_refuted(file: Path) -> tuple[int, int]:
+    """(cubes refuted, cubes in all) of a split decide's checkpoint; (0, 0) before it
+    exists."""
     if not file.exists():
         return 0, 0
     with contextlib.closing(sqlite3.connect(f"file:{file}?mode=ro", uri=True)) as db:
@@ -188,6 +195,9 @@ COVER = ("--model", "exact-cover", "-b", "sat", "--from-heuristic")
 GIBBONS_WEBB = "Gibbons and Webb 1997"
 #: The ledger of the domination n = 20 split at 10 queens (gamma = 11), committed.
 DOMINATION_20 = "docs/data/domination-20-at-10.sqlite"
+#: The ledgers of the armies proofs at n = 16 (value 38) and n = 15 (value 33), committed.
+PEACEABLE_16 = "docs/data/peaceable-n16-at-38.sqlite"
+PEACEABLE_15 = "docs/data/peaceable-n15-at-33.sqlite"
 
 
 def optimized(group: str, problem: str, n: int, budget: float, *options: str, **kw: Any) -> Entry:
@@ -203,10 +213,34 @@ def decided(
 
 
 def resumed(
-    group: str, problem: str, n: int, value: int, budget: float, path: str, *options: str
+    group: str,
+    problem: str,
+    n: int,
+    value: int,
+    budget: float,
+    path: str,
+    *options: str,
+    refuted: Refuted = cubes_refuted,
 ) -> Entry:
     """The row of a split ``queens decide`` resumed from its ledger ``path``."""
-    return Entry(group, n, ledger(problem, n, _decide(problem, n, value, *options), path, budget))
+    argv = _decide(problem, n, value, *options)
+    return Entry(group, n, ledger(problem, n, argv, path, budget, refuted))
+
+
+def armies_refuted(n: int, value: int) -> Refuted:
+    """An armies ledger's row colourings refuted at ``value`` (those the rectangle bound
+    refutes at once included, which the file holds no row for)."""
+
+    def refuted(file: Path) -> tuple[int, int]:
+        from queenslab.core.problem import Problem
+        from queenslab.exact.armies_ledger import progress
+
+        if not file.exists():
+            return 0, 0
+        found = progress(str(file), Problem(n, kind="peaceable"), value)
+        return found.refuted, found.total
+
+    return refuted
 
 
 #: The split of the domination decisions: the frontier setting without the warm start.
@@ -254,8 +288,32 @@ ROWS: list[Entry] = [
     optimized("peaceable-models", "peaceable", 10, 600, *LINES),
     optimized("peaceable-models", "peaceable", 10, 600, *ARMIES),
     optimized("peaceable-default", "peaceable", 9, 60),
+    # past the literature: a(16) >= 37 found, the proof at 38 (and a(15) at 33) resumed
+    decided("peaceable-16", "peaceable", 16, 37, 600, *ARMIES),
+    resumed(
+        "peaceable-16",
+        "peaceable",
+        16,
+        38,
+        HOUR,
+        PEACEABLE_16,
+        *ARMIES,
+        refuted=armies_refuted(16, 38),
+    ),
+    resumed(
+        "peaceable-15",
+        "peaceable",
+        15,
+        33,
+        HOUR,
+        PEACEABLE_15,
+        *ARMIES,
+        refuted=armies_refuted(15, 33),
+    ),
     # colouring with no options (the measured default: the exact cover from the heuristic)
     *(optimized("coloring-default", "coloring", n, 60) for n in range(1, 13)),
+    # past the project's reach before: the folded cover search, the default at n <= 16
+    *(optimized("coloring-default", "coloring", n, HOUR) for n in (14, 15, 16)),
 ]
 
 
