@@ -19,10 +19,13 @@ from numbers import Integral
 from typing import Generic, TypeVar, cast
 
 from queenslab.boards import Board, Cell
-from queenslab.core.errors import UsageError
+from queenslab.core.errors import LimitReached, UsageError
 from queenslab.core.model import Assumption, BoolModel, Term, check_axioms
 
 K = TypeVar("K", bound=Hashable)
+
+#: Variables and terms stated between two looks at a builder's ``should_stop``.
+_LOOK_EVERY = 1 << 16
 
 
 def _no_truth(what: str) -> TypeError:
@@ -350,8 +353,14 @@ def key_name(prefix: str, key: object) -> str:
 class ModelBuilder:
     """States a ``BoolModel`` (``bool_model``) with variables, expressions and constraints."""
 
-    def __init__(self, name: str, axioms: str = "all") -> None:
+    def __init__(
+        self, name: str, axioms: str = "all", should_stop: Callable[[], bool] | None = None
+    ) -> None:
         self.bool_model = BoolModel(name)
+        #: Asked every ``_LOOK_EVERY`` variables and terms stated: a big board's model takes
+        #: seconds and gigabytes, and a run's limit covers building it (LimitReached).
+        self._should_stop = should_stop
+        self._work = 0
         #: Which facts beyond the board's rules ``assume`` lets the model state
         #: (``core.model.AXIOMS``).
         self.axioms = check_axioms(axioms)
@@ -361,9 +370,19 @@ class ModelBuilder:
         #: terms: weights all zero).
         self.objective_stated = False
 
+    def _worked(self, amount: int) -> None:
+        """Count ``amount`` units of work; look at ``should_stop`` once per
+        ``_LOOK_EVERY``."""
+        before = self._work
+        self._work += amount
+        stop = self._should_stop
+        if stop is not None and self._work // _LOOK_EVERY > before // _LOOK_EVERY and stop():
+            raise LimitReached
+
     # -- variables ----------------------------------------------------------------------
     def var(self, name: str, *, answer: bool = False) -> Lit:
         """A new variable; ``answer``: it is part of the answer (counted, compared)."""
+        self._worked(1)
         return Lit(self, self.bool_model.var(name, answer=answer) + 1)
 
     def family(
@@ -404,9 +423,11 @@ class ModelBuilder:
                 statement = any_of(statement)
             if isinstance(statement, Clause):
                 self._own(statement.owner)
+                self._worked(len(statement.literals))
                 self.bool_model.clause(*statement.literals, why=why)
             elif isinstance(statement, Constraint):
                 self._own(statement.owner)
+                self._worked(len(statement.terms))
                 if statement.lower is not None or statement.upper is not None:
                     self.bool_model.add_linear(
                         statement.terms, statement.lower, statement.upper, statement.name

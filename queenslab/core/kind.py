@@ -174,13 +174,19 @@ class ProblemKind(Generic[AnswerT]):
         raise KindError(f"the {self.name} kind writes no state method")
 
     def build(
-        self, board: Board, model: str, symmetry: str = "none", axioms: str = "all"
+        self,
+        board: Board,
+        model: str,
+        symmetry: str = "none",
+        axioms: str = "all",
+        should_stop: Callable[[], bool] | None = None,
     ) -> BoolModel:
         """The model called ``model`` on ``board``; a KindError when it cannot be solved as
         stated (no variables, or an objective that does not match ``sense``). ``axioms``:
         ``"none"`` leaves out every fact beyond the board's rules that the caller did not
-        ask for (``ModelBuilder.assume``); ``symmetry`` is asked for, and stated."""
-        m = ModelBuilder(f"{self.name}-{model}", axioms)
+        ask for (``ModelBuilder.assume``); ``symmetry`` is asked for, and stated.
+        ``should_stop``: asked while the model is stated (LimitReached)."""
+        m = ModelBuilder(f"{self.name}-{model}", axioms, should_stop)
         self.state(m, board, model)
         if symmetry == "lex-leader":
             kept = f"one answer of each class under {self.broken_symmetries}"

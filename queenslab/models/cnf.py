@@ -150,7 +150,7 @@ def _encode(board: Board, encoding: str, should_stop: Callable[[], bool]) -> Boa
     from queenslab.models.zero_one.cnf import encode
     from queenslab.problems.placement import NQueens
 
-    model = NQueens().build(board, "cells")
+    model = NQueens().build(board, "cells", should_stop=should_stop)
     cnf = encode(model, encoding, should_stop)
     cells = tuple(board.open_cells())
     assert model.answer == list(range(len(cells))), "the cells are the first variables"

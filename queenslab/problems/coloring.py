@@ -36,7 +36,7 @@ variables (the image of a class's first cell need not be first).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -215,11 +215,16 @@ class Coloring(ProblemKind[ColourClasses]):
     largest_model_n: ClassVar[int] = 100
 
     def build(
-        self, board: Board, model: str, symmetry: str = "none", axioms: str = "all"
+        self,
+        board: Board,
+        model: str,
+        symmetry: str = "none",
+        axioms: str = "all",
+        should_stop: Callable[[], bool] | None = None,
     ) -> BoolModel:
         if symmetry == "lex-leader" and model in NO_LEX_LEADER:
             raise UsageError(NO_LEX_LEADER[model])
-        return super().build(board, model, symmetry, axioms)
+        return super().build(board, model, symmetry, axioms, should_stop)
 
     def state(self, m: ModelBuilder, board: Board, model: str) -> None:
         cells = list(board.open_cells())

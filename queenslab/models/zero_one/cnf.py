@@ -29,8 +29,10 @@ from queenslab.models.cnf import check_encoding
 GENERAL_LINEAR = ("cpsat", "milp")
 #: The encoding of bounds above 1 where the chosen one only bounds by 1.
 FALLBACK_ENCODING = "totalizer"
-#: Constraints encoded between two looks at ``should_stop``.
+#: Constraints encoded between two looks at ``should_stop``; one with more terms than
+#: ``_LONG`` is looked at alone.
 _CHECK_EVERY = 256
+_LONG = 64
 
 Clause = tuple[int, ...]
 
@@ -74,7 +76,8 @@ def encode(model: BoolModel, encoding: str, should_stop: Callable[[], bool] = ne
     pool = IDPool(start_from=model.size + 1)
     cnf = Cnf(list(model.clauses), model.size)
     for i, constraint in enumerate(model.linear):
-        if i % _CHECK_EVERY == 0 and should_stop():
+        long = len(constraint.terms) > _LONG  # a line of a big board: n²/2 pairwise clauses
+        if (long or i % _CHECK_EVERY == 0) and should_stop():
             raise LimitReached
         lits, shift = literals(constraint)
         lower = None if constraint.lower is None else constraint.lower + shift
