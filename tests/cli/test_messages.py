@@ -59,7 +59,7 @@ def test_help_fits_a_terminal(command, capsys, monkeypatch):
     ("argv", "message"),
     [
         (["optimize", "5", "--problem", "domination", "-b", "graph-search", "--model", "lines"],
-         "backend 'graph-search' builds no model: --model and --symmetry"),
+         "backend 'graph-search' builds no model: --model, --symmetry and --axioms none"),
         (["optimize", "5", "--problem", "domination", "-b", "graph-search",
           "--symmetry", "lex-leader"], "backend 'graph-search' builds no model"),
         (["optimize", "5", "--problem", "domination", "-b", "cpsat", "--formulation", "integer"],

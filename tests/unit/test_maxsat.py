@@ -40,5 +40,9 @@ def test_givens_and_infeasible_boards():
 
 def test_time_limit_and_infeasible_board():
     weights = np.random.default_rng(0).integers(-50, 100, (16, 16))
-    assert ql.optimize(16, weights, "maxsat", time_limit=0.5).status == ql.Status.LIMIT
+    stopped = ql.optimize(16, weights, "maxsat", time_limit=0.5)
+    # a limit, with the best board the oracle's models gave on the way when there was one
+    assert stopped.status in (ql.Status.LIMIT, ql.Status.FEASIBLE)
+    if stopped.status is ql.Status.FEASIBLE:
+        assert stopped.placement.is_valid() and stopped.objective <= stopped.bound
     assert ql.optimize(3, np.ones((3, 3), int), "maxsat").status == ql.Status.INFEASIBLE
