@@ -111,18 +111,25 @@ Refuted = Callable[[Path], tuple[int, int]]
 
 
 def ledger(
-    problem: str, n: int, argv: tuple[str, ...], path: str, budget: float, refuted: Refuted
+    problem: str,
+    n: int,
+    argv: tuple[str, ...],
+    path: str,
+    budget: float,
+    refuted: Refuted | None = None,
 ) -> RowFunction:
     """The row of a split proof resumed from its checkpoint ``path`` (relative to the
     checkout) for the row's budget: ``argv`` with ``--checkpoint path`` added; its status
-    says the pieces refuted before and after, the rate per CPU hour and what is left."""
+    says the pieces refuted before and after (``refuted``: a split decide's cubes unless
+    told), the rate per CPU hour and what is left."""
+    count = cubes_refuted if refuted is None else refuted
 
     def row(scale: float) -> Row:
         file = ROOT / path
-        before, total = refuted(file)
+        before, total = count(file)
         limit = max(1.0, budget * scale)
         record, wall, cpu = _run((*argv, "--checkpoint", str(file)), limit, 0)
-        after, total = refuted(file)
+        after, total = count(file)
         status = f"{record['status']}: {after} of {total} pieces refuted ({before} before)"
         if after < total and after > before:
             rate = (after - before) / cpu * 3600
@@ -220,7 +227,7 @@ def resumed(
     budget: float,
     path: str,
     *options: str,
-    refuted: Refuted = cubes_refuted,
+    refuted: Refuted | None = None,
 ) -> Entry:
     """The row of a split ``queens decide`` resumed from its ledger ``path``."""
     argv = _decide(problem, n, value, *options)

@@ -13,6 +13,7 @@ from queenslab.proofs import lrat
 needs_cadical = pytest.mark.skipif(shutil.which("cadical") is None, reason="needs cadical")
 
 
+@pytest.mark.slow
 @needs_cadical
 def test_the_issues_proof_names_the_bound_it_rests_on(queens, tmp_path):
     """decide 10 at 4: the formula states "at least 5 queens" (Finozhenok and Weakley), so

@@ -55,6 +55,7 @@ def test_enumerate_streams_json_lines(queens):
     assert len(answers) == 12 and all(len(answer) == 2 for answer in answers)
 
 
+@pytest.mark.slow
 def test_a_time_limit_gives_the_best_answer_so_far(queens):
     argv = ["optimize", "16", "--problem", "domination", "--backend", "sat"]
     # 5 s: the first answer (every cell) comes at once, the optimum is not proven in 30 s
@@ -66,6 +67,7 @@ def test_a_time_limit_gives_the_best_answer_so_far(queens):
     assert record["objective"] == len(record["answer"])
 
 
+@pytest.mark.slow
 def test_maxsat_at_a_limit_reports_its_lower_bound(queens):
     """RC2's relaxed cores are a proven lower bound, never above an answer the local
     search finds nor its own (its oracle's models on the way, checked by the api)."""
@@ -77,6 +79,7 @@ def test_maxsat_at_a_limit_reports_its_lower_bound(queens):
     assert 1 <= limited["bound"] <= min(found["objective"], limited["objective"] or 22 * 22)
 
 
+@pytest.mark.slow
 def test_graph_search_answers_every_kind_with_a_checked_feasible_answer(queens):
     """Colouring's is optimal: its folded search finds 12 colours, the clique bound."""
     for problem in ("domination", "independent-domination", "peaceable", "coloring"):
@@ -152,6 +155,7 @@ def test_weights_with_a_problem_that_takes_none(queens, tmp_path):
     assert run.returncode == 2 and "takes no weights" in run.stderr
 
 
+@pytest.mark.slow
 def test_crosscheck_and_sweep_agree_with_the_published_values(queens):
     run = queens("crosscheck", "--problem", "domination", "--n", "1-5", "--format", "json")
     report = json.loads(run.stdout)

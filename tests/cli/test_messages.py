@@ -100,6 +100,7 @@ def test_output_suffix_of_a_kind_names_its_format(queens, tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.slow
 def test_a_first_run_says_that_it_compiles_and_for_how_long_when_piped(tmp_path):
     """Piped, the first `count 12 --unique` compiled for 45 s with nothing printed."""
 
@@ -146,6 +147,7 @@ def test_the_crosscheck_table_comes_in_blocks_that_fit_a_terminal():
     assert sum(block.count("724 (12.50s)") for block in blocks) == len(counters) - 1
 
 
+@pytest.mark.slow
 def test_on_a_terminal_the_bar_waits_for_the_first_report(tmp_path):
     """The bar was drawn at once, its clock standing at 0:00:00 while kernels compiled."""
     code, seen = on_terminal("count", "8", "-b", "bitmask", NUMBA_CACHE_DIR=str(tmp_path))

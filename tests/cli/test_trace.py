@@ -113,6 +113,7 @@ def test_an_exhausted_search_ends_on_its_last_solution():
     assert states[-2] == [-1] * 6  # the search itself has emptied the board
 
 
+@pytest.mark.slow
 def test_the_whole_n10_tree_fits_in_the_default_step_limit():
     tracer = trace(Problem(10), "backtrack", every=True)
     assert tracer.steps[-1]["status"] == "exhausted"

@@ -226,6 +226,7 @@ def _start(tmp_path, *argv: str) -> subprocess.Popen:
     return start_queens(*argv, "--backend", "sat", "--solver-cmd", solver, TMPDIR=str(tmp_path))
 
 
+@pytest.mark.slow
 def test_time_limit_ends_the_solver_and_its_children(tmp_path):
     # 10 s: the fake solver starts (a Python) before the limit, even at load 10
     process = _start(tmp_path, "solve", "8", "--time-limit", "10")

@@ -87,11 +87,13 @@ def _harness(selection: str, *paths, plugin: list[str] = ()) -> str:
     return run.stdout.strip().splitlines()[-1]
 
 
+@pytest.mark.slow
 def test_the_harness_runs_on_an_installed_backend(site):
     summary = _harness("permutations", site)
     assert int(re.search(r"(\d+) passed", summary)[1]) >= 20 and "failed" not in summary
 
 
+@pytest.mark.slow
 def test_the_harness_runs_on_a_registered_backend():
     """``register_backend`` before collection (as in a notebook) puts it in the harness."""
     summary = _harness(

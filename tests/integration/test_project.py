@@ -102,6 +102,7 @@ def _matches(expected: list[str], actual: list[str]) -> bool:
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("document", DOCUMENTS, ids=lambda p: p.name)
 def test_console_examples(queens, document):
     """Each `$ queens ...` example prints what the document shows (``...`` = anything)."""
@@ -120,6 +121,7 @@ def _python_blocks(document) -> list[str]:
     return re.findall(r"```python\n(.+?)```", document.read_text(), re.S)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "document", [d for d in DOCUMENTS if _python_blocks(d)], ids=lambda p: p.name
 )

@@ -60,6 +60,7 @@ def test_the_ledger_resumes_after_a_kill_with_the_unbroken_answer(tmp_path):
     assert (done.refuted, done.fraction, done.bound) == (done.total, 1.0, VALUE - 1)
 
 
+@pytest.mark.slow
 def test_runs_sharing_a_ledger_split_the_proof_and_finish_together(tmp_path):
     """Two runs started on one file each say no, and together search about the pairs of
     one run: each takes the blocks the other has not claimed first."""

@@ -207,6 +207,7 @@ def test_a_checkpoint_of_another_board_is_refused(tmp_path):
         ql.decide(6, "peaceable", 6, "armies", checkpoint=path, blocked=[(0, 0)])
 
 
+@pytest.mark.slow
 def test_a_dask_cluster_gives_the_same_answers(dask_scheduler):
     for value, status in ((9, "yes"), (10, "no")):
         result = ql.decide(8, "peaceable", value, "armies", scheduler=dask_scheduler)

@@ -71,6 +71,7 @@ def test_independent_domination_numbers_are_the_published_ones(name):
         assert outcome.objective == reference.optimum("independent-domination", n)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", TRANSLATORS)
 @pytest.mark.parametrize("problem", ["domination", "independent-domination"])
 def test_the_lines_model_and_lex_leader_keep_the_optimum(name, problem):
@@ -399,6 +400,7 @@ def test_a_backend_that_does_not_count_a_kind_says_what_it_does():
         ql.count(6, "portfolio", problem="domination")
 
 
+@pytest.mark.slow
 def test_a_time_limit_through_the_api_is_feasible_with_its_bound():
     """The first answer comes at once (every cell), the optimum (9) is not proven in 30 s:
     5 s holds at load 10."""

@@ -125,6 +125,7 @@ def test_a_measured_warm_start_runs_the_heuristic_first_and_the_stats_say_so(tab
         ql.optimize(8, problem="domination", start=result.answer, from_heuristic=True)
 
 
+@pytest.mark.slow
 def test_the_heuristic_ahead_of_the_model_leaves_it_half_the_time(monkeypatch):
     """A warm start's search that would run to the limit gets half of it, so the model it
     starts is still built and states its bound (domination n = 12: at least 6 queens)."""

@@ -71,6 +71,7 @@ def test_model_statistics_are_shared_integral_and_plausible(name, task):
         assert stats[timing] >= 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", ["maxsat", "milp", "sat", "cpsat"])
 def test_a_count_reports_the_size_of_its_model_not_a_sum_over_its_solves(backend):
     """Counting builds the model of the optimum, then the model of its answers (maxsat and
