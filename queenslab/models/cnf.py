@@ -148,9 +148,9 @@ def board_cnf(board: Board, encoding: str, should_stop: Callable[[], bool] = nev
 @pysat_ctrl_c()
 def _encode(board: Board, encoding: str, should_stop: Callable[[], bool]) -> BoardCnf:
     from queenslab.models.zero_one.cnf import encode
-    from queenslab.problems.placement import NQueens
+    from queenslab.problems.placement import feasibility_model
 
-    model = NQueens().build(board, "cells", should_stop=should_stop)
+    model = feasibility_model(board, should_stop=should_stop)
     cnf = encode(model, encoding, should_stop)
     cells = tuple(board.open_cells())
     assert model.answer == list(range(len(cells))), "the cells are the first variables"

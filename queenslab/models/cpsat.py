@@ -23,7 +23,7 @@ import threading
 from collections.abc import Callable, Generator, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from types import MappingProxyType
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import Any, ClassVar
 
 from queenslab.boards import VARIANTS, Cell
 from queenslab.core.backend import (
@@ -46,9 +46,6 @@ from queenslab.models import cubes
 from queenslab.models.zero_one.backend import MODEL_TASKS, KindModels
 from queenslab.runtime import forked
 from queenslab.runtime.stop import POLL_SECONDS, run_stoppably
-
-if TYPE_CHECKING:
-    import numpy as np
 
 FORMULATIONS = ("integer", "boolean")
 #: Rows fixed per cube (one at each end of the board). The border split, with hundreds of
@@ -89,11 +86,9 @@ def build(
     problem: Problem,
     formulation: str,
     should_stop: Callable[[], bool] = never,
-    weights: np.ndarray | None = None,
 ) -> Model:
-    """The model of ``problem`` in ``formulation``, givens fixed, ``weights`` (boolean
-    only) maximised; LimitReached when ``should_stop`` says stop first (a big board's
-    Boolean model takes seconds to post).
+    """The model of ``problem`` in ``formulation``, givens fixed; LimitReached when
+    ``should_stop`` says stop first (a big board's Boolean model takes seconds to post).
 
     ``boolean``: the placement kind's own model, translated as any kind's is. ``integer``:
     one variable per row (its queen's column), the one formulation a 0-1 model cannot
@@ -101,7 +96,7 @@ def build(
     """
     if formulation == "integer":
         return _rows(problem, should_stop)
-    return _cells(problem, should_stop, weights)
+    return _cells(problem, should_stop)
 
 
 def _rows(problem: Problem, should_stop: Callable[[], bool]) -> Model:
@@ -144,16 +139,14 @@ def _rows(problem: Problem, should_stop: Callable[[], bool]) -> Model:
     )
 
 
-def _cells(problem: Problem, should_stop: Callable[[], bool], weights: np.ndarray | None) -> Model:
+def _cells(problem: Problem, should_stop: Callable[[], bool]) -> Model:
     """The placement kind's ``cells`` model (``problems.placement``) as every kind's model
     is translated (``zero_one.cpsat.translate``): its cells are its first variables, row
     by row, and the search's decisions."""
     from queenslab.models.zero_one.cpsat import translate
-    from queenslab.problems.placement import NQueens
+    from queenslab.problems.placement import feasibility_model
 
-    stated = NQueens(weights, problem.givens).build(problem.board, "cells")
-    if weights is None:
-        stated = stated.without_objective()
+    stated = feasibility_model(problem.board, problem.givens, should_stop)
     model = translate(stated, should_stop)
     cells = tuple(problem.board.open_cells())
     size = len(cells)

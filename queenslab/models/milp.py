@@ -70,9 +70,9 @@ def state(problem: Problem) -> Stated | None:
     """The placement model of ``problem``, givens fixed, nothing to optimise: the kind's
     own statement (``problems.placement``), translated as every kind's is."""
     from queenslab.models.zero_one.milp import translate
-    from queenslab.problems.placement import NQueens
+    from queenslab.problems.placement import feasibility_model
 
-    stated = NQueens(None, problem.givens).build(problem.board, "cells").without_objective()
+    stated = feasibility_model(problem.board, problem.givens)
     model = translate(stated)
     return None if model is None else Stated(model, tuple(problem.board.open_cells()))
 

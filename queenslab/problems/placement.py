@@ -17,7 +17,7 @@ to optimise and every placement is optimal with value 0. Answers are
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar
 
 from queenslab.modelling import (
@@ -134,3 +134,14 @@ class NQueens(ProblemKind[Placement]):
 
     def text(self, board: Board, data: Placement) -> str:
         return grid(board, {cell: "Q" for cell in enumerate(data)})
+
+
+def feasibility_model(
+    board: Board, givens: Sequence[Cell] = (), should_stop: Callable[[], bool] | None = None
+) -> BoolModel:
+    """The ``cells`` model of n peaceful queens on ``board`` keeping ``givens``, nothing to
+    optimise: what the placement searches of the model backends (``models.cnf``,
+    ``models.cpsat``, ``models.milp``) translate, so N-queens is stated here alone.
+    ``should_stop``: asked while it is stated (LimitReached)."""
+    stated = NQueens(None, givens).build(board, "cells", should_stop=should_stop)
+    return stated.without_objective()
