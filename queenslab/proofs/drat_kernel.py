@@ -202,16 +202,21 @@ def forward(
 
 
 @njit(cache=True, nogil=True)
-def analyze(conflict, assumed, hints, w, lits, start, marked, trail, reason, seen, sc):
+def analyze(conflict, lemma, hints, w, lits, start, marked, trail, reason, seen, sc):
     """Write at ``hints[w:]`` the reasons the conflict used, in trail order, then the
-    conflicting clause, marking them all as used; the new end. ``assumed`` is a variable
-    taken as given (its reason not followed)."""
+    conflicting clause, marking them all as used; the new end. The variables of clause
+    ``lemma`` (0: none) are given by its negation: their reasons are not followed, since
+    a lemma's check assumes its literals false, so the reason of one that is false at the
+    top level is satisfied there and no hint."""
     sc[STAMP] += 1
     stamp = sc[STAMP]
+    if lemma:
+        for j in range(start[lemma], start[lemma + 1]):
+            seen[abs(lits[j])] = -stamp
     wanted = 0
     for j in range(start[conflict], start[conflict + 1]):
         var = abs(lits[j])
-        if seen[var] != stamp:
+        if seen[var] != stamp and seen[var] != -stamp:
             seen[var], wanted = stamp, wanted + 1
     first = w
     at = sc[TRAIL] - 1
@@ -222,13 +227,13 @@ def analyze(conflict, assumed, hints, w, lits, start, marked, trail, reason, see
             continue
         wanted -= 1
         cid = reason[var]
-        if cid == 0 or var == assumed:
+        if cid == 0:
             continue
         hints[w], marked[cid] = cid, 1
         w += 1
         for j in range(start[cid], start[cid + 1]):
             other = abs(lits[j])
-            if seen[other] != stamp:
+            if seen[other] != stamp and seen[other] != -stamp:
                 seen[other], wanted = stamp, wanted + 1
     hints[first:w] = hints[first:w][::-1].copy()
     hints[w], marked[conflict] = conflict, 1
@@ -290,14 +295,14 @@ def _refute(cid, hints, w, lits, start, marked, head, nxt, val, trail, reason, p
             fixed = lit
     if fixed:  # true at the top level: its reason conflicts with the lemma's negation
         var = abs(fixed)
-        return analyze(reason[var], var, hints, w, lits, start, marked, trail, reason, seen, sc)
+        return analyze(reason[var], cid, hints, w, lits, start, marked, trail, reason, seen, sc)
     mark = sc[TRAIL]
     for j in range(p, end):
         if not _false(lits[j], val):
             _assign(-lits[j], 0, val, trail, reason, pos, sc)
     conflict = _propagate(mark, marked, lits, start, head, nxt, val, trail, reason, pos, sc)
     if conflict:
-        w = analyze(conflict, 0, hints, w, lits, start, marked, trail, reason, seen, sc)
+        w = analyze(conflict, cid, hints, w, lits, start, marked, trail, reason, seen, sc)
     else:
         w = -1
     _undo(mark, val, trail, sc)

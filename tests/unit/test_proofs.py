@@ -152,3 +152,17 @@ def test_deleting_the_reason_of_a_fixed_literal_is_ignored():
     lines = out.getvalue().splitlines()
     assert not any(" d " in line for line in lines)
     assert lrat.check(formula, lines) == 2
+
+
+def test_a_lemma_literal_false_at_the_top_level_is_not_hinted_by_its_reason():
+    """The lemma (x1 x2) has x1 false at the top level (clause 1); its check assumes -x1
+    and -x2, so clause 1 is satisfied there and may not be a hint: the LRAT checker
+    rejected the hints of a 13 x 13 domination cube's proof for it."""
+    formula = [(-1,), (1, 2, 3), (1, 2, -3), (1, -2, 4), (1, -2, -4)]
+    out = io.StringIO()
+    drat.to_lrat(formula, ["1 2 0", "0"], out)
+    lines = out.getvalue().splitlines()
+    step, *clause, zero = lines[0].split()[:4]
+    assert (step, sorted(clause), zero) == ("6", ["1", "2"], "0"), lines
+    assert "1" not in lines[0].split()[4:]  # clause 1 is not among its hints
+    assert lrat.check(formula, lines) == 2
