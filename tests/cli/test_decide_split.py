@@ -64,12 +64,53 @@ def test_split_proof_keeps_a_checked_proof_per_cube_covering_every_assignment(qu
         lines = (cube / "formula.cnf").read_text().splitlines()
         units.append({int(line.split()[0]) for line in lines if len(line.split()) == 2
                       and line[0] not in "cp"})  # fmt: skip
+    assert sorted(p.name for p in folder.iterdir() if p.is_file()) == ["cubes.txt", "formula.cnf"]
     common = set.intersection(*units)
     fixed = [sorted(found - common, key=abs) for found in units]
+    assert (folder / "cubes.txt").read_text().splitlines() == [
+        " ".join(["a", *map(str, cube), "0"]) for cube in fixed
+    ]  # cube K is the one cube-K refutes
     assert len({tuple(abs(lit) for lit in cube) for cube in fixed}) == 1  # the same 2 cells
     assert {tuple(lit > 0 for lit in cube) for cube in fixed} == {
         (True, True), (True, False), (False, True), (False, False),
     }  # fmt: skip
+
+
+@needs_cadical
+def test_check_proof_checks_a_split_proof_whole(queens, tmp_path):
+    """Without theorem bounds (``--axioms none``) 6 at 2 is refuted in 4 cubes; check-proof
+    accepts the cube file, and refuses it when a cube's proof is tampered with, when a
+    cube is left out, or when a cube's formula is another."""
+    folder = tmp_path / "proof"
+    run = queens("decide", "6", "--problem", "domination", "--value", "2", "-b", "sat",
+                 "--axioms", "none", "--split", "2", "--proof", str(folder))  # fmt: skip
+    assert run.returncode == 1 and "assumes: nothing beyond the board's rules" in run.stdout
+    cnf, manifest = str(folder / "formula.cnf"), folder / "cubes.txt"
+    run = queens("check-proof", cnf, str(manifest))
+    assert (run.returncode, run.stdout.split(" (")[0]) == (
+        0, "valid: 4 cubes cover every case, each refuted"), run.stdout  # fmt: skip
+
+    cube = folder / "cube-2"
+    lines = (cube / "proof.lrat").read_text().splitlines()
+    at = next(i for i, line in enumerate(lines) if " d " not in line and line.count(" ") > 4)
+    words = lines[at].split()
+    lines[at] = " ".join(words[:-2] + words[-1:])  # its last hint, the conflict, removed
+    (cube / "proof.lrat").write_text("\n".join(lines) + "\n")
+    run = queens("check-proof", cnf, str(manifest))
+    assert (run.returncode, run.stdout) == (1, f"invalid: cube 2: step {words[0]}: its hints "
+                                               "end without a conflict\n")  # fmt: skip
+    (cube / "proof.lrat").unlink()  # the cube's DRAT is checked instead: valid
+    assert queens("check-proof", cnf, str(manifest)).returncode == 0
+
+    kept = manifest.read_text().splitlines()
+    manifest.write_text("\n".join(kept[:3]) + "\n")
+    run = queens("check-proof", cnf, str(manifest))
+    last = kept[3].split()[1:-1]
+    assert (run.returncode, run.stdout) == (1, f"invalid: the cubes leave out the case "
+                                               f"{' '.join(last)}\n")  # fmt: skip
+    manifest.write_text("\n".join([kept[1], kept[0], *kept[2:]]) + "\n")
+    run = queens("check-proof", cnf, str(manifest))
+    assert run.returncode == 1 and run.stdout.startswith("invalid: cube 0: the cube's formula")
 
 
 @needs_cadical

@@ -81,17 +81,13 @@ def decide(
     passed; a rejected proof is an unknown outcome saying why."""
     import tempfile
 
-    from queenslab.models.cnf import write_dimacs
-
     try:
         with run.phase("build"):
             hard = cnf.encode(model, settings["encoding"], run.should_stop)
         run.stats.add(hard.stats(model), solver=command[0])
         with tempfile.TemporaryDirectory(prefix=".queenslab-proof-", dir=target) as temporary:
             work = Path(temporary)
-            with open(work / FORMULA, "w", encoding="ascii") as out:
-                out.writelines(assumed(model))
-                write_dimacs(out, hard.top, hard.clauses)
+            write_formula(work / FORMULA, model, hard)
             outcome, checked = _solve_and_check(model, run, command, work)
             if checked:
                 for name in (FORMULA, DRAT, LRAT):
@@ -99,6 +95,15 @@ def decide(
     except LimitReached:
         return Outcome(Status.LIMIT), None
     return outcome, checked
+
+
+def write_formula(path: Path, model: BoolModel, hard: cnf.Cnf) -> None:
+    """The formula's DIMACS file, opened by the comments naming what it assumes."""
+    from queenslab.models.cnf import write_dimacs
+
+    with open(path, "w", encoding="ascii") as out:
+        out.writelines(assumed(model))
+        write_dimacs(out, hard.top, hard.clauses)
 
 
 def assumed(model: BoolModel) -> list[str]:

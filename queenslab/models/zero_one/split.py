@@ -169,7 +169,11 @@ def decide(
         if result.status is Status.LIMIT and len(refuted) == total:
             result.status = Status.NO
             if proving is not None:  # a proof's no is a refutation only once checked
-                result.proof, result.proof_dir = "checked", proving[1]
+                rejected = _covered(model, settings, proving[1], cubes(variables), run)
+                if rejected is None:
+                    result.proof, result.proof_dir = "checked", proving[1]
+                else:
+                    result = decided(problem, question, model, rejected, value)
     run.stats.add(
         cubes_total=total, cubes_refuted=len(refuted), cubes_solved=solved, cubes_seconds=seconds
     )
@@ -223,6 +227,42 @@ class _Written(list[str]):
 
     def __repr__(self) -> str:
         return "[" + ", ".join(self) + "]"
+
+
+def _covered(
+    model: BoolModel, settings: Mapping[str, Any], root: str, every: list[Cube], run: Run
+) -> Outcome | None:
+    """After every cube's proof checked: the whole formula and the cube file written in
+    the proof folder (``proofs.cubes``), and checked to cover every case with cube
+    formulas that are the formula under each cube; None when they are, else the outcome
+    saying why not (unknown, or a limit reached while the formula was encoded)."""
+    import os
+    import tempfile
+    from pathlib import Path
+
+    from queenslab.models.zero_one import cnf, proved
+    from queenslab.proofs import cubes as split_proof
+    from queenslab.proofs.lrat import ProofError, read_cnf
+
+    try:
+        hard = cnf.encode(model, settings["encoding"], run.should_stop)
+    except LimitReached:
+        return Outcome(Status.LIMIT)
+    with tempfile.TemporaryDirectory(prefix=".queenslab-proof-", dir=root) as temporary:
+        work = Path(temporary)
+        proved.write_formula(work / proved.FORMULA, model, hard)
+        with open(work / split_proof.MANIFEST, "w", encoding="ascii") as out:
+            split_proof.write(out, [units for _, units in every])
+        for name in (proved.FORMULA, split_proof.MANIFEST):
+            os.replace(work / name, Path(root) / name)
+    try:
+        with open(Path(root) / proved.FORMULA, encoding="ascii") as text:
+            formula = read_cnf(text)
+        for _ in split_proof.members(formula, Path(root) / split_proof.MANIFEST):
+            pass  # each cube's proof was checked by the worker that refuted it
+    except ProofError as exc:
+        return Outcome(Status.UNKNOWN, message=f"the split proof is rejected: {exc}")
+    return None
 
 
 def _tidy(root: str) -> None:
