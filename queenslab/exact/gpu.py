@@ -50,9 +50,12 @@ LAUNCH_SECONDS = 0.25
 FIRST_LAUNCH_PER_THREAD = 2
 #: Threads of a block, compiled into the kernel (its stack offsets are constants): 64
 #: keeps a block's stack under the 48 KB of shared memory a launch gets without opting in,
-#: at any n <= 32 (31 frames of 24 bytes a thread).
+#: at any n <= 32 (31 levels, 760 bytes a thread).
 THREADS_PER_BLOCK = 64
-FRAME_BYTES = 24
+#: A thread's stack (gpu_kernel.cu's STACK_BYTES): a frame and a row a level, 16 + 8
+#: bytes, and one frame more, where the deepest level writes its child.
+LEVEL_BYTES = 24
+FRAME_BYTES = 16
 MAX_LAUNCH = 1 << 24
 #: Shared memory the driver keeps per block, and the granules registers are allocated in
 #: (per warp), as CUDA's occupancy calculator counts them for compute capability 8.x-9.x.
@@ -150,6 +153,11 @@ def _kernel() -> Any:
     return kernel
 
 
+def stack_bytes(levels: int) -> int:
+    """Shared memory of a block whose threads' stacks have ``levels`` levels."""
+    return (levels * LEVEL_BYTES + FRAME_BYTES) * THREADS_PER_BLOCK
+
+
 def resident_blocks(properties: Mapping[str, int], registers: int, shared: int) -> int:
     """Blocks of THREADS_PER_BLOCK threads, each with ``registers`` a thread and ``shared``
     bytes, that one multiprocessor of a device with these ``properties`` (CUDA's names)
@@ -195,7 +203,7 @@ class CudaDevice:
         import cupy
         import numpy as np
 
-        shared = states.levels() * FRAME_BYTES * THREADS_PER_BLOCK
+        shared = stack_bytes(states.levels())
         kernel, blocks = _kernel(), _wave(shared)
         threads = blocks * THREADS_PER_BLOCK
         size = self.launch or threads * FIRST_LAUNCH_PER_THREAD

@@ -11,19 +11,21 @@
    stack, write back the cells left, drop the frame when none is left, compute the child
    frame and push it when it lives. Choices are selects and predicated stores, not branches;
    the one branch is taken when a thread's state is done and it claims the next (one atomic
-   add, so persistent threads share the work to its end). A frame is one row's masks
-   relative to that row (`a` = d1 >> r, the row's columns at bits 0..n-1; `f` = d2 shifted
-   so that they are at bits 32..32+n-1, those of the queens below the row beneath them; a
-   step down by g rows is a shift by g, and a bit shifted out is a column off the board for
-   every later row), its columns and its untried cells: three
-   64-bit words in shared memory laid out [level][word][thread], so a warp's 32 threads
-   read a word in two conflict-free passes.
-   Which rows have a frame is a register mask, so its top row and level are two bit counts.
-   Per queen placed (a node) the search looks ahead at the next row and the last one and
-   does not push when either has no free cell; the last two rows are never pushed: for each
-   queen of the row before them, the pairs that fit are |B|·|F| minus the attacking pairs,
-   with B and F the free cells of the two rows. The host expansion follows the same rules,
-   so the node count does not depend on how deep the host went.
+   add, so persistent threads share the work to its end).
+
+   The queens of the state (the border's, the host's) attack each open row in a way fixed
+   for the whole search, so when it claims a state a thread writes, for each open row but
+   the last, a `Row` (one per level of its stack): the free cells the state leaves in the
+   next open row, and the gap to it and to the last row. A frame then holds only what the
+   thread's own queens do, as in the classic search: its untried cells, their columns and
+   their two diagonals as 32-bit masks relative to the frame's row (a step down by g rows
+   shifts them by g; a bit shifted out leaves the board for good, since these queens are all
+   above the rows still to fill). One frame is one 16-byte word, so a turn reads its frame
+   and its row in two loads and writes in two stores. Per queen placed (a node) the search
+   looks ahead at the next row and the last one and does not push when either has no free
+   cell; the last row is never pushed: a queen of the row before it finds its solutions by
+   a bit count. The host expansion follows the same rules, so the node count does not
+   depend on how deep the host went.
 
    The same file compiles as C with gcc (tests/gpu_host.py): outside CUDA, the thread and
    block indexes are variables that `run_grid` steps through one thread at a time, the
@@ -34,17 +36,25 @@ typedef unsigned int u32;
 typedef unsigned long long u64;
 #define KERNEL extern "C" __global__
 #define DEVICE static __device__ __forceinline__
+#define ALIGNED(bytes) __align__(bytes)
 #define POPCOUNT(x) __popc(x)
 #define LOWEST_ROW(x) (__ffs(x) - 1)
 #define HIGHEST_ROW(x) (31 - __clz(x))
+/* Shifts by an amount taken mod 32, one funnel-shift instruction (no clamp to test). */
+#define SHL(x, s) __funnelshift_l(0u, (x), (s))
+#define SHR(x, s) __funnelshift_r((x), 0u, (s))
 #define CLAIM(counter) atomicAdd((counter), 1ULL)
 #define ADD(target, value) atomicAdd((target), (value))
 #define LANE (threadIdx.x & 31u)
+#define ANY(x) __any_sync(0xffffffffu, (x))
 #ifndef BLOCK_THREADS /* the launch's block size, so the stack's offsets are constants */
 #define BLOCK_THREADS 64
 #endif
 #define STRIDE BLOCK_THREADS
-extern __shared__ u64 shared_stack[];
+extern __shared__ __align__(16) unsigned char shared_stack[];
+/* The stack is read and written at 32-bit shared-memory addresses, and a child frame is
+   stored by one predicated instruction, where C's `if` would be a branch. */
+#define STACK_BASE ((u32)__cvta_generic_to_shared(shared_stack))
 DEVICE u64 warp_sum(u64 x) {
     for (int step = 16; step > 0; step >>= 1) x += __shfl_down_sync(0xffffffffu, x, step);
     return x;
@@ -56,106 +66,164 @@ typedef uint32_t u32;
 typedef uint64_t u64;
 #define KERNEL static
 #define DEVICE static inline
+#define ALIGNED(bytes) __attribute__((aligned(bytes)))
 #define POPCOUNT(x) __builtin_popcount(x)
 #define LOWEST_ROW(x) __builtin_ctz(x)
 #define HIGHEST_ROW(x) (31 - __builtin_clz(x))
+#define SHL(x, s) ((x) << ((s) & 31u))
+#define SHR(x, s) ((x) >> ((s) & 31u))
 #define CLAIM(counter) ((*(counter))++)
 #define ADD(target, value) (*(target) += (value))
 #define LANE 0u
+#define ANY(x) (x)
 #define STRIDE blockDim.x
 static _Thread_local struct { u32 x; } threadIdx, blockDim;
-static _Thread_local u64 *shared_stack;
+static _Thread_local unsigned char *shared_stack;
 DEVICE u64 warp_sum(u64 x) { return x; }
 #endif
 
-/* 64-bit words of a frame: its columns with its untried cells above them, `a`, `f`. */
-enum { CELLS, A, F, FRAME_WORDS };
+/* The thread's own queens above a row: cells left to try, columns, diagonals. */
+typedef struct ALIGNED(16) { u32 avail, cols, left, right; } Frame;
+/* What the state leaves below a frame's row: the next open row's free cells, and `shape`:
+   the gap g to that row (bits 0-4), the gap to the last row (bits 8-12), and whether the
+   next row is the last (bit 31). */
+typedef struct ALIGNED(8) { u32 free, shape; } Row;
+#define LAST_NEXT 0x80000000u
+/* Shared memory a level of the stack takes (a block's frames, then their rows), and the
+   stack of `levels` levels: one more level's frames, where the deepest writes its child. */
+#define LEVEL_BYTES (STRIDE * (u32)(sizeof(Frame) + sizeof(Row)))
+#define STACK_BYTES(levels) ((levels) * LEVEL_BYTES + STRIDE * (u32)sizeof(Frame))
 
-/* The cells of a row, `g` rows below a frame with masks down, a, f, that no queen attacks. */
-DEVICE u32 free_below(u32 full, u32 down, u64 a, u64 f, int g) {
-    return full & ~(down | (u32)(a >> g) | (u32)(f >> (32 - g)));
+#ifdef __CUDACC__
+DEVICE Frame load_frame(u32 at) {
+    Frame f;
+    asm volatile("ld.shared.v4.u32 {%0, %1, %2, %3}, [%4];"
+                 : "=r"(f.avail), "=r"(f.cols), "=r"(f.left), "=r"(f.right) : "r"(at));
+    return f;
+}
+DEVICE Row load_row(u32 at) {
+    Row row;
+    asm volatile("ld.shared.v2.u32 {%0, %1}, [%2];" : "=r"(row.free), "=r"(row.shape) : "r"(at));
+    return row;
+}
+DEVICE void store_avail(u32 at, u32 avail) {
+    asm volatile("st.shared.u32 [%0], %1;" ::"r"(at), "r"(avail) : "memory");
+}
+DEVICE void store_row(u32 at, Row row) {
+    asm volatile("st.shared.v2.u32 [%0], {%1, %2};" ::"r"(at), "r"(row.free), "r"(row.shape)
+                 : "memory");
+}
+DEVICE void store_frame(u32 at, Frame f) {
+    asm volatile("st.shared.v4.u32 [%0], {%1, %2, %3, %4};"
+                 ::"r"(at), "r"(f.avail), "r"(f.cols), "r"(f.left), "r"(f.right) : "memory");
+}
+#else
+#define STACK_BASE 0u
+DEVICE Frame load_frame(u32 at) { return *(const Frame *)(shared_stack + at); }
+DEVICE Row load_row(u32 at) { return *(const Row *)(shared_stack + at); }
+DEVICE void store_avail(u32 at, u32 avail) { ((Frame *)(shared_stack + at))->avail = avail; }
+DEVICE void store_row(u32 at, Row row) { *(Row *)(shared_stack + at) = row; }
+DEVICE void store_frame(u32 at, Frame f) { *(Frame *)(shared_stack + at) = f; }
+#endif
+
+/* The cells of row `r` that the state's queens (columns `down`, diagonals d1, d2) leave. */
+DEVICE u32 free_cells(int n, u32 full, u32 down, u64 d1, u64 d2, int r) {
+    return full & ~(down | (u32)(d1 >> r) | (u32)(d2 >> (n - 1 - r)));
 }
 
-/* Solutions of the last two rows, `gap` rows apart, with free cells `pen` and `last`: a
-   queen of `pen` takes its own column and its two diagonals from `last`. */
-DEVICE u32 pairs(u32 pen, u32 last, int gap) {
-    return POPCOUNT(pen) * POPCOUNT(last) - POPCOUNT(pen & last) - POPCOUNT((pen << gap) & last)
-           - POPCOUNT((pen >> gap) & last);
-}
-
-/* Write the frame of `level` on the stack `frames` (STRIDE words between two words). */
-DEVICE void put(u64 *frames, u32 level, u32 down, u32 avail, u64 a, u64 f) {
-    u64 *const frame = frames + level * FRAME_WORDS * STRIDE;
-    frame[CELLS * STRIDE] = (u64)avail << 32 | down;
-    frame[A * STRIDE] = a;
-    frame[F * STRIDE] = f;
+/* One node, the same steps for every thread: place the queen of the lowest untried cell of
+   the frame on top of the stack (`stacked` is not 0), write back the cells left, write the
+   child's frame on the next level and mark it when it lives, unmark a spent frame. The
+   thread's frames are at `frames` + level * LEVEL_BYTES, their rows at `shapes` + the same;
+   `last` holds the free cells the state leaves in its last row. */
+DEVICE void turn(u32 frames, u32 shapes, u32 last, u32 *stacked, u64 *found, u64 *nodes) {
+    const u32 level = (u32)HIGHEST_ROW(*stacked), top = frames + level * LEVEL_BYTES;
+    const Frame frame = load_frame(top);
+    const Row row = load_row(shapes + level * LEVEL_BYTES);
+    const u32 bit = frame.avail & (0u - frame.avail), rest = frame.avail ^ bit;
+    store_avail(top, rest);
+    const u32 cols = frame.cols | bit, left = frame.left | bit, right = frame.right | bit;
+    const u32 g = row.shape, to_last = row.shape >> 8; /* the shifts take them mod 32 */
+    const Frame child = {row.free & ~(cols | SHR(left, g) | SHL(right, g)), cols, SHR(left, g),
+                         SHL(right, g)};
+    const u32 ends = last & ~(cols | SHR(left, to_last) | SHL(right, to_last));
+    const int counted = (int)row.shape < 0; /* the child is the last row */
+    *found += counted ? POPCOUNT(child.avail) : 0u;
+    *nodes += 1;
+    const int lives = child.avail && ends && !counted;
+    /* The child's frame goes to the next level whether it lives or not (only a living one
+       is marked); a spent frame is unmarked, so the search goes back past it. */
+    store_frame(top + LEVEL_BYTES, child);
+    *stacked += (lives ? 2u : 0u) << level; /* mark the child's level, */
+    *stacked -= (rest ? 0u : 1u) << level;  /* unmark a spent frame's */
 }
 
 /* Count `count` states: sums[0] += weighted solutions, sums[1] += solutions, sums[2] +=
    nodes. Threads claim states from *claim (zero at launch) until none is left; the block
-   has BLOCK_THREADS threads and needs `levels` * FRAME_WORDS * BLOCK_THREADS 64-bit words of
-   dynamic shared memory, `levels` at least the most rows a state has to fill, less one. */
+   has BLOCK_THREADS threads (an even number) and STACK_BYTES(levels) bytes of dynamic
+   shared memory, `levels` at least the most rows a state has to fill, less one.
+
+   A thread whose state is done claims the next at once, while the others of its warp wait
+   a moment, rather than the warp waiting for its longest state: the warp takes new states
+   when any of its threads needs one, then steps on together, until a thread finds none
+   left; the warp then finishes the states it holds. */
 KERNEL void count_states(int n, u64 count, const u32 *rows, const u32 *down, const u64 *d1,
                          const u64 *d2, const unsigned char *weight, u64 *claim, u64 *sums) {
-    u64 *const frames = shared_stack + threadIdx.x;
+    /* The thread's frame and row at level 0; level k lies k * LEVEL_BYTES above them. */
+    const u32 frames = STACK_BASE + threadIdx.x * (u32)sizeof(Frame);
+    const u32 shapes = STACK_BASE + STRIDE * (u32)sizeof(Frame) + threadIdx.x * (u32)sizeof(Row);
     const u32 full = n == 32 ? 0xffffffffu : (1u << n) - 1u;
     u64 total = 0, solutions = 0, nodes = 0, found = 0;
-    u32 open = 0, pen = 0, last = 0, stacked = 0, w = 0; /* stacked: rows with a frame */
+    u32 last = 0, w = 0; /* last: the free cells of the state's last row */
+    u32 stacked = 0;     /* the levels that hold a frame with cells left */
+    int none_left = 0;
     for (;;) {
-        if (!stacked) { /* the state is done: take the next */
-            total += found * w;
-            solutions += found;
-            found = 0;
-            const u64 i = CLAIM(claim);
-            if (i >= count) break;
-            open = rows[i];
-            w = weight[i];
-            const u64 a = d1[i], f = d2[i];
-            if (!open) { /* every row holds its queen: the state is a solution */
-                found = 1;
-                continue;
+        if (ANY(!stacked)) {
+            while (!stacked) { /* this thread's state is done: take the next */
+                total += found * w;
+                solutions += found;
+                nodes += found; /* a queen of the last row is a node too */
+                found = 0;
+                const u64 i = CLAIM(claim);
+                if (i >= count) {
+                    none_left = 1;
+                    break;
+                }
+                const u32 open = rows[i];
+                w = weight[i];
+                if (!open) { /* every row holds its queen: the state is a solution */
+                    total += w;
+                    solutions += 1;
+                    continue;
+                }
+                const int first = LOWEST_ROW(open), end = HIGHEST_ROW(open);
+                const u32 cells = free_cells(n, full, down[i], d1[i], d2[i], first);
+                if (first == end) {
+                    found = POPCOUNT(cells);
+                    continue;
+                }
+                last = free_cells(n, full, down[i], d1[i], d2[i], end);
+                u32 at = shapes, r = (u32)first;
+                for (u32 left = open & (open - 1u); left; left &= left - 1u) {
+                    const u32 next = (u32)LOWEST_ROW(left);
+                    const Row row = {free_cells(n, full, down[i], d1[i], d2[i], (int)next),
+                                     (next - r) | (end - r) << 8 | (next == (u32)end ? LAST_NEXT : 0u)};
+                    store_row(at, row);
+                    r = next;
+                    at += LEVEL_BYTES;
+                }
+                const Frame start = {cells, 0u, 0u, 0u};
+                store_frame(frames, start);
+                stacked = cells ? 1u : 0u;
             }
-            const int first = LOWEST_ROW(open);
-            last = HIGHEST_ROW(open);
-            const u64 af = a >> first, ff = f << (first + 33 - n); /* row `first`'s frame */
-            const u32 cells = free_below(full, down[i], af, ff, 0);
-            if (first == (int)last) {
-                found = POPCOUNT(cells);
-                nodes += found;
-                continue;
-            }
-            pen = HIGHEST_ROW(open & ~(1u << last));
-            if (first == (int)pen) {
-                found = pairs(cells, free_below(full, down[i], af, ff, last - first),
-                              last - pen);
-                nodes += POPCOUNT(cells) + found;
-                continue;
-            }
-            put(frames, 0, down[i], cells, af, ff);
-            stacked = cells ? 1u << first : 0u;
-            continue;
+            if (ANY(none_left)) break;
         }
-        /* One node: the same steps for every thread. */
-        const int r = HIGHEST_ROW(stacked);
-        u64 *const frame = frames + (u32)(POPCOUNT(stacked) - 1) * FRAME_WORDS * STRIDE;
-        const u64 cells = frame[CELLS * STRIDE];
-        const u32 avail = (u32)(cells >> 32), bit = avail & (0u - avail), rest = avail ^ bit;
-        frame[CELLS * STRIDE] = cells ^ (u64)bit << 32;
-        const u32 cols = (u32)cells | bit;
-        const u64 a = frame[A * STRIDE] | bit, f = frame[F * STRIDE] | (u64)bit << 32;
-        const int next = LOWEST_ROW(open & ~((2u << r) - 1u)), g = next - r;
-        const u32 child = free_below(full, cols, a, f, g);
-        const u32 ends = free_below(full, cols, a, f, (int)last - r);
-        const u32 counted = 0u - (u32)(next == (int)pen); /* all ones: the last two rows */
-        const u32 fit = pairs(child, ends, (int)(last - pen)) & counted;
-        found += fit;
-        nodes += 1u + ((POPCOUNT(child) + fit) & counted);
-        stacked &= rest ? ~0u : ~(1u << r); /* the frame is spent: drop it */
-        /* The child's frame goes above the top whether it lives or not; only a living one
-           is counted in `stacked`, so a dead one is written over later. */
-        put(frames, (u32)POPCOUNT(stacked), cols, child, a >> g, f << g);
-        stacked |= (!counted && child && ends) ? 1u << next : 0u;
+        turn(frames, shapes, last, &stacked, &found, &nodes);
     }
+    while (stacked) turn(frames, shapes, last, &stacked, &found, &nodes);
+    total += found * w;
+    solutions += found;
+    nodes += found;
     total = warp_sum(total);
     solutions = warp_sum(solutions);
     nodes = warp_sum(nodes);
@@ -168,12 +236,14 @@ KERNEL void count_states(int n, u64 count, const u32 *rows, const u32 *down, con
 
 #ifndef __CUDACC__
 /* The host build's launch: every thread of `threads` in turn, on one stack buffer of
-   `levels` frames a thread. Returns 0, or -1 when the stack cannot be allocated. */
+   `levels` levels. Returns 0, or -1 when `threads` is odd (a level's frames would not
+   all be 16-byte aligned) or the stack cannot be allocated. */
 int run_grid(u32 threads, u32 levels, int n, u64 count, const u32 *rows, const u32 *down,
              const u64 *d1, const u64 *d2, const unsigned char *weight, u64 *claim, u64 *sums) {
-    shared_stack = (u64 *)calloc((size_t)levels * FRAME_WORDS * threads, sizeof(u64));
-    if (!shared_stack) return -1;
+    if (threads % 2) return -1;
     blockDim.x = threads;
+    shared_stack = (unsigned char *)aligned_alloc(sizeof(Frame), STACK_BYTES(levels));
+    if (!shared_stack) return -1;
     for (threadIdx.x = 0; threadIdx.x < threads; threadIdx.x++)
         count_states(n, count, rows, down, d1, d2, weight, claim, sums);
     free(shared_stack);

@@ -189,7 +189,7 @@ def test_a_launch_is_one_wave_of_resident_blocks():
         "maxThreadsPerMultiProcessor": 2048, "maxBlocksPerMultiProcessor": 32,
         "regsPerMultiprocessor": 65536, "sharedMemPerMultiprocessor": 233472,
     }  # fmt: skip
-    stack = 15 * gpu.FRAME_BYTES * gpu.THREADS_PER_BLOCK  # 15 frames a thread
+    stack = gpu.stack_bytes(15)  # 15 levels a thread
     assert gpu.resident_blocks(h200, 32, stack) == 233472 // (stack + 1024) == 9
     assert gpu.resident_blocks(h200, 64, 0) == 16  # 64 registers: half the threads
     assert gpu.resident_blocks(h200, 32, 0) == 32  # every thread the SM holds
@@ -243,7 +243,8 @@ def cupy_on_the_host_build(monkeypatch, host_build):
             n, _count, *arrays, _claim, sums = args
             launches.append((grid[0], block[0], shared_mem))
             part = gpu_plan.States(int(n), *(np.asarray(a) for a in arrays))
-            assert shared_mem == part.levels() * gpu.FRAME_BYTES * block[0]
+            assert block[0] == gpu.THREADS_PER_BLOCK
+            assert shared_mem == gpu.stack_bytes(part.levels())
             found = host_build.count(part, STOP_NEVER)
             sums += np.array(found, dtype=np.uint64)
 
