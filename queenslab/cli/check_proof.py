@@ -22,6 +22,8 @@ from queenslab.core.errors import ExitCode, UsageError
 from queenslab.runtime import progress
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from queenslab.proofs.lrat import Clause
 
 HELP = "check a proof of unsatisfiability (text LRAT, DRAT or a split's cubes) of a DIMACS CNF"
@@ -77,7 +79,7 @@ def _format(proof: str) -> str:
     return "cubes" if os.path.basename(proof) == "cubes.txt" else "lrat"
 
 
-def _refuted(formula: list[Clause], path: str, fmt: str) -> int:
+def _refuted(formula: Sequence[Clause], path: str, fmt: str) -> int:
     """The clauses the proof at ``path`` (``lrat`` or ``drat``) adds to refute ``formula``;
     ProofError when it does not."""
     from queenslab.proofs import drat, lrat, reading
@@ -96,7 +98,7 @@ def _refuted(formula: list[Clause], path: str, fmt: str) -> int:
             return lrat.check(formula, hinted)
 
 
-def _cube_refuted(formula: list[Clause], folder: Path) -> int:
+def _cube_refuted(formula: Sequence[Clause], folder: Path) -> int:
     """A cube folder's proof: its LRAT when there is one, else its DRAT."""
     lrat_file = folder / "proof.lrat"
     if lrat_file.exists():

@@ -19,14 +19,15 @@ nothing uses does not make the proof fail. ``proofs.lrat`` then checks the LRAT 
 own. A used lemma that propagation does not refute is refused: RAT lemmas (which CaDiCaL
 writes only with extended resolution options) are not supported. Deleting a clause that
 is the reason of a literal fixed at the top level is ignored, as DRAT-trim does for unit
-clauses: the literal stays fixed and its reason alive. The propagation runs in Numba
-kernels (``proofs.drat_kernel``) in chunks, ``should_stop`` looked at between them.
+clauses: the literal stays fixed and its reason alive. The proof is read by Numba kernels
+(``proofs.drat_read``) and propagated by others (``proofs.drat_kernel``), in chunks,
+``should_stop`` looked at between them.
 """
 
 from __future__ import annotations
 
-from array import array
-from collections.abc import Callable, Iterable, Iterator, Sequence
+import itertools
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import TextIO
 
@@ -35,28 +36,15 @@ import numpy as np
 from queenslab.core.errors import LimitReached
 from queenslab.core.run import never
 from queenslab.proofs import drat_kernel as kernel
+from queenslab.proofs import drat_read as reader
 from queenslab.proofs.lrat import Clause, ProofError
 
 #: Steps per kernel call between two looks at ``should_stop``.
 _CHUNK = 2048
+#: DRAT lines parsed per kernel call.
+_BATCH = 1 << 16
 #: Hints a backward call may write before handing them over.
 _HINTS = 1 << 20
-
-
-def lemmas(lines: Iterable[str]) -> Iterator[tuple[bool, Clause]]:
-    """The steps of a text DRAT proof: (True, clause) added, (False, clause) deleted."""
-    for number, line in enumerate(lines, 1):
-        words = line.split()
-        if not words or words[0] == "c":
-            continue
-        deleted = words[0] == "d"
-        try:
-            literals = [int(w) for w in words[deleted:]]
-        except ValueError:
-            raise ProofError(f"DRAT line {number} is malformed: {line.strip()[:60]!r}") from None
-        if literals[-1:] != [0] or 0 in literals[:-1]:
-            raise ProofError(f"DRAT line {number} is not one clause ended by 0")
-        yield not deleted, tuple(literals[:-1])
 
 
 @dataclass
@@ -98,38 +86,94 @@ class _Hints:
 def _read(
     formula: Sequence[Clause], drat: Iterable[str], should_stop: Callable[[], bool]
 ) -> _Clauses:
-    """Number the clauses; a deletion names the latest alive clause of the same literals."""
-    lits, start, flags, steps = array("i"), array("q", [0, 0]), array("b", [0]), array("i")
-    by_literals: dict[bytes, list[int]] = {}  # by _key: a few times smaller than frozensets
-
-    def add(clause: Clause) -> None:
-        literals = list(dict.fromkeys(clause))
-        cid = len(flags)
-        lits.extend(literals)
-        start.append(len(lits))
-        flags.append(kernel.TAUTOLOGY if len(set(map(abs, literals))) < len(literals) else 0)
-        by_literals.setdefault(_key(literals), []).append(cid)
-        steps.append(cid)
-
-    for clause in formula:
-        add(clause)
-    for count, (added, clause) in enumerate(lemmas(drat)):
-        if count % _CHUNK == 0 and should_stop():
+    """Number the clauses; a deletion names the latest alive clause of the same literals.
+    The proof's lines are parsed in batches by ``drat_read``."""
+    store = _Store()
+    flat = np.fromiter(itertools.chain.from_iterable(formula), np.int32)
+    bounds = np.cumsum([0, *map(len, formula)], dtype=np.int64)
+    store.room(flat.size, len(formula), flat.size)
+    reader.store_formula(flat, bounds, *store.arrays())
+    lines = iter(drat)
+    done = 0
+    while batch := list(itertools.islice(lines, _BATCH)):
+        if should_stop():
             raise LimitReached
-        if added:
-            add(clause)
-        else:
-            ids = by_literals.get(_key(set(clause)))
-            steps.append(-ids.pop() if ids else 0)
-    flat = np.frombuffer(lits, np.int32).copy() if lits else np.zeros(1, np.int32)
-    return _Clauses(
-        len(formula),
-        int(np.abs(flat).max()),
-        flat,
-        np.frombuffer(start, np.int64).copy(),
-        np.frombuffer(flags, np.int8).copy(),
-        np.frombuffer(steps, np.int32).copy() if steps else np.zeros(0, np.int32),
-    )
+        text = np.frombuffer("\n".join(batch).encode("ascii", "replace"), np.uint8)
+        store.room(text.size // 2 + 1, text.size // 2 + 1, text.size // 2 + 1)
+        reader.parse(text, *store.arrays())
+        if store.counts[reader.ERROR]:
+            raise _malformed(batch, int(store.counts[reader.ERROR]) - 1, done,
+                             int(store.counts[reader.BAD]))  # fmt: skip
+        done += len(batch)
+    return store.clauses(len(formula))
+
+
+class _Store:
+    """The growing arrays ``drat_read`` fills, and its hash table of alive clauses."""
+
+    def __init__(self) -> None:
+        self.counts = reader.empty_counts()
+        self.lits = np.zeros(1 << 16, np.int32)
+        self.start = np.zeros(1 << 12, np.int64)
+        self.flags = np.zeros(1 << 12, np.int8)
+        self.chain = np.full(1 << 12, reader.NONE, np.int32)
+        self.steps = np.zeros(1 << 12, np.int32)
+        self.table = np.full(1 << 12, reader.NONE, np.int32)
+        self.scratch = np.zeros(1 << 12, np.int32)
+
+    def arrays(self) -> tuple[np.ndarray, ...]:
+        return (self.scratch, self.lits, self.start, self.flags, self.steps, self.table,
+                self.chain, self.counts)  # fmt: skip
+
+    def room(self, literals: int, clauses: int, line: int) -> None:
+        """Grow the arrays (doubling) to take ``literals`` and ``clauses`` more, and
+        lines of up to ``line`` literals; the table to at least one bucket per clause."""
+        used, ids, steps = (
+            int(self.counts[i]) for i in (reader.LITS, reader.CLAUSES, reader.STEPS)
+        )
+        self.lits = _grown(self.lits, used + literals, 0)
+        self.start = _grown(self.start, ids + clauses + 2, 0)
+        self.flags = _grown(self.flags, ids + clauses + 1, 0)
+        self.chain = _grown(self.chain, ids + clauses + 1, reader.NONE)
+        self.steps = _grown(self.steps, steps + clauses, 0)
+        self.scratch = _grown(self.scratch, line + 1, 0)
+        if self.table.size < ids + clauses:
+            size = 1 << (ids + clauses).bit_length()
+            self.table = np.full(size, reader.NONE, np.int32)
+            reader.rehash(self.table, self.chain, self.lits, self.start, self.steps, steps)
+
+    def _counts(self) -> tuple[int, int, int]:
+        """Literals stored, the next clause id, steps written."""
+        counts = self.counts
+        return int(counts[reader.LITS]), int(counts[reader.CLAUSES]), int(counts[reader.STEPS])
+
+    def clauses(self, formula: int) -> _Clauses:
+        ids, used, steps = (
+            int(self.counts[i]) for i in (reader.CLAUSES, reader.LITS, reader.STEPS)
+        )
+        lits = self.lits[:used].copy() if used else np.zeros(1, np.int32)
+        return _Clauses(formula, int(np.abs(lits).max()), lits, self.start[: ids + 1].copy(),
+                        self.flags[:ids].copy(), self.steps[:steps].copy())  # fmt: skip
+
+
+def _grown(array: np.ndarray, size: int, fill: int) -> np.ndarray:
+    """``array``, or a copy at least twice as long when it is shorter than ``size``."""
+    if array.size >= size:
+        return array
+    grown = np.full(max(size, 2 * array.size), fill, array.dtype)
+    grown[: array.size] = array
+    return grown
+
+
+def _malformed(batch: list[str], offset: int, done: int, bad: int) -> ProofError:
+    """The error of the line of ``batch`` (joined by newlines) at byte ``offset``."""
+    index, at = 0, len(batch[0].encode("ascii", "replace")) + 1
+    while at <= offset:
+        index += 1
+        at += len(batch[index].encode("ascii", "replace")) + 1
+    what = "is malformed" if bad == reader.NOT_A_NUMBER else "is not one clause ended by 0"
+    text = batch[index].strip()[:60]
+    return ProofError(f"DRAT line {done + index + 1} {what}: {text!r}")
 
 
 def to_lrat(
@@ -234,11 +278,6 @@ def _write(
         elif step < 0 and not ignored[i] and (-step <= clauses.formula or marked[-step]):
             out.write(f"{latest} d {-step} 0\n")
     return written
-
-
-def _key(literals: Iterable[int]) -> bytes:
-    """The same bytes for the same set of distinct literals."""
-    return array("i", sorted(literals)).tobytes()
 
 
 def _ended(numbers: np.ndarray) -> str:

@@ -5,6 +5,8 @@ clause used, no empty clause) are rejected with a line saying which step fails."
 from __future__ import annotations
 
 import io
+import random
+import re
 import shutil
 import subprocess
 from itertools import combinations
@@ -12,6 +14,7 @@ from itertools import combinations
 import pytest
 
 from queenslab.core.errors import LimitReached
+from queenslab.core.run import never
 from queenslab.proofs import drat, lrat
 from queenslab.proofs.lrat import ProofError
 
@@ -166,3 +169,56 @@ def test_a_lemma_literal_false_at_the_top_level_is_not_hinted_by_its_reason():
     assert (step, sorted(clause), zero) == ("6", ["1", "2"], "0"), lines
     assert "1" not in lines[0].split()[4:]  # clause 1 is not among its hints
     assert lrat.check(formula, lines) == 2
+
+
+def test_the_drat_reader_matches_deletions_to_the_latest_alive_clause_with_those_literals(
+    monkeypatch,
+):
+    """Deletions name clauses by their literals in any order, repeats and all; the latest
+    alive clause of the same literals goes, an absent one is a step 0. Thousands of
+    clauses read in small batches regrow the reader's arrays and rebuild its hash table
+    (deletions replayed) on the way."""
+    monkeypatch.setattr(drat, "_BATCH", 97)
+    rng = random.Random(7)
+    formula = [tuple(rng.sample(range(-30, 31), 3)) for _ in range(50)]
+    formula = [c for c in formula if 0 not in c]
+    lines, expected, alive = [], [], {}
+    for cid, clause in enumerate(formula, 1):
+        alive.setdefault(frozenset(clause), []).append(cid)
+        expected.append(cid)
+    cid = len(formula)
+    for _ in range(6000):
+        if alive and rng.random() < 0.4:
+            key = rng.choice(sorted(alive, key=sorted))
+            named = [*key, *rng.sample(sorted(key), 1)]  # one literal named twice
+            rng.shuffle(named)
+            lines.append("d " + " ".join(map(str, named)) + " 0")
+            ids = alive[key]
+            expected.append(-ids.pop())
+            if not ids:
+                del alive[key]
+        elif rng.random() < 0.05:
+            lines.append("c a comment\n")
+            lines.append("d 99 0\n")  # never added
+            expected.append(0)
+        else:
+            clause = tuple(rng.sample([v * rng.choice((1, -1)) for v in range(1, 9)], 2))
+            cid += 1
+            lines.append(" ".join(map(str, clause)) + " 0\n")
+            alive.setdefault(frozenset(clause), []).append(cid)
+            expected.append(cid)
+    read = drat._read(formula, lines, never)
+    assert read.steps.tolist() == expected
+    assert (read.formula, read.variables, len(read.flags)) == (len(formula), 30, cid + 1)
+
+
+@pytest.mark.parametrize(
+    ("line", "reason"),
+    [("1 2", "DRAT line 2 is not one clause ended by 0: '1 2'"),
+     ("1 0 2 0", "DRAT line 2 is not one clause ended by 0: '1 0 2 0'"),
+     ("1 x 0", "DRAT line 2 is malformed: '1 x 0'"),
+     ("d -", "DRAT line 2 is malformed: 'd -'")],
+)  # fmt: skip
+def test_a_malformed_drat_line_is_named(line, reason):
+    with pytest.raises(ProofError, match=re.escape(reason)):
+        drat.to_lrat(SQUARE, ["1 0\n", line, "0"], io.StringIO())
