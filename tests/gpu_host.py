@@ -5,15 +5,18 @@ turn), so the tests check what each GPU thread computes, and it stands in for th
 in the tests of batching, checkpoints and Dask (``HostBuild`` is a ``gpu_plan.Device``).
 NVRTC (the library CuPy compiles the kernel with, from the nvidia-cuda-nvrtc-cu12 wheel)
 needs no GPU either, so the tests also check that the CUDA side of the source compiles,
-and, where ptxas is installed (the nvidia-cuda-nvcc-cu12 wheel), what it costs a thread.
+and, where ptxas is installed (the nvidia-cuda-nvcc-cu12 wheel), what it costs a thread;
+where nvdisasm is too (the nvidia-cuda-nvdisasm wheel), the machine code of a node.
 """
 
 from __future__ import annotations
 
 import ctypes
 import importlib.util
+import re
 import shutil
 import subprocess
+from collections import deque
 from functools import cache
 from pathlib import Path
 
@@ -94,6 +97,18 @@ def ptxas_program() -> Path | None:
     return found[0] if found else None
 
 
+def nvdisasm_program() -> Path | None:
+    """nvdisasm from NVIDIA's wheel (nvidia/cu13/bin) or a CUDA toolkit, or None."""
+    try:
+        spec = importlib.util.find_spec("nvidia")
+    except ModuleNotFoundError:
+        spec = None
+    folders = list(spec.submodule_search_locations or []) if spec else []
+    found = sorted(p for f in folders for p in Path(f).glob("cu*/bin/nvdisasm") if p.is_file())
+    on_path = shutil.which("nvdisasm")
+    return found[-1] if found else Path(on_path) if on_path else None
+
+
 def ptxas_report(ptx: bytes, architecture: str, folder: Path) -> str:
     """What ``ptxas -v`` says of ``ptx`` for ``architecture`` (sm_90): registers, spills."""
     program = ptxas_program()
@@ -128,3 +143,50 @@ def nvrtc_compile(library: Path, architecture: str) -> tuple[int, str, bytes]:
         ptx = buffer.value
     nvrtc.nvrtcDestroyProgram(ctypes.byref(program))
     return status, log.value.decode(errors="replace"), ptx
+
+
+def machine_code(ptx: bytes, architecture: str, folder: Path) -> str:
+    """The kernel's machine code (SASS) as nvdisasm lists it, assembled by ptxas."""
+    ptxas_report(ptx, architecture, folder)
+    program = nvdisasm_program()
+    assert program is not None, "nvdisasm is missing"
+    done = subprocess.run(
+        [str(program), "-c", str(folder / "k.cubin")], check=True, capture_output=True, text=True
+    )
+    return done.stdout
+
+
+def search_loop(listing: str) -> list[str]:
+    """The instructions of one turn of the search loop: the shortest cycle of the control
+    flow through the load of a frame (the first 128-bit shared load), as a thread runs it
+    when it claims nothing."""
+    code: list[str] = []
+    labels: dict[str, int] = {}
+    for line in listing.splitlines():
+        if label := re.match(r"\s*(\.L_x_\d+):", line):
+            labels[label.group(1)] = len(code)
+        elif op := re.match(r"\s*/\*[0-9a-f]{4,}\*/\s+(.*?)\s*;?\s*$", line):
+            code.append(op.group(1))
+
+    def after(i: int) -> list[int]:
+        target = re.search(r"\bBRA\S*\s+(?:\w+,\s*)?`\((\.L_x_\d+)\)", code[i])
+        jumps = [labels[target.group(1)]] if target else []
+        always = not code[i].startswith("@") and not code[i].startswith("BRA.DIV")
+        stops = code[i].startswith("EXIT") or (target is not None and always)
+        return jumps if stops else [*jumps, i + 1]
+
+    start = next(i for i, op in enumerate(code) if op.startswith("LDS.128"))
+    came: dict[int, int] = {}
+    todo = deque([start])
+    while todo:
+        i = todo.popleft()
+        for j in after(i):
+            if j == start:
+                path = [i]
+                while path[-1] != start:
+                    path.append(came[path[-1]])
+                return [code[k] for k in reversed(path)]
+            if j not in came:
+                came[j] = i
+                todo.append(j)
+    raise AssertionError("the frame load is in no loop")

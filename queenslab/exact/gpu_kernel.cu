@@ -8,24 +8,25 @@
 
    Each thread runs one loop, and every turn of it is one node, the same instructions for
    every thread whatever its depth: take the lowest untried cell of the frame on top of its
-   stack, write back the cells left, drop the frame when none is left, compute the child
-   frame and push it when it lives. Choices are selects and predicated stores, not branches;
-   the one branch is taken when a thread's state is done and it claims the next (one atomic
-   add, so persistent threads share the work to its end).
+   stack, write back the cells left, unmark the frame when none is left, write the child's
+   frame on the next level and mark it when it lives. Choices are selects, not branches; the
+   one branch is taken when a thread of the warp needs a new state (a warp vote): those
+   threads claim their next (one atomic add each, so persistent threads share the work to
+   its end) while the others wait a moment, instead of a warp waiting for its longest state.
 
    The queens of the state (the border's, the host's) attack each open row in a way fixed
    for the whole search, so when it claims a state a thread writes, for each open row but
    the last, a `Row` (one per level of its stack): the free cells the state leaves in the
-   next open row, and the gap to it and to the last row. A frame then holds only what the
-   thread's own queens do, as in the classic search: its untried cells, their columns and
-   their two diagonals as 32-bit masks relative to the frame's row (a step down by g rows
-   shifts them by g; a bit shifted out leaves the board for good, since these queens are all
-   above the rows still to fill). One frame is one 16-byte word, so a turn reads its frame
-   and its row in two loads and writes in two stores. Per queen placed (a node) the search
-   looks ahead at the next row and the last one and does not push when either has no free
-   cell; the last row is never pushed: a queen of the row before it finds its solutions by
-   a bit count. The host expansion follows the same rules, so the node count does not
-   depend on how deep the host went.
+   next open row and the gap to it. A frame holds only what the thread's own queens do, as
+   in the classic search: its untried cells, their columns and their two diagonals as 32-bit
+   masks relative to the frame's row (a step down by g rows shifts them by g; a bit shifted
+   out leaves the board for good, since these queens are all above the rows still to fill).
+   A frame is one 16-byte word, so a turn reads its frame and its row in two loads and
+   writes in two stores; which levels hold a frame is a register mask, so the top level is
+   one bit scan. A queen is a node; one whose next row has no free cell goes no further; the
+   last row is never pushed: a queen of the row before it finds its solutions by a bit
+   count, and these are nodes too. The host expansion follows the same rules, so the node
+   count does not depend on how deep the host went.
 
    The same file compiles as C with gcc (tests/gpu_host.py): outside CUDA, the thread and
    block indexes are variables that `run_grid` steps through one thread at a time, the
@@ -52,8 +53,8 @@ typedef unsigned long long u64;
 #endif
 #define STRIDE BLOCK_THREADS
 extern __shared__ __align__(16) unsigned char shared_stack[];
-/* The stack is read and written at 32-bit shared-memory addresses, and a child frame is
-   stored by one predicated instruction, where C's `if` would be a branch. */
+/* The stack is read and written at 32-bit shared-memory addresses (ld/st.shared), which
+   spares two instructions of address arithmetic a node that plain C accesses cost. */
 #define STACK_BASE ((u32)__cvta_generic_to_shared(shared_stack))
 DEVICE u64 warp_sum(u64 x) {
     for (int step = 16; step > 0; step >>= 1) x += __shfl_down_sync(0xffffffffu, x, step);
@@ -85,8 +86,7 @@ DEVICE u64 warp_sum(u64 x) { return x; }
 /* The thread's own queens above a row: cells left to try, columns, diagonals. */
 typedef struct ALIGNED(16) { u32 avail, cols, left, right; } Frame;
 /* What the state leaves below a frame's row: the next open row's free cells, and `shape`:
-   the gap g to that row (bits 0-4), the gap to the last row (bits 8-12), and whether the
-   next row is the last (bit 31). */
+   the gap g to that row (bits 0-4) and whether it is the last row (bit 31). */
 typedef struct ALIGNED(8) { u32 free, shape; } Row;
 #define LAST_NEXT 0x80000000u
 /* Shared memory a level of the stack takes (a block's frames, then their rows), and the
@@ -134,28 +134,25 @@ DEVICE u32 free_cells(int n, u32 full, u32 down, u64 d1, u64 d2, int r) {
 /* One node, the same steps for every thread: place the queen of the lowest untried cell of
    the frame on top of the stack (`stacked` is not 0), write back the cells left, write the
    child's frame on the next level and mark it when it lives, unmark a spent frame. The
-   thread's frames are at `frames` + level * LEVEL_BYTES, their rows at `shapes` + the same;
-   `last` holds the free cells the state leaves in its last row. */
-DEVICE void turn(u32 frames, u32 shapes, u32 last, u32 *stacked, u64 *found, u64 *nodes) {
+   thread's frames are at `frames` + level * LEVEL_BYTES, their rows at `shapes` + the same. */
+DEVICE void turn(u32 frames, u32 shapes, u32 *stacked, u64 *found, u64 *nodes) {
     const u32 level = (u32)HIGHEST_ROW(*stacked), top = frames + level * LEVEL_BYTES;
     const Frame frame = load_frame(top);
     const Row row = load_row(shapes + level * LEVEL_BYTES);
     const u32 bit = frame.avail & (0u - frame.avail), rest = frame.avail ^ bit;
     store_avail(top, rest);
     const u32 cols = frame.cols | bit, left = frame.left | bit, right = frame.right | bit;
-    const u32 g = row.shape, to_last = row.shape >> 8; /* the shifts take them mod 32 */
+    const u32 g = row.shape; /* the shifts take it mod 32 */
     const Frame child = {row.free & ~(cols | SHR(left, g) | SHL(right, g)), cols, SHR(left, g),
                          SHL(right, g)};
-    const u32 ends = last & ~(cols | SHR(left, to_last) | SHL(right, to_last));
     const int counted = (int)row.shape < 0; /* the child is the last row */
     *found += counted ? POPCOUNT(child.avail) : 0u;
     *nodes += 1;
-    const int lives = child.avail && ends && !counted;
+    const int lives = child.avail && !counted;
     /* The child's frame goes to the next level whether it lives or not (only a living one
        is marked); a spent frame is unmarked, so the search goes back past it. */
     store_frame(top + LEVEL_BYTES, child);
-    *stacked += (lives ? 2u : 0u) << level; /* mark the child's level, */
-    *stacked -= (rest ? 0u : 1u) << level;  /* unmark a spent frame's */
+    *stacked += ((lives ? 2u : 0u) - (rest ? 0u : 1u)) << level; /* mark, unmark */
 }
 
 /* Count `count` states: sums[0] += weighted solutions, sums[1] += solutions, sums[2] +=
@@ -174,7 +171,7 @@ KERNEL void count_states(int n, u64 count, const u32 *rows, const u32 *down, con
     const u32 shapes = STACK_BASE + STRIDE * (u32)sizeof(Frame) + threadIdx.x * (u32)sizeof(Row);
     const u32 full = n == 32 ? 0xffffffffu : (1u << n) - 1u;
     u64 total = 0, solutions = 0, nodes = 0, found = 0;
-    u32 last = 0, w = 0; /* last: the free cells of the state's last row */
+    u32 w = 0;           /* the state's weight */
     u32 stacked = 0;     /* the levels that hold a frame with cells left */
     int none_left = 0;
     for (;;) {
@@ -202,12 +199,11 @@ KERNEL void count_states(int n, u64 count, const u32 *rows, const u32 *down, con
                     found = POPCOUNT(cells);
                     continue;
                 }
-                last = free_cells(n, full, down[i], d1[i], d2[i], end);
                 u32 at = shapes, r = (u32)first;
                 for (u32 left = open & (open - 1u); left; left &= left - 1u) {
                     const u32 next = (u32)LOWEST_ROW(left);
                     const Row row = {free_cells(n, full, down[i], d1[i], d2[i], (int)next),
-                                     (next - r) | (end - r) << 8 | (next == (u32)end ? LAST_NEXT : 0u)};
+                                     (next - r) | (next == (u32)end ? LAST_NEXT : 0u)};
                     store_row(at, row);
                     r = next;
                     at += LEVEL_BYTES;
@@ -218,9 +214,9 @@ KERNEL void count_states(int n, u64 count, const u32 *rows, const u32 *down, con
             }
             if (ANY(none_left)) break;
         }
-        turn(frames, shapes, last, &stacked, &found, &nodes);
+        turn(frames, shapes, &stacked, &found, &nodes);
     }
-    while (stacked) turn(frames, shapes, last, &stacked, &found, &nodes);
+    while (stacked) turn(frames, shapes, &stacked, &found, &nodes);
     total += found * w;
     solutions += found;
     nodes += found;

@@ -13,9 +13,10 @@ Counting classes follows the CPU counter's rule: a constellation that no symmetr
 has as many classes as solutions, so it goes to the device; one that a symmetry fixes
 goes, in a batch of its own, to the CPU kernels' general search, which sees each solution.
 
-The expansion follows the kernel's rules exactly (a queen is a node; a queen whose next
-row or last row has no free cell goes no further; states with three rows or fewer are left
-to the kernel), so the nodes counted do not depend on how deep the host went.
+The expansion follows the kernel's rules exactly (a queen is a node, the last row's
+included; a queen whose next row has no free cell goes no further; states with three rows
+or fewer are left to the kernel), so the nodes counted do not depend on how deep the host
+went.
 """
 
 from __future__ import annotations
@@ -130,13 +131,13 @@ def _free(s: States, r: Array) -> Array:
 
 def step(s: States) -> tuple[States, int]:
     """Place the queen of the first open row of every state with four rows or more to fill:
-    the states with fewer, unchanged, then the new ones (those whose next and last rows keep
-    a free cell); and the queens placed."""
+    the states with fewer, unchanged, then the new ones (those whose next row keeps a free
+    cell); and the queens placed."""
     deep = popcount(s.rows) >= 4
     keep, go = s.pick(~deep), s.pick(deep)
     r = _lowest(go.rows)
     rows = go.rows & ~(np.uint32(1) << r.astype(np.uint32))
-    nxt, last = _lowest(rows), _highest(rows)
+    nxt = _lowest(rows)
     free = _free(go, r)
     parts, placed = [keep], 0
     for c in range(s.n):
@@ -150,8 +151,7 @@ def step(s: States) -> tuple[States, int]:
             s.n, rows[ids], go.down[ids] | np.uint32(1 << c), go.d1[ids] | (bit << rr),
             go.d2[ids] | ((bit << np.uint64(s.n - 1)) >> rr), go.weight[ids],
         )  # fmt: skip
-        alive = (_free(child, nxt[ids]) != 0) & (_free(child, last[ids]) != 0)
-        parts.append(child.pick(alive))
+        parts.append(child.pick(_free(child, nxt[ids]) != 0))
     return _concat(s.n, parts), placed
 
 

@@ -306,6 +306,23 @@ def test_the_kernel_fits_32_registers_without_spills(tmp_path):
     assert "0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads" in report
 
 
+def test_a_node_is_one_short_path_whose_one_branch_is_a_warp_vote(tmp_path):
+    """The sm_90 machine code of a turn of the search loop (a node): at most 40
+    instructions (the earlier kernel's took 83), and its one data-dependent branch is taken
+    when a thread of the warp needs a new state, decided by a vote, so the warp stays
+    together and no thread waits for its warp's longest state."""
+    library, ptxas = gpu_host.nvrtc_library(), gpu_host.ptxas_program()
+    if library is None or ptxas is None or gpu_host.nvdisasm_program() is None:
+        pytest.skip('NVRTC, ptxas or nvdisasm is missing: pip install ".[gpu-compile]" '
+                    "nvidia-cuda-nvdisasm")  # fmt: skip
+    status, log, ptx = gpu_host.nvrtc_compile(library, "compute_90")
+    assert status == 0, log
+    loop = gpu_host.search_loop(gpu_host.machine_code(ptx, "sm_90", tmp_path))
+    assert len(loop) <= 40, "\n".join(loop)
+    branches = [op for op in loop if op.startswith("@") and " BRA " in op]
+    assert len(branches) == 1 and any(op.startswith("VOTE.ANY") for op in loop), loop
+
+
 # -- batches, reduction, the stop flag -------------------------------------------------------
 def test_batches_cut_the_plan_and_send_fixed_constellations_to_the_host(host_build):
     plan = constellations.plan(10, unique=True)
