@@ -131,6 +131,15 @@ DEVICE u32 free_cells(int n, u32 full, u32 down, u64 d1, u64 d2, int r) {
     return full & ~(down | (u32)(d1 >> r) | (u32)(d2 >> (n - 1 - r)));
 }
 
+/* A thread's state is done: add its solutions to the thread's sums (a queen of the last row
+   is a node too). */
+DEVICE void settle(u64 *total, u64 *solutions, u64 *nodes, u64 *found, u32 w) {
+    *total += *found * w;
+    *solutions += *found;
+    *nodes += *found;
+    *found = 0;
+}
+
 /* One node, the same steps for every thread: place the queen of the lowest untried cell of
    the frame on top of the stack (`stacked` is not 0), write back the cells left, write the
    child's frame on the next level and mark it when it lives, unmark a spent frame. The
@@ -177,10 +186,7 @@ KERNEL void count_states(int n, u64 count, const u32 *rows, const u32 *down, con
     for (;;) {
         if (ANY(!stacked)) {
             while (!stacked) { /* this thread's state is done: take the next */
-                total += found * w;
-                solutions += found;
-                nodes += found; /* a queen of the last row is a node too */
-                found = 0;
+                settle(&total, &solutions, &nodes, &found, w);
                 const u64 i = CLAIM(claim);
                 if (i >= count) {
                     none_left = 1;
@@ -200,8 +206,8 @@ KERNEL void count_states(int n, u64 count, const u32 *rows, const u32 *down, con
                     continue;
                 }
                 u32 at = shapes, r = (u32)first;
-                for (u32 left = open & (open - 1u); left; left &= left - 1u) {
-                    const u32 next = (u32)LOWEST_ROW(left);
+                for (u32 below = open & (open - 1u); below; below &= below - 1u) {
+                    const u32 next = (u32)LOWEST_ROW(below);
                     const Row row = {free_cells(n, full, down[i], d1[i], d2[i], (int)next),
                                      (next - r) | (next == (u32)end ? LAST_NEXT : 0u)};
                     store_row(at, row);
@@ -217,9 +223,7 @@ KERNEL void count_states(int n, u64 count, const u32 *rows, const u32 *down, con
         turn(frames, shapes, &stacked, &found, &nodes);
     }
     while (stacked) turn(frames, shapes, &stacked, &found, &nodes);
-    total += found * w;
-    solutions += found;
-    nodes += found;
+    settle(&total, &solutions, &nodes, &found, w);
     total = warp_sum(total);
     solutions = warp_sum(solutions);
     nodes = warp_sum(nodes);
