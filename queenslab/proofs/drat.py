@@ -37,6 +37,7 @@ from queenslab.core.errors import LimitReached
 from queenslab.core.run import never
 from queenslab.proofs import drat_kernel as kernel
 from queenslab.proofs import drat_read as reader
+from queenslab.proofs import reading
 from queenslab.proofs.lrat import Clause, ProofError
 
 #: Steps per kernel call between two looks at ``should_stop``.
@@ -93,17 +94,18 @@ def _read(
     bounds = np.cumsum([0, *map(len, formula)], dtype=np.int64)
     store.room(flat.size, len(formula), flat.size)
     reader.store_formula(flat, bounds, *store.arrays())
-    lines = iter(drat)
     done = 0
-    while batch := list(itertools.islice(lines, _BATCH)):
+    for batch, text in reading.batches(drat, _BATCH):
         if should_stop():
             raise LimitReached
-        text = np.frombuffer("\n".join(batch).encode("ascii", "replace"), np.uint8)
         store.room(text.size // 2 + 1, text.size // 2 + 1, text.size // 2 + 1)
         reader.parse(text, *store.arrays())
         if store.counts[reader.ERROR]:
-            raise _malformed(batch, int(store.counts[reader.ERROR]) - 1, done,
-                             int(store.counts[reader.BAD]))  # fmt: skip
+            index = reading.line_at(batch, int(store.counts[reader.ERROR]) - 1)
+            number, line = done + index + 1, batch[index].strip()[:60]
+            if store.counts[reader.BAD] == reader.NOT_A_NUMBER:
+                raise ProofError(f"DRAT line {number} is malformed: {line!r}")
+            raise ProofError(f"DRAT line {number} is not one clause ended by 0: {line!r}")
         done += len(batch)
     return store.clauses(len(formula))
 
@@ -163,17 +165,6 @@ def _grown(array: np.ndarray, size: int, fill: int) -> np.ndarray:
     grown = np.full(max(size, 2 * array.size), fill, array.dtype)
     grown[: array.size] = array
     return grown
-
-
-def _malformed(batch: list[str], offset: int, done: int, bad: int) -> ProofError:
-    """The error of the line of ``batch`` (joined by newlines) at byte ``offset``."""
-    index, at = 0, len(batch[0].encode("ascii", "replace")) + 1
-    while at <= offset:
-        index += 1
-        at += len(batch[index].encode("ascii", "replace")) + 1
-    what = "is malformed" if bad == reader.NOT_A_NUMBER else "is not one clause ended by 0"
-    text = batch[index].strip()[:60]
-    return ProofError(f"DRAT line {done + index + 1} {what}: {text!r}")
 
 
 def to_lrat(

@@ -222,3 +222,17 @@ def test_the_drat_reader_matches_deletions_to_the_latest_alive_clause_with_those
 def test_a_malformed_drat_line_is_named(line, reason):
     with pytest.raises(ProofError, match=re.escape(reason)):
         drat.to_lrat(SQUARE, ["1 0\n", line, "0"], io.StringIO())
+
+
+def test_lrat_ids_may_jump_and_lemmas_may_name_new_variables(monkeypatch):
+    """The checker keeps clauses by id and literals by variable in arrays it grows: ids
+    far apart, a variable the formula lacks, a repeated literal, comments, and a proof
+    read a line per batch all check; past the empty clause nothing is read."""
+    monkeypatch.setattr(lrat, "_BATCH", 1)
+    proof = ["c jumps", "1000 1 7 7 0 1 2 0", "5000000 1 0 1 2 0", "5000001 d 1000 0",
+             "5000002 0 5000000 3 4 0", "not read"]  # fmt: skip
+    assert lrat.check(SQUARE, proof) == 3
+    with pytest.raises(ProofError, match=r"LRAT line 3 is malformed: '5000000 1 0 1 2'"):
+        lrat.check(SQUARE, [*proof[:2], "5000000 1 0 1 2", *proof[3:]])
+    with pytest.raises(ProofError, match="clause id 268435457 is beyond"):
+        lrat.check(SQUARE, [f"{(1 << 28) + 1} 1 0 1 2 0"])
