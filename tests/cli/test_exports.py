@@ -35,6 +35,12 @@ OTHERS = [
     Problem(10, variant="superqueens"),
 ]
 INSTANCES = pytest.mark.parametrize("problem", PLAIN + OTHERS, ids=lambda p: p.describe())
+#: RC2 in Python takes 5 CPU s for each of n = 9 and 10 (n = 8: 0.6 s): slow cases there.
+RC2_INSTANCES = pytest.mark.parametrize(
+    "problem",
+    [p if p.n < 9 else pytest.param(p, marks=pytest.mark.slow) for p in PLAIN] + OTHERS,
+    ids=lambda p: p.describe(),
+)
 INFEASIBLE = [Problem(3), Problem(6, variant="toroidal"), Problem(4, blocked=((1, 0), (1, 3)))]
 NO_MINIZINC = pytest.mark.skipif(
     shutil.which("minizinc") is None, reason="minizinc is not installed (.ci/run installs it)"
@@ -140,7 +146,7 @@ def test_dimacs_counts_in_every_encoding(encoding):
         assert checked(problem, boards) == expected_count(problem)
 
 
-@INSTANCES
+@RC2_INSTANCES
 def test_wcnf_optimum_through_rc2(problem):
     from pysat.examples.rc2 import RC2
     from pysat.formula import WCNF
