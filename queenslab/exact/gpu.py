@@ -50,12 +50,10 @@ LAUNCH_SECONDS = 0.25
 FIRST_LAUNCH_PER_THREAD = 2
 #: Threads of a block, compiled into the kernel (its stack offsets are constants): 64
 #: keeps a block's stack under the 48 KB of shared memory a launch gets without opting in,
-#: at any n <= 32 (31 levels, 760 bytes a thread).
+#: at any n <= 32 (31 levels of 24 bytes a thread).
 THREADS_PER_BLOCK = 64
-#: A thread's stack (gpu_kernel.cu's STACK_BYTES): a frame and a row a level, 16 + 8
-#: bytes, and one frame more, where the deepest level writes its child.
+#: A level of a thread's stack (gpu_kernel.cu's LEVEL_BYTES): a frame, 16 bytes, and a row, 8.
 LEVEL_BYTES = 24
-FRAME_BYTES = 16
 MAX_LAUNCH = 1 << 24
 #: Shared memory the driver keeps per block, and the granules registers are allocated in
 #: (per warp), as CUDA's occupancy calculator counts them for compute capability 8.x-9.x.
@@ -155,7 +153,7 @@ def _kernel() -> Any:
 
 def stack_bytes(levels: int) -> int:
     """Shared memory of a block whose threads' stacks have ``levels`` levels."""
-    return (levels * LEVEL_BYTES + FRAME_BYTES) * THREADS_PER_BLOCK
+    return levels * LEVEL_BYTES * THREADS_PER_BLOCK
 
 
 def resident_blocks(properties: Mapping[str, int], registers: int, shared: int) -> int:

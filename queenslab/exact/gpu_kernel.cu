@@ -8,11 +8,12 @@
 
    Each thread runs one loop, and every turn of it is one node, the same instructions for
    every thread whatever its depth: take the lowest untried cell of the frame on top of its
-   stack, write back the cells left, unmark the frame when none is left, write the child's
-   frame on the next level and mark it when it lives. Choices are selects, not branches; the
-   one branch is taken when a thread of the warp needs a new state (a warp vote): those
-   threads claim their next (one atomic add each, so persistent threads share the work to
-   its end) while the others wait a moment, instead of a warp waiting for its longest state.
+   stack, write back the cells left, unmark the frame when none is left, and when the child
+   lives, write its frame on the next level and mark it. Choices are selects and predicated
+   stores, not branches; the one branch is taken when a thread of the warp needs a new
+   state (a warp vote): those threads claim their next (one atomic add each, so persistent
+   threads share the work to its end) while the others wait a moment, instead of a warp
+   waiting for its longest state.
 
    The queens of the state (the border's, the host's) attack each open row in a way fixed
    for the whole search, so when it claims a state a thread writes, for each open row but
@@ -89,10 +90,8 @@ typedef struct ALIGNED(16) { u32 avail, cols, left, right; } Frame;
    the gap g to that row (bits 0-4) and whether it is the last row (bit 31). */
 typedef struct ALIGNED(8) { u32 free, shape; } Row;
 #define LAST_NEXT 0x80000000u
-/* Shared memory a level of the stack takes (a block's frames, then their rows), and the
-   stack of `levels` levels: one more level's frames, where the deepest writes its child. */
+/* Shared memory a level of the stack takes: a block's frames, then their rows. */
 #define LEVEL_BYTES (STRIDE * (u32)(sizeof(Frame) + sizeof(Row)))
-#define STACK_BYTES(levels) ((levels) * LEVEL_BYTES + STRIDE * (u32)sizeof(Frame))
 
 #ifdef __CUDACC__
 DEVICE Frame load_frame(u32 at) {
@@ -158,15 +157,15 @@ DEVICE void turn(u32 frames, u32 shapes, u32 *stacked, u64 *found, u64 *nodes) {
     *found += counted ? POPCOUNT(child.avail) : 0u;
     *nodes += 1;
     const int lives = child.avail && !counted;
-    /* The child's frame goes to the next level whether it lives or not (only a living one
-       is marked); a spent frame is unmarked, so the search goes back past it. */
-    store_frame(top + LEVEL_BYTES, child);
+    /* A living child's frame goes to the next level (a predicated store, not a branch) and
+       is marked; a spent frame is unmarked, so the search goes back past it. */
+    if (lives) store_frame(top + LEVEL_BYTES, child);
     *stacked += ((lives ? 2u : 0u) - (rest ? 0u : 1u)) << level; /* mark, unmark */
 }
 
 /* Count `count` states: sums[0] += weighted solutions, sums[1] += solutions, sums[2] +=
    nodes. Threads claim states from *claim (zero at launch) until none is left; the block
-   has BLOCK_THREADS threads (an even number) and STACK_BYTES(levels) bytes of dynamic
+   has BLOCK_THREADS threads (an even number) and `levels` * LEVEL_BYTES bytes of dynamic
    shared memory, `levels` at least the most rows a state has to fill, less one.
 
    A thread whose state is done claims the next at once, while the others of its warp wait
@@ -242,7 +241,7 @@ int run_grid(u32 threads, u32 levels, int n, u64 count, const u32 *rows, const u
              const u64 *d1, const u64 *d2, const unsigned char *weight, u64 *claim, u64 *sums) {
     if (threads % 2) return -1;
     blockDim.x = threads;
-    shared_stack = (unsigned char *)aligned_alloc(sizeof(Frame), STACK_BYTES(levels));
+    shared_stack = (unsigned char *)aligned_alloc(sizeof(Frame), levels * LEVEL_BYTES);
     if (!shared_stack) return -1;
     for (threadIdx.x = 0; threadIdx.x < threads; threadIdx.x++)
         count_states(n, count, rows, down, d1, d2, weight, claim, sums);
