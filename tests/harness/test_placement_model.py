@@ -2,7 +2,8 @@
 without lex-leader constraints) on every backend that does the task on a kind's model,
 against tests/oracle.py's brute force over permutations, on n = 1..6, a blocked board and
 given queens; weighted, the optimum is the brute force's. The variants beyond the standard
-board, and the portfolio (checked by its unit tests), are slow tests.
+board, the portfolio (checked by its unit tests) and the enumerations of the backends that
+solve once per answer (``BLOCKING``: their counts run that loop) are slow tests.
 
 Parametrized from the registry: a backend that declares a task on every kind's model
 (``Backend.does(task, "placement", native=False)``) is tested here without an edit.
@@ -24,18 +25,26 @@ SYMMETRIES = ("none", "lex-leader")
 #: (n, blocked, givens): the boards beyond the bare ones. Givens kept by few symmetries:
 #: lex-leader must not prune a board down to an image that moves them.
 BOARDS = [(6, ((2, 2), (0, 1)), ()), (6, (), ((0, 1),)), (8, ((3, 3), (0, 6)), ((1, 4),))]
+#: Backends that enumerate by solving once per answer, a no-good each: the same loop as
+#: their count, which the default suite runs; their enumerations are slow tests (milp's
+#: took 4 CPU s).
+BLOCKING = frozenset({"milp", "maxsat"})
 
 
 def _cases(task: Task) -> list:
     """(backend, variant) pairs; unavailable backends are shown as skipped, and variants
-    other than the standard board and the racers are slow tests."""
+    other than the standard board, the racers and ``BLOCKING``'s enumerations are slow
+    tests."""
     cases = []
     for name in names():
         cls = backend_class(name)
         if not cls.does(task, "placement", native=False):
             continue
+        slow = (pytest.mark.slow,) if task is Task.ENUMERATE and name in BLOCKING else ()
         cases += [
-            pytest.param(name, variant, marks=harness_marks(name, variant), id=f"{name}-{variant}")
+            pytest.param(
+                name, variant, marks=(*harness_marks(name, variant), *slow), id=f"{name}-{variant}"
+            )
             for variant in sorted(cls.variants)
             if variant in oracle.VARIANTS
         ]
