@@ -252,13 +252,3 @@ def test_no_bar_among_solutions_on_a_terminal(argv):
     'enumerating ━━━━ 0/? 0:00:00 ETA {"cols": ...}'."""
     code, seen = on_terminal(*argv)
     assert code == 0 and "enumerating" not in seen and "━" not in seen, seen
-
-
-def test_a_first_run_says_that_it_compiles(tmp_path):
-    """The first run of a command paused for seconds to compile, without a word."""
-    cache = {"NUMBA_CACHE_DIR": str(tmp_path)}
-    code, first = on_terminal("solve", "8", "-b", "las-vegas", **cache)
-    assert code == 0 and first.startswith("queens: compiling kernels (first run only)\r\n")
-    assert "queens: kernels compiled in " in first, first
-    code, again = on_terminal("solve", "8", "-b", "las-vegas", **cache)
-    assert code == 0 and "compiling" not in again, again
