@@ -267,10 +267,25 @@ def test_optimize_on_a_board_without_open_cells(name, problem, variant):
         assert why and why in result.message
 
 
-@pytest.mark.parametrize(
-    "largest", [False, pytest.param(True, marks=pytest.mark.slow)], ids=["n4", "largest"]
-)
-@pytest.mark.parametrize(("name", "problem", "variant"), _cases(Task.OPTIMIZE, variants=False))
+#: Backends whose every model and symmetry at n = 4 is a slow test too: milp's took 10 CPU s
+#: of the default suite, where cpsat, sat and maxsat solve the same models at n = 4.
+MODELS_SLOW = frozenset({"milp"})
+
+
+def _model_symmetry_cases() -> list:
+    """``_cases(Task.OPTIMIZE)`` on the standard board at n = 4 (slow for ``MODELS_SLOW``),
+    and at the largest board its oracle takes (slow)."""
+    slow = pytest.mark.slow
+    cases = []
+    for case in _cases(Task.OPTIMIZE, variants=False):
+        at_4 = (*case.marks, *([slow] if case.values[0] in MODELS_SLOW else []))
+        cases.append(pytest.param(*case.values, False, marks=at_4, id=f"{case.id}-n4"))
+        cases.append(pytest.param(*case.values, True, marks=(*case.marks, slow),
+                                  id=f"{case.id}-largest"))  # fmt: skip
+    return cases
+
+
+@pytest.mark.parametrize(("name", "problem", "variant", "largest"), _model_symmetry_cases())
 def test_every_model_and_symmetry_keeps_the_optimum(name, problem, variant, largest):
     """Each formulation, with and without lex-leader constraints, at n = 4, and (a slow
     test: milp's lex-leader rows take seconds there) at the largest board its oracle takes.
