@@ -67,7 +67,12 @@ def test_every_test_file_ci_names_exists():
 
 @pytest.mark.parametrize(
     ("expression", "fast", "slow"),
-    [("unit", True, False), ("slow", False, True), ("unit or slow", True, True)],
+    [
+        ("unit", True, False),
+        ("slow", False, True),
+        # each case is a pytest of its own (2.6 CPU s): the two above cover both rules
+        pytest.param("unit or slow", True, True, marks=pytest.mark.slow),
+    ],
 )
 def test_a_tier_leaves_out_the_slow_tests_unless_asked(expression, fast, slow):
     """Issue 35: ``-m unit`` replaced addopts' ``-m 'not slow'`` and ran 50 minutes."""
