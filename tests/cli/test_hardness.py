@@ -51,7 +51,10 @@ def test_a_small_study_runs_end_to_end_with_every_answer_checked(queens, tmp_pat
     argv = ["hardness-study", "--kind", kind, "--n", "7", "--min-open", "1", "--samples", "4"]
     argv += ["--densities", densities.get(kind, "0.5:1.5:0.5"), "-b", "backtrack", "-b", "cpsat"]
     table, plot = tmp_path / "study.json", tmp_path / "study.png"
-    run = queens(*argv, "--output", str(table), "--plot", str(plot))
+    # the plot is the same code for every kind but an axis label's words: one kind draws it
+    # (Matplotlib took 1.6 of a study's 2.9 CPU s)
+    drawn = kind == "blocked"
+    run = queens(*argv, "--output", str(table), *(["--plot", str(plot)] if drawn else []))
     assert run.returncode == 0, run.stderr
     report = json.loads(table.read_text())
     assert report["ok"] and len(report["samples"]) == 4 * len(report["densities"])
@@ -59,7 +62,7 @@ def test_a_small_study_runs_end_to_end_with_every_answer_checked(queens, tmp_pat
     for row in report["densities"]:
         assert set(row["backends"]) == {"backtrack", "cpsat"}
         assert row["backends"]["backtrack"]["effort"]["name"] == "nodes"
-    assert plot.read_bytes().startswith(b"\x89PNG")
+    assert plot.read_bytes().startswith(b"\x89PNG") if drawn else not plot.exists()
 
 
 def test_markdown_table_and_verbose_lines(queens):
