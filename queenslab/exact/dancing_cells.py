@@ -9,6 +9,10 @@ item's last live one and shrinks the size. Undoing a removal is growing the size
 so backtracking replays a trail of items in reverse and touches nothing else. The
 uncovered items are a sparse set too.
 
+Items from ``primary`` on are secondary (Knuth's XCC without colours): covered at most
+once, never branched on, so an option that takes one rules out every other option with
+it. A counting constraint "at most one chosen option has property P" is one such item.
+
 Choosing an option covers its items; every other option of a covered item leaves the
 other items it is in. At each node the item to cover is one with the fewest options left
 (minimum remaining values; Knuth's heuristic S), whose count is read, not recounted as
@@ -78,9 +82,10 @@ def _remove(node, item_of, cells, base, size, where, trail, top):
 
 @njit(cache=True)
 def _search(starts, item_of, option_of, cells, base, size, where, active, spot, trail,
-            branch, level, reg):  # fmt: skip
+            branch, level, reg, primary):  # fmt: skip
     """Run the search on from ``reg`` for ``reg[_LEFT]`` nodes; see the module docstring.
-    A found cover is ``level[:depth, _L_CHOICE]``."""
+    A found cover is ``level[:depth, _L_CHOICE]``. Items below ``primary`` are the ones
+    to cover (``active``); the others are secondary."""
     depth, nact, top, enter = reg[_DEPTH], reg[_ACTIVE], reg[_TRAIL], reg[_ENTER]
     shuffle = reg[_SHUFFLE]
     while True:
@@ -131,11 +136,12 @@ def _search(starts, item_of, option_of, cells, base, size, where, active, spot, 
         mark = top
         for node in range(starts[chosen], starts[chosen + 1]):
             item = item_of[node]
-            last = active[nact - 1]
-            here = spot[item]
-            active[here], spot[last] = last, here
-            active[nact - 1], spot[item] = item, nact - 1
-            nact -= 1
+            if item < primary:
+                last = active[nact - 1]
+                here = spot[item]
+                active[here], spot[last] = last, here
+                active[nact - 1], spot[item] = item, nact - 1
+                nact -= 1
             for k in range(base[item], base[item] + size[item]):
                 option = option_of[cells[k]]
                 if option == chosen:
@@ -167,7 +173,10 @@ def _flat(options: Options) -> tuple[np.ndarray, np.ndarray]:
 class _Search:
     """The search's arrays over ``options``: run it a budget of nodes at a time."""
 
-    def __init__(self, options: Options, items: int) -> None:
+    def __init__(self, options: Options, items: int, primary: int | None = None) -> None:
+        self.primary = items if primary is None else primary
+        if not 0 <= self.primary <= items:
+            raise ValueError(f"the primary items are 0 .. {items}, got {primary}")
         self.starts, self.item_of = _flat(options)
         nodes = len(self.item_of)
         if nodes and not 0 <= self.item_of.min() <= self.item_of.max() < items:
@@ -191,10 +200,10 @@ class _Search:
         None: no shuffling, else the generator's seed."""
         items = len(self.full)
         self.size = self.full.copy()
-        self.active = np.arange(items, dtype=np.int64)
+        self.active = np.arange(self.primary, dtype=np.int64)
         self.spot = np.arange(items, dtype=np.int64)
         state = 0 if seed is None else (seed * 0x9E3779B97F4A7C15 + 1) % (1 << 63) or 1
-        self.reg = np.array([0, items, 0, 1, 0, seed is not None, state, 0], dtype=np.int64)
+        self.reg = np.array([0, self.primary, 0, 1, 0, seed is not None, state, 0], dtype=np.int64)
         self.nodes = 0
 
     def run(self, nodes: int) -> list[int] | None:
@@ -204,7 +213,7 @@ class _Search:
         reg[_LEFT] = nodes
         status = _search(self.starts, self.item_of, self.option_of, self.cells, self.base,
                          self.size, self.where, self.active, self.spot, self.trail,
-                         self.branch, level, reg)  # fmt: skip
+                         self.branch, level, reg, self.primary)  # fmt: skip
         self.nodes += nodes - int(reg[_LEFT])
         if status == _DONE:
             raise StopIteration
@@ -216,12 +225,16 @@ class _Search:
 
 
 def covers(
-    options: Options, items: int, should_stop: Callable[[], bool] = never
+    options: Options,
+    items: int,
+    should_stop: Callable[[], bool] = never,
+    primary: int | None = None,
 ) -> Iterator[list[int]]:
     """Every set of ``options`` (as their indices, in the order chosen) covering each item
-    ``0 .. items - 1`` exactly once, in a fixed order; LimitReached when ``should_stop``
-    says stop. An option without items is never chosen."""
-    search = _Search(options, items)
+    ``0 .. primary - 1`` exactly once and the others up to ``items - 1`` at most once
+    (``primary`` None: every item exactly once), in a fixed order; LimitReached when
+    ``should_stop`` says stop. An option without primary items is never chosen."""
+    search = _Search(options, items, primary)
     while True:
         if should_stop():
             raise LimitReached
@@ -255,10 +268,17 @@ class Tries:
     on the machine.
 
     Try k (from 1) shuffles with seed ``(seed, k)`` and has ``luby(k) * unit`` nodes: the
-    same seed gives the same tries."""
+    same seed gives the same tries. Items from ``primary`` on are secondary (``covers``)."""
 
-    def __init__(self, options: Options, items: int, seed: int = 0, unit: int = UNIT) -> None:
-        self._search, self._seed, self._unit = _Search(options, items), seed, unit
+    def __init__(
+        self,
+        options: Options,
+        items: int,
+        seed: int = 0,
+        unit: int = UNIT,
+        primary: int | None = None,
+    ) -> None:
+        self._search, self._seed, self._unit = _Search(options, items, primary), seed, unit
         self.tries = self.nodes = self.work = 0
         self.size = len(self._search.item_of)  # the options' items, all told
 
@@ -292,11 +312,12 @@ def first_cover(
     seed: int = 0,
     should_stop: Callable[[], bool] = never,
     unit: int = UNIT,
+    primary: int | None = None,
 ) -> tuple[list[int] | None, int]:
-    """One exact cover (the indices of its options), or None when there is none (a
-    proof), by ``Tries`` until one settles; and the nodes spent. LimitReached when
-    ``should_stop`` says stop."""
-    tries = Tries(options, items, seed, unit)
+    """One exact cover (the indices of its options; the items from ``primary`` on at most
+    once), or None when there is none (a proof), by ``Tries`` until one settles; and the
+    nodes spent. LimitReached when ``should_stop`` says stop."""
+    tries = Tries(options, items, seed, unit, primary)
     while True:
         settled, cover = tries.next_try(should_stop)
         if settled:

@@ -44,6 +44,37 @@ def test_random_matrices_agree_with_brute_force():
         assert got == brute_force(rows, items)
 
 
+def brute_force_with_secondary(rows: list[list[int]], primary: int) -> list[list[int]]:
+    """The sets of rows covering each item below ``primary`` once and the others at most
+    once."""
+    found = []
+    for k in range(len(rows) + 1):
+        for chosen in itertools.combinations(range(len(rows)), k):
+            taken = [cell for i in chosen for cell in rows[i]]
+            if len(set(taken)) == len(taken) and set(range(primary)) <= set(taken):
+                found.append(list(chosen))
+    return sorted(found)
+
+
+def test_secondary_items_are_covered_at_most_once():
+    """Random matrices whose last items are secondary, against a brute force; a chosen
+    option always holds a primary item."""
+    rng = random.Random(5)
+    for _ in range(300):
+        rows, items = random_rows(rng, 7, 8)
+        primary = rng.randint(0, items)
+        rows = [row for row in rows if any(i < primary for i in row)]
+        got = sorted(sorted(cover) for cover in covers(rows, items, primary=primary))
+        assert got == brute_force_with_secondary(rows, primary)
+        cover, _ = first_cover(rows, items, seed=rng.randrange(9), unit=1, primary=primary)
+        assert (cover is None) == (got == [])
+
+
+def test_a_primary_count_beyond_the_items_is_refused():
+    with pytest.raises(ValueError, match="primary items"):
+        list(covers([[0]], 1, primary=2))
+
+
 def test_compressed_rows_are_the_same_options():
     rows = [[2, 4, 5], [0, 3, 6], [1, 2, 5], [0, 3], [1, 6], [3, 4, 6]]
     starts = np.cumsum([0] + [len(row) for row in rows])
