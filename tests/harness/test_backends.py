@@ -3,8 +3,8 @@
 Parametrized from the registry, so a new backend (or variant) is tested here without
 touching this file. Answers are checked by the naive oracle (tests/oracle.py) and against
 the published OEIS tables; random blocked cells and givens are drawn by Hypothesis. The
-variants beyond the standard board, and the portfolio (checked by its unit tests), are
-slow tests.
+variants beyond the standard board, the portfolio (checked by its unit tests), the sizes
+in ``SLOW`` and the solve-side draws of ``SLOW_DRAWS`` are slow tests.
 """
 
 from __future__ import annotations
@@ -68,6 +68,24 @@ def _blocked_capable(task: Task, complete: bool = False) -> list:
         p.values[0]
         for p in _cases(task, needs=(Feature.BLOCKED,))
         if p.values[1] == "standard" and (_complete(p.values[0]) or not complete)
+    ]
+
+
+#: Backends whose three solve-side property tests are slow tests: Hypothesis draws 25 boards
+#: for each, and milp starts its solver per board (8 CPU s for the three); its counts and
+#: enumerations with blocked cells and givens, against brute force, stay in the default suite.
+SLOW_DRAWS = frozenset({"milp"})
+
+
+def _drawn(cases: list) -> list:
+    """``cases`` (backend names, or params whose first value is one) with ``SLOW_DRAWS``
+    marked slow."""
+    params = [pytest.param(c, id=c) if isinstance(c, str) else c for c in cases]
+    return [
+        pytest.param(*p.values, id=p.id, marks=(*p.marks, pytest.mark.slow))
+        if p.values[0] in SLOW_DRAWS
+        else p
+        for p in params
     ]
 
 
@@ -168,7 +186,7 @@ def _takes(name: str, variant: str, blocked, givens) -> bool:
     return variant in cls.variants and needs <= cls.features
 
 
-@pytest.mark.parametrize("name", _blocked_capable(Task.SOLVE))
+@pytest.mark.parametrize("name", _drawn(_blocked_capable(Task.SOLVE)))
 @given(case=boards_with_blocks(feasible=True))
 def test_blocked_cells_and_givens_are_kept(name, case):
     variant, n, blocked, givens = case
@@ -180,7 +198,7 @@ def test_blocked_cells_and_givens_are_kept(name, case):
     assert all(result.placement[r] == c for r, c in givens)
 
 
-@pytest.mark.parametrize("name", _blocked_capable(Task.SOLVE, complete=True))
+@pytest.mark.parametrize("name", _drawn(_blocked_capable(Task.SOLVE, complete=True)))
 @given(case=boards_with_blocks())
 def test_completion_agrees_with_brute_force(name, case):
     variant, n, blocked, givens = case
@@ -190,7 +208,7 @@ def test_completion_agrees_with_brute_force(name, case):
     assert result.status == (ql.Status.SOLVED if expected else ql.Status.INFEASIBLE)
 
 
-@pytest.mark.parametrize(("name", "variant"), _cases(Task.SOLVE, needs=(Feature.GIVENS,)))
+@pytest.mark.parametrize(("name", "variant"), _drawn(_cases(Task.SOLVE, needs=(Feature.GIVENS,))))
 @given(data=st.data())
 def test_given_queens_are_kept(name, variant, data):
     n = data.draw(st.sampled_from([m for m in SOLVABLE[variant] if 4 <= m <= 8] or [10]))
