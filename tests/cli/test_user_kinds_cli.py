@@ -35,18 +35,28 @@ def queens(site, *argv: str) -> subprocess.CompletedProcess[str]:
                           env=env, timeout=HANG, cwd=ROOT)  # fmt: skip
 
 
-@pytest.mark.parametrize(
-    "argv",
-    [
-        ("solve", "4", "-b", "cpsat"),
-        ("count", "4", "-b", "sat"),
-        ("enumerate", "4", "-b", "cpsat"),
-        ("optimize", "4", "-b", "milp"),
-        ("decide", "4", "--value", "3", "-b", "maxsat"),
-    ],
-    ids=lambda argv: argv[0],
-)
-@pytest.mark.parametrize("kind", list(WRONG), ids=lambda k: k.name)
+COMMANDS = [
+    ("solve", "4", "-b", "cpsat"),
+    ("count", "4", "-b", "sat"),
+    ("enumerate", "4", "-b", "cpsat"),
+    ("optimize", "4", "-b", "milp"),
+    ("decide", "4", "--value", "3", "-b", "maxsat"),
+]
+
+
+def _wrong_kind_cases() -> list:
+    """Every wrong kind on every command, a process each: in the default suite each kind
+    once and each command at least once (the kind without an objective on ``optimize``), the
+    other 24 pairs as slow tests."""
+    cases = []
+    for i, wrong in enumerate(WRONG):
+        for j, argv in enumerate(COMMANDS):
+            marks = () if j == (i + 2) % len(COMMANDS) else (pytest.mark.slow,)
+            cases.append(pytest.param(wrong, argv, marks=marks, id=f"{wrong.name}-{argv[0]}"))
+    return cases
+
+
+@pytest.mark.parametrize(("kind", "argv"), _wrong_kind_cases())
 def test_a_wrong_kind_is_one_line_naming_it(site, kind, argv):
     run = queens(site, *argv, "--problem", kind.name)
     optimising = argv[0] in ("optimize", "decide") and kind.sense is None
