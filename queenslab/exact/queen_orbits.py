@@ -159,6 +159,45 @@ def representatives(n: int, maps: np.ndarray) -> np.ndarray:
         room = found
 
 
+@njit(cache=True)
+def _misses(kept, maps, lines):
+    """``misses``, compiled: row 0's queen tells the distinct images apart, since two
+    distinct images of a kept solution are disjoint."""
+    m, n = kept.shape
+    out = np.zeros((m, lines.shape[0]), dtype=np.int64)
+    firsts = np.zeros(maps.shape[0], dtype=np.int64)
+    for k in range(m):
+        seen = 0
+        for g in range(maps.shape[0]):
+            first = -1
+            for r in range(n):
+                cell = maps[g, r * n + kept[k, r]]
+                if cell // n == 0:
+                    first = cell
+            new = True
+            for j in range(seen):
+                if firsts[j] == first:
+                    new = False
+            if not new:
+                continue
+            firsts[seen] = first
+            seen += 1
+            for line in range(lines.shape[0]):
+                hit = False
+                for r in range(n):
+                    if lines[line, maps[g, r * n + kept[k, r]]]:
+                        hit = True
+                if not hit:
+                    out[k, line] += 1
+    return out
+
+
+def misses(kept: np.ndarray, maps: np.ndarray, lines: np.ndarray) -> np.ndarray:
+    """For each kept solution (``representatives``) and each line (a row of ``lines``, a
+    mask over the cells), how many of its distinct images under ``maps`` miss the line."""
+    return _misses(kept.astype(np.int64), maps, lines)
+
+
 def orbit_of_cells(maps: np.ndarray) -> np.ndarray:
     """Each cell's orbit under the group ``maps``, numbered from 0 in order of first cell."""
     number = np.full(maps.shape[1], -1, dtype=np.int64)

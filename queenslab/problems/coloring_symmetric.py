@@ -14,11 +14,24 @@ the colourings G keeps, and its None proves only that none is kept by G.
 The fold divides the options and the items by about |G|, and the depth too: n = 12 under
 the two mirrors is 36 items and three or four choices. The cover is searched by dancing
 cells with restarts (``exact.dancing_cells``), for several groups in turn (``search``).
+
+The board's long diagonals are cliques, which prune (after Vasquez 2004's clique
+filtering): a line of n cells takes all n colours, so every class meets each of the two
+main diagonals once, and a solution orbit with a class that misses one is no option; a
+line of n - 1 cells is missed by at most one class, so each of the four such diagonals is
+a secondary item (at most once) of the options with a class that misses it. Sound for
+every colouring G keeps, so the search stays complete for them.
+
+No transpose keeps an n-colouring (n >= 2): the main diagonal's n cells are in n
+different classes, each of which the transpose must then map onto itself, and no solution
+is its own transpose (queens at (r, c) and (c, r) share an anti-diagonal). Hence the
+groups below: an odd board has only the half turn.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import NamedTuple
 
 import numpy as np
 
@@ -43,21 +56,50 @@ JOIN = 32
 MAX_N = 16
 
 
-def folded(n: int, generators: tuple[str, ...]) -> tuple[np.ndarray, np.ndarray, Options, int]:
-    """The cover under the group ``generators`` make: the group, its kept solutions
-    (columns row by row), the options as compressed rows of cell orbits (one per kept
-    solution) and the number of orbits."""
+class Folded(NamedTuple):
+    """The cover under a group: the group (``queen_orbits.group``), the kept solutions
+    that are options (columns row by row), the options as compressed rows, and the items:
+    the cell orbits ``0 .. primary - 1``, then one secondary item per diagonal of n - 1
+    cells."""
+
+    maps: np.ndarray
+    kept: np.ndarray
+    options: Options
+    items: int
+    primary: int
+
+
+def long_diagonals(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """The diagonals of n and of n - 1 cells, each a mask over the cells (one a row)."""
+    r, c = np.divmod(np.arange(n * n), n)
+    full = np.array([r == c, r + c == n - 1])
+    short = np.array([r - c == 1, c - r == 1, r + c == n - 2, r + c == n])
+    return full, short
+
+
+def folded(n: int, generators: tuple[str, ...]) -> Folded:
+    """The cover of the colourings the group ``generators`` make keeps: one option per
+    kept solution whose classes meet both main diagonals and no two of which miss one
+    diagonal of n - 1 cells (module docstring)."""
     if n > MAX_N:
         raise ValueError(f"the folded search enumerates every solution: n <= {MAX_N}, got {n}")
     maps = queen_orbits.group(n, generators)
     kept = queen_orbits.representatives(n, maps)
+    full, short = long_diagonals(n)
+    missed = queen_orbits.misses(kept, maps, np.concatenate([full, short]))
+    fit = (missed[:, : len(full)] == 0).all(axis=1) & (missed[:, len(full) :] <= 1).all(axis=1)
+    kept, missed = kept[fit], missed[fit, len(full) :]
     orbit = queen_orbits.orbit_of_cells(maps).astype(np.int32)
+    orbits = int(orbit.max()) + 1
     cells = np.sort(orbit[np.arange(n) * n + kept], axis=1)
     new = np.ones(cells.shape, dtype=bool)
     new[:, 1:] = cells[:, 1:] != cells[:, :-1]  # a fixed solution meets an orbit twice
-    starts = np.zeros(len(cells) + 1, dtype=np.int64)
-    starts[1:] = np.cumsum(new.sum(axis=1))
-    return maps, kept, (starts, cells[new]), int(orbit.max()) + 1
+    slack = orbits + np.arange(len(short), dtype=np.int32)
+    table = np.concatenate([cells, np.broadcast_to(slack, missed.shape)], axis=1)
+    taken = np.concatenate([new, missed == 1], axis=1)
+    starts = np.zeros(len(kept) + 1, dtype=np.int64)
+    starts[1:] = np.cumsum(taken.sum(axis=1))
+    return Folded(maps, kept, (starts, table[taken]), orbits + len(short), orbits)
 
 
 def colouring(
@@ -66,9 +108,11 @@ def colouring(
     """n disjoint solutions (columns row by row) covering the board whose set the group
     ``generators`` make maps onto itself; None when there is none (a proof for this group
     only). LimitReached when ``should_stop`` says stop."""
-    maps, kept, options, items = folded(n, generators)
-    cover, _ = dancing_cells.first_cover(options, items, seed, should_stop)
-    return None if cover is None else _unfolded(maps, kept, cover)
+    fold = folded(n, generators)
+    cover, _ = dancing_cells.first_cover(
+        fold.options, fold.items, seed, should_stop, primary=fold.primary
+    )
+    return None if cover is None else _unfolded(fold.maps, fold.kept, cover)
 
 
 def _unfolded(maps: np.ndarray, kept: np.ndarray, cover: list[int]) -> list[tuple[int, ...]]:
@@ -93,8 +137,9 @@ def search(
     while waiting or running:
         least = min((tries.work for _, _, tries in running), default=0)
         if waiting and (not running or least >= JOIN * sum(t.size for _, _, t in running)):
-            maps, kept, options, items = folded(n, waiting.pop(0))
-            running.append((maps, kept, dancing_cells.Tries(options, items, seed)))
+            fold = folded(n, waiting.pop(0))
+            tries = dancing_cells.Tries(fold.options, fold.items, seed, primary=fold.primary)
+            running.append((fold.maps, fold.kept, tries))
         entry = min(running, key=lambda entry: entry[2].work)
         settled, cover = entry[2].next_try(should_stop)
         if cover is not None:

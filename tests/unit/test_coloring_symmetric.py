@@ -12,7 +12,7 @@ import pytest
 
 from queenslab.boards import board
 from queenslab.core.problem import Problem
-from queenslab.exact import backtracking, queen_orbits
+from queenslab.exact import backtracking, dancing_cells, queen_orbits
 from queenslab.problems import coloring_symmetric
 from queenslab.problems.coloring import Coloring, ColourClasses
 from tests.conftest import ROOT
@@ -91,6 +91,60 @@ def test_a_folded_cover_unfolds_into_a_colouring_the_group_keeps(generators):
     mine = {frozenset(enumerate(cols)) for cols in found}
     for move in queen_orbits.group(n, generators):
         assert {frozenset(divmod(int(move[r * n + c]), n) for r, c in cls) for cls in mine} == mine
+
+
+def every_colouring(n: int) -> set[frozenset]:
+    """Every n-colouring as a set of classes, from covers over every solution (no fold,
+    no filter)."""
+    solutions = list(backtracking.search(Problem(n)))
+    rows = [[r * n + c for r, c in enumerate(cols)] for cols in solutions]
+    return {frozenset(solutions[i] for i in cover) for cover in dancing_cells.covers(rows, n * n)}
+
+
+def kept_by(colouring: frozenset, maps: np.ndarray, n: int) -> bool:
+    classes = {frozenset(enumerate(cols)) for cols in colouring}
+    return all(
+        {frozenset(divmod(int(move[r * n + c]), n) for r, c in cls) for cls in classes} == classes
+        for move in maps
+    )
+
+
+@pytest.mark.parametrize("n", [5, 7])
+@pytest.mark.parametrize("generators", [(), ("rot180",)], ids=",".join)
+def test_the_folded_covers_are_every_colouring_the_group_keeps(n, generators):
+    """The diagonal cliques drop options and add secondary items; every colouring the
+    group keeps is still a cover (Q5, Q7: Pólya's translates and their mirror images)."""
+    fold = coloring_symmetric.folded(n, generators)
+    unfolded = {
+        frozenset(coloring_symmetric._unfolded(fold.maps, fold.kept, cover))
+        for cover in dancing_cells.covers(fold.options, fold.items, primary=fold.primary)
+    }
+    expected = {c for c in every_colouring(n) if kept_by(c, fold.maps, n)}
+    assert unfolded == expected and expected
+
+
+def test_the_options_meet_the_main_diagonals_and_name_the_short_ones_they_miss():
+    n = 12
+    fold = coloring_symmetric.folded(n, ("mirror-columns",))
+    full, short = coloring_symmetric.long_diagonals(n)
+    starts, items = fold.options
+    for k in range(0, len(fold.kept), 97):
+        classes = queen_orbits.images(fold.kept[k].tolist(), fold.maps)
+        cells = [[r * n + c for r, c in enumerate(cls)] for cls in classes]
+        assert all(line[cls].any() for line in full for cls in cells)
+        missed = [j for j, line in enumerate(short) if any(not line[cls].any() for cls in cells)]
+        secondary = items[starts[k] : starts[k + 1]]
+        assert sorted(secondary[secondary >= fold.primary] - fold.primary) == missed
+
+
+@pytest.mark.parametrize("n", [5, 7, 9])
+def test_no_solution_is_its_own_transpose(n):
+    """So no transpose keeps a colouring (module docstring), even where colourings
+    exist."""
+    maps = queen_orbits.group(n, ("transpose",))
+    kept = queen_orbits.representatives(n, maps)
+    assert not any(len(queen_orbits.images(cols.tolist(), maps)) == 1 for cols in kept)
+    assert coloring_symmetric.colouring(n, ("transpose",)) is None
 
 
 @pytest.mark.parametrize("n", [2, 3, 4, 6, 8, 9, 10])
