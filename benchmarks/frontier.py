@@ -295,7 +295,8 @@ ROWS: list[Entry] = [
     optimized("peaceable-models", "peaceable", 10, 600, *LINES),
     optimized("peaceable-models", "peaceable", 10, 600, *ARMIES),
     optimized("peaceable-default", "peaceable", 9, 60),
-    # past the literature: a(16) >= 37 found, the proof at 38 (and a(15) at 33) resumed
+    # past the literature: a(16) = 37, armies of 37 found and the proof at 38 whole in its
+    # ledger (a resumed row reads it); a(15) at 33 resumed
     decided("peaceable-16", "peaceable", 16, 37, 600, *ARMIES),
     resumed(
         "peaceable-16",
