@@ -147,6 +147,15 @@ def test_no_solution_is_its_own_transpose(n):
     assert coloring_symmetric.colouring(n, ("transpose",)) is None
 
 
+@pytest.mark.parametrize("n", [7, 11])
+def test_no_solution_of_a_board_3_mod_4_is_kept_by_the_quarter_turn(n):
+    """Its queens off the middle come in fours, and n - 1 is no multiple of 4: so no
+    quarter turn keeps a colouring of Q15 (the middle cell's class would be one)."""
+    maps = queen_orbits.group(n, ("rot90",))
+    kept = queen_orbits.representatives(n, maps)
+    assert not any(len(queen_orbits.images(cols.tolist(), maps)) == 1 for cols in kept)
+
+
 @pytest.mark.parametrize("n", [2, 3, 4, 6, 8, 9, 10])
 def test_no_group_keeps_a_colouring_where_none_exists(n):
     assert coloring_symmetric.search(n) is None
