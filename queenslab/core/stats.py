@@ -83,7 +83,9 @@ class Stats(dict[str, Any]):
         for key, value in {**(values or {}), **more}.items():
             if key in MODEL_SIZE and isinstance(value, int):
                 self[key] = max(self.get(key, 0), value)
-            elif isinstance(value, int | float) and not isinstance(value, bool):
+            elif isinstance(value, float):  # rounded, so 0.1 + 0.2 prints as 0.3
+                self[key] = round(self.get(key, 0) + value, 6)
+            elif isinstance(value, int) and not isinstance(value, bool):
                 self[key] = self.get(key, 0) + value
             elif isinstance(value, list):
                 pairs = zip_longest(self.get(key, []), value, fillvalue=0)

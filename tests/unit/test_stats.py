@@ -12,6 +12,7 @@ import pytest
 
 import queenslab as ql
 from queenslab.core.backend import Family, Task
+from queenslab.core.stats import Stats
 from queenslab.registry import backend_class, info, names
 
 #: The effort figures each non-model backend reports (constructions search nothing).
@@ -72,3 +73,13 @@ def test_effort_figures_are_integral_and_plausible(name, task):
         assert result.stats["nodes"] >= found  # every solution is a leaf of the tree
         if task is Task.SOLVE:
             assert result.stats["nodes"] >= 12  # a queen placed per row at least
+
+
+def test_summed_seconds_keep_the_digits_they_were_given():
+    """A split's per-cube timings (each rounded to milliseconds) add up without float
+    noise in the JSON: 1.149, not 1.1489999999999998."""
+    stats = Stats()
+    for seconds in (0.1, 0.2, 0.849):
+        stats.add(proof_check_seconds=seconds)
+    assert stats["proof_check_seconds"] == 1.149
+    assert repr(stats["proof_check_seconds"]) == "1.149"
