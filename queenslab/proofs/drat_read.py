@@ -19,13 +19,15 @@ import numpy as np
 
 from queenslab.compiled.jit import njit
 from queenslab.proofs.drat_kernel import TAUTOLOGY
+from queenslab.proofs.text_kernel import NEWLINE, SPACE, number
 
 LITS, CLAUSES, STEPS, ERROR, BAD = 0, 1, 2, 3, 4
 NO_ZERO, NOT_A_NUMBER, AFTER_ZERO = 1, 2, 3
 #: No clause in a bucket's chain.
 NONE = -1
 
-_NEWLINE, _SPACE, _MINUS, _ZERO, _NINE = 10, 32, 45, 48, 57
+#: Digits a literal may have (int32).
+_DIGITS = 9
 
 
 def empty_counts() -> np.ndarray:
@@ -131,40 +133,34 @@ def parse(text, scratch, lits, start, flags, steps, table, chain, counts):
     i, n = 0, text.size
     while i < n:
         c = text[i]
-        if c <= _SPACE:  # blanks and empty lines
+        if c <= SPACE:  # blanks and empty lines
             i += 1
             continue
         line = i
         if c == 99:  # "c": a comment, to the end of its line
-            while i < n and text[i] != _NEWLINE:
+            while i < n and text[i] != NEWLINE:
                 i += 1
             continue
         deleted = c == 100  # "d"
         if deleted:
             i += 1
         k, ended, bad = 0, False, 0
-        while i < n and text[i] != _NEWLINE:
+        while i < n and text[i] != NEWLINE:
             c = text[i]
-            if c <= _SPACE:
+            if c <= SPACE:
                 i += 1
                 continue
             if ended:
                 bad = AFTER_ZERO
                 break
-            sign = 1
-            if c == _MINUS:
-                sign, i = -1, i + 1
-            value, digits = 0, 0
-            while i < n and _ZERO <= text[i] <= _NINE:
-                value = 10 * value + (text[i] - _ZERO)
-                digits, i = digits + 1, i + 1
-            if digits == 0 or digits > 9 or (i < n and text[i] > _SPACE):
+            value, i = number(text, i, _DIGITS)
+            if i < 0:
                 bad = NOT_A_NUMBER
                 break
             if value == 0:
                 ended = True
             else:
-                scratch[k] = sign * value
+                scratch[k] = value
                 k += 1
         if not bad and not ended:
             bad = NO_ZERO

@@ -16,6 +16,7 @@ from __future__ import annotations
 import numpy as np
 
 from queenslab.compiled.jit import njit
+from queenslab.proofs.text_kernel import NEWLINE, SPACE, number
 
 STAMP, LAST, USED, ADDED, REFUTED, STOP, STEP, OTHER, AT = range(9)
 #: Why a batch stopped: a proof error, or an array too small (grow it, resume at AT).
@@ -24,7 +25,8 @@ STAMP, LAST, USED, ADDED, REFUTED, STOP, STEP, OTHER, AT = range(9)
     MORE_IDS, MORE_VARIABLES,
 ) = range(10)  # fmt: skip
 
-_NEWLINE, _SPACE, _MINUS, _ZERO, _NINE = 10, 32, 45, 48, 57
+#: Digits an id or a literal may have (int64).
+_DIGITS = 18
 
 
 def empty_counts() -> np.ndarray:
@@ -37,25 +39,9 @@ def _index(lit):
 
 
 @njit(cache=True, nogil=True)
-def _number(text, i):
-    """The integer at ``text[i:]`` and the offset after it; offset -1 when there is no
-    number ended by a blank (or the text's end) there."""
-    n, sign = text.size, 1
-    if i < n and text[i] == _MINUS:
-        sign, i = -1, i + 1
-    value, digits = 0, 0
-    while i < n and _ZERO <= text[i] <= _NINE:
-        value = 10 * value + (text[i] - _ZERO)
-        digits, i = digits + 1, i + 1
-    if digits == 0 or digits > 18 or (i < n and text[i] > _SPACE):
-        return 0, -1
-    return sign * value, i
-
-
-@njit(cache=True, nogil=True)
 def _blank(text, i):
     """The offset of the next word on this line (or of its end)."""
-    while i < text.size and text[i] <= _SPACE and text[i] != _NEWLINE:
+    while i < text.size and text[i] <= SPACE and text[i] != NEWLINE:
         i += 1
     return i
 
@@ -84,15 +70,15 @@ def check(text, start, where, size, store, true, counts):
     i, n = start, text.size
     counts[STOP] = DONE
     while i < n and not counts[REFUTED]:
-        if text[i] <= _SPACE:
+        if text[i] <= SPACE:
             i += 1
             continue
         line = i
         if text[i] == 99:  # "c": a comment
-            while i < n and text[i] != _NEWLINE:
+            while i < n and text[i] != NEWLINE:
                 i += 1
             continue
-        step, i = _number(text, i)
+        step, i = number(text, i, _DIGITS)
         if i < 0:
             _stop(counts, MALFORMED, 0, 0, line)
             return
@@ -107,7 +93,7 @@ def check(text, start, where, size, store, true, counts):
         if i < 0:
             return
         i = _blank(text, i)
-        if i < n and text[i] != _NEWLINE:
+        if i < n and text[i] != NEWLINE:
             _stop(counts, MALFORMED, 0, 0, line)
             return
 
@@ -116,7 +102,7 @@ def check(text, start, where, size, store, true, counts):
 def _deleted(text, i, step, where, size, counts, line):
     while True:
         i = _blank(text, i)
-        gone, i = _number(text, i)
+        gone, i = number(text, i, _DIGITS)
         if i < 0:
             _stop(counts, MALFORMED, 0, 0, line)
             return -1
@@ -136,7 +122,7 @@ def _added(text, i, step, where, size, store, true, counts, line):
     k = 0
     while True:  # the clause, into the store past its end
         i = _blank(text, i)
-        lit, i = _number(text, i)
+        lit, i = number(text, i, _DIGITS)
         if i < 0:
             _stop(counts, MALFORMED, 0, 0, line)
             return -1
@@ -161,7 +147,7 @@ def _added(text, i, step, where, size, store, true, counts, line):
     ended = False
     while True:  # the hints
         i = _blank(text, i)
-        hint, i = _number(text, i)
+        hint, i = number(text, i, _DIGITS)
         if i < 0:
             _stop(counts, MALFORMED, 0, 0, line)
             return -1
