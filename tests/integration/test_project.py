@@ -152,11 +152,14 @@ def test_python_examples(document, monkeypatch):
     assert runner.failures == 0 and runner.tries > 0
 
 
+#: Every folder of Python the project writes, notebooks included.
+LINTED = ("queenslab", "tests", "benchmarks", "tools", "docs/notebooks")
+
+
 @pytest.mark.parametrize("args", [["check"], ["format", "--check"]])
 def test_ruff_is_clean(args):
     run = subprocess.run(
-        [sys.executable, "-m", "ruff", *args, "queenslab", "tests", "benchmarks", "tools",
-         "docs/notebooks"],  # fmt: skip
+        [sys.executable, "-m", "ruff", *args, *LINTED],
         cwd=ROOT,
         capture_output=True,
         text=True,
