@@ -58,11 +58,16 @@ def _steps() -> list[tuple[str, Callable[[], object]]]:
 
 
 def _proofs() -> None:
-    """DRAT to LRAT (``queens decide --proof``, ``check-proof``): a two-variable refutation."""
-    from queenslab.proofs import drat
+    """DRAT to LRAT and the LRAT check (``queens decide --proof``, ``check-proof``): a
+    two-variable refutation beside a chain of implications longer than the reader's first
+    hash table, so that the table grows."""
+    from queenslab.proofs import drat, lrat
 
-    formula = [(1, 2), (1, -2), (-1, 2), (-1, -2)]
-    drat.to_lrat(formula, ["1 0", "0"], io.StringIO())
+    chain = [(-v, v + 1) for v in range(3, 5003)]
+    formula = [(1, 2), (1, -2), (-1, 2), (-1, -2), *chain]
+    written = io.StringIO()
+    drat.to_lrat(formula, ["1 0", "d -3 4 0", "0"], written)
+    lrat.check(formula, written.getvalue().splitlines(keepends=True))
 
 
 def _validation() -> None:
@@ -75,12 +80,12 @@ def _validation() -> None:
 
 
 def _covers() -> None:
-    """Exact cover (colourings: ``problems.coloring_exact_cover``)."""
+    """Exact cover (colourings: ``problems.coloring_exact_cover``, the folded search)."""
     from queenslab.exact.dancing_cells import first_cover
-    from queenslab.exact.queen_orbits import group, representatives
+    from queenslab.problems.coloring_symmetric import folded
 
     first_cover([[0], [1], [0, 1]], 2)
-    representatives(4, group(4, ("rot180",)))
+    folded(5, ("rot180",))
 
 
 def _las_vegas_study() -> None:
