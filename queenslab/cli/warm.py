@@ -63,7 +63,7 @@ def _proofs() -> None:
     hash table, so that the table grows."""
     from queenslab.proofs import drat, lrat
 
-    chain = [(-v, v + 1) for v in range(3, 5003)]
+    chain = [(-v, v + 1) for v in range(3, drat.FIRST_CLAUSES + 3)]
     formula = [(1, 2), (1, -2), (-1, 2), (-1, -2), *chain]
     written = io.StringIO()
     drat.to_lrat(formula, ["1 0", "d -3 4 0", "0"], written)

@@ -46,6 +46,8 @@ _CHUNK = 2048
 _BATCH = 1 << 16
 #: Hints a backward call may write before handing them over.
 _HINTS = 1 << 20
+#: The clauses the reader's store (and its hash table) has room for before it grows.
+FIRST_CLAUSES = 1 << 12
 
 
 @dataclass
@@ -116,12 +118,12 @@ class _Store:
     def __init__(self) -> None:
         self.counts = reader.empty_counts()
         self.lits = np.zeros(1 << 16, np.int32)
-        self.start = np.zeros(1 << 12, np.int64)
-        self.flags = np.zeros(1 << 12, np.int8)
-        self.chain = np.full(1 << 12, reader.NONE, np.int32)
-        self.steps = np.zeros(1 << 12, np.int32)
-        self.table = np.full(1 << 12, reader.NONE, np.int32)
-        self.scratch = np.zeros(1 << 12, np.int32)
+        self.start = np.zeros(FIRST_CLAUSES, np.int64)
+        self.flags = np.zeros(FIRST_CLAUSES, np.int8)
+        self.chain = np.full(FIRST_CLAUSES, reader.NONE, np.int32)
+        self.steps = np.zeros(FIRST_CLAUSES, np.int32)
+        self.table = np.full(FIRST_CLAUSES, reader.NONE, np.int32)
+        self.scratch = np.zeros(FIRST_CLAUSES, np.int32)
 
     def arrays(self) -> tuple[np.ndarray, ...]:
         return (self.scratch, self.lits, self.start, self.flags, self.steps, self.table,
