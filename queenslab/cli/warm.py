@@ -82,10 +82,10 @@ def _validation() -> None:
 def _covers() -> None:
     """Exact cover (colourings: ``problems.coloring_exact_cover``, the folded search)."""
     from queenslab.exact.dancing_cells import first_cover
-    from queenslab.problems.coloring_symmetric import folded
+    from queenslab.problems.coloring_symmetric import colouring
 
     first_cover([[0], [1], [0, 1]], 2)
-    folded(5, ("rot180",))
+    colouring(5, ("rot180",))
 
 
 def _las_vegas_study() -> None:

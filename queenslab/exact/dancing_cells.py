@@ -18,12 +18,10 @@ other items it is in. At each node the item to cover is one with the fewest opti
 (minimum remaining values; Knuth's heuristic S), whose count is read, not recounted as
 ``exact.exact_cover`` does, so a node costs the options it removes, not the rows alive.
 
-The time to a first cover varies by orders of magnitude with the order of the branches,
-a heavy tail that restarts cut (Gomes, Selman and Kautz 1998): ``first_cover`` runs tries
-whose ties and branch orders are shuffled by a seeded generator (xorshift, so a seed
-gives the same tries everywhere), each with a node budget from Luby's sequence (Luby,
-Sinclair and Zuckerman 1993). A try that ends within its budget searched everything, so
-None is a proof. ``covers`` enumerates every cover in a fixed order.
+``first_cover`` restarts the search (``restarts``) with its ties and branch orders
+shuffled by a seeded generator (xorshift, so a seed gives the same tries everywhere); a
+try that ends within its budget searched everything, so None is a proof. ``covers``
+enumerates every cover in a fixed order.
 
 The search is a loop over an explicit stack that runs for a budget of nodes, returns and
 is called again, so the caller looks at its stop condition between budgets.
@@ -38,11 +36,8 @@ import numpy as np
 from queenslab.compiled.jit import njit
 from queenslab.core.errors import LimitReached
 from queenslab.core.run import never
+from queenslab.exact import restarts
 
-#: Nodes between two looks at the stop condition.
-BUDGET = 1 << 15
-#: The unit of Luby's sequence in ``first_cover``: try k has ``luby(k) * UNIT`` nodes.
-UNIT = 1 << 12
 #: What a call of the search returns.
 _FOUND, _DONE, _SPENT = 0, 1, 2
 #: The scalar registers: depth, uncovered items, trail length, whether to enter the node
@@ -159,7 +154,7 @@ def _search(starts, item_of, option_of, cells, base, size, where, active, spot, 
 Options = Sequence[Sequence[int]] | tuple[np.ndarray, np.ndarray]
 
 
-def _flat(options: Options) -> tuple[np.ndarray, np.ndarray]:
+def flat(options: Options) -> tuple[np.ndarray, np.ndarray]:
     """``options`` as compressed rows: starts as int64, items as int32 (an item, an
     option and a node are indices below 2³¹, which halves the arrays of millions)."""
     if isinstance(options, tuple) and len(options) == 2 and isinstance(options[0], np.ndarray):
@@ -170,14 +165,16 @@ def _flat(options: Options) -> tuple[np.ndarray, np.ndarray]:
     return starts, items
 
 
-class _Search:
-    """The search's arrays over ``options``: run it a budget of nodes at a time."""
+class Search:
+    """The search's arrays over ``options``: run it a budget of nodes at a time
+    (``restarts.Restartable``)."""
 
     def __init__(self, options: Options, items: int, primary: int | None = None) -> None:
         self.primary = items if primary is None else primary
         if not 0 <= self.primary <= items:
             raise ValueError(f"the primary items are 0 .. {items}, got {primary}")
-        self.starts, self.item_of = _flat(options)
+        self.starts, self.item_of = flat(options)
+        self.volume = len(self.item_of)
         nodes = len(self.item_of)
         if nodes and not 0 <= self.item_of.min() <= self.item_of.max() < items:
             raise ValueError("an option's item is out of range")
@@ -205,6 +202,11 @@ class _Search:
         state = 0 if seed is None else (seed * 0x9E3779B97F4A7C15 + 1) % (1 << 63) or 1
         self.reg = np.array([0, self.primary, 0, 1, 0, seed is not None, state, 0], dtype=np.int64)
         self.nodes = 0
+
+    @property
+    def work(self) -> int:
+        """The options removed from items since the last restart."""
+        return int(self.reg[_WORK])
 
     def run(self, nodes: int) -> list[int] | None:
         """The next cover within ``nodes`` nodes; None when the budget ran out first.
@@ -234,76 +236,16 @@ def covers(
     ``0 .. primary - 1`` exactly once and the others up to ``items - 1`` at most once
     (``primary`` None: every item exactly once), in a fixed order; LimitReached when
     ``should_stop`` says stop. An option without primary items is never chosen."""
-    search = _Search(options, items, primary)
+    search = Search(options, items, primary)
     while True:
         if should_stop():
             raise LimitReached
         try:
-            cover = search.run(BUDGET)
+            cover = search.run(restarts.BUDGET)
         except StopIteration:
             return
         if cover is not None:
             yield cover
-
-
-def luby(k: int) -> int:
-    """Term k (from 1) of Luby's sequence 1, 1, 2, 1, 1, 2, 4, 1, ...: the restart budgets
-    within a log factor of the best fixed one for any run-time distribution."""
-    size = 1
-    while size < k + 1:
-        size = 2 * size + 1
-    while size > 1:
-        if k == size:
-            return (size + 1) // 2
-        size //= 2
-        if k > size:
-            k -= size
-    return 1
-
-
-class Tries:
-    """The restarted search for one cover, a try at a time, so that a caller can share
-    its time between several searches (``coloring_symmetric`` runs one per group);
-    ``work`` counts the options removed, a measure of the time spent that does not depend
-    on the machine.
-
-    Try k (from 1) shuffles with seed ``(seed, k)`` and has ``luby(k) * unit`` nodes: the
-    same seed gives the same tries. Items from ``primary`` on are secondary (``covers``)."""
-
-    def __init__(
-        self,
-        options: Options,
-        items: int,
-        seed: int = 0,
-        unit: int = UNIT,
-        primary: int | None = None,
-    ) -> None:
-        self._search, self._seed, self._unit = _Search(options, items, primary), seed, unit
-        self.tries = self.nodes = self.work = 0
-        self.size = len(self._search.item_of)  # the options' items, all told
-
-    def next_try(self, should_stop: Callable[[], bool] = never) -> tuple[bool, list[int] | None]:
-        """(settled, cover): a cover found, (True, None) when there is none (the try ran
-        out of branches within its budget: a proof), (False, None) when its budget ran
-        out first. LimitReached when ``should_stop`` says stop."""
-        self.tries += 1
-        search = self._search
-        search.restart(self._seed * 1_000_003 + self.tries)
-        budget = luby(self.tries) * self._unit
-        try:
-            while search.nodes < budget:
-                if should_stop():
-                    raise LimitReached
-                try:
-                    cover = search.run(min(BUDGET, budget - search.nodes))
-                except StopIteration:
-                    return True, None
-                if cover is not None:
-                    return True, cover
-            return False, None
-        finally:
-            self.nodes += search.nodes
-            self.work += int(search.reg[_WORK])
 
 
 def first_cover(
@@ -311,14 +253,11 @@ def first_cover(
     items: int,
     seed: int = 0,
     should_stop: Callable[[], bool] = never,
-    unit: int = UNIT,
+    unit: int = restarts.UNIT,
     primary: int | None = None,
 ) -> tuple[list[int] | None, int]:
     """One exact cover (the indices of its options; the items from ``primary`` on at most
-    once), or None when there is none (a proof), by ``Tries`` until one settles; and the
-    nodes spent. LimitReached when ``should_stop`` says stop."""
-    tries = Tries(options, items, seed, unit, primary)
-    while True:
-        settled, cover = tries.next_try(should_stop)
-        if settled:
-            return cover, tries.nodes
+    once), or None when there is none (a proof), by restarted tries
+    (``restarts.first_cover``); and the nodes spent. LimitReached when ``should_stop``
+    says stop."""
+    return restarts.first_cover(Search(options, items, primary), seed, should_stop, unit)

@@ -12,15 +12,18 @@ classes G permutes, and every such colouring folds into one: the search is compl
 the colourings G keeps, and its None proves only that none is kept by G.
 
 The fold divides the options and the items by about |G|, and the depth too: n = 12 under
-the two mirrors is 36 items and three or four choices. The cover is searched by dancing
-cells with restarts (``exact.dancing_cells``), for several groups in turn (``search``).
+the two mirrors is 36 items and three or four choices. The cover is searched with
+restarts (``exact.restarts``), for several groups in turn (``search``).
 
-The board's long diagonals are cliques, which prune (after Vasquez 2004's clique
-filtering): a line of n cells takes all n colours, so every class meets each of the two
-main diagonals once, and a solution orbit with a class that misses one is no option; a
-line of n - 1 cells is missed by at most one class, so each of the four such diagonals is
-a secondary item (at most once) of the options with a class that misses it. Sound for
-every colouring G keeps, so the search stays complete for them.
+The board's diagonals prune (after Vasquez 2004's clique filtering, made a count): a
+diagonal of L cells holds L different colours, so exactly n - L classes miss it. A
+solution orbit whose classes miss a line more often than that is no option, and the
+cover is searched under budgets (``exact.budgeted_cover``): each option spends on every
+diagonal its classes miss, and a partial cover whose classes have missed a diagonal
+more than n - L times is dead. For the two main diagonals (budget 0) this is Vasquez's
+filter; for all of them it is what finds Q15 (a cover search on cells alone searches
+below such dead ends for minutes). Sound for every colouring G keeps, so the search stays
+complete for them.
 
 No transpose keeps an n-colouring (n >= 2): the main diagonal's n cells are in n
 different classes, each of which the transpose must then map onto itself, and no solution
@@ -36,7 +39,7 @@ from typing import NamedTuple
 import numpy as np
 
 from queenslab.core.run import never
-from queenslab.exact import dancing_cells, queen_orbits
+from queenslab.exact import budgeted_cover, queen_orbits, restarts
 
 #: The groups tried, in order, by their generators (``queen_orbits.permutation``). Mirror
 #: groups only fold even boards (on an odd one the middle column's cells would need a
@@ -48,7 +51,7 @@ GROUPS = (
 )
 
 Options = tuple[np.ndarray, np.ndarray]
-#: The work (options removed) per option item each running search does before the next
+#: The work (options looked at) per option item each running search does before the next
 #: group joins them (``search``).
 JOIN = 32
 #: The largest board searched: the fold enumerates every solution (14.8 million at
@@ -58,60 +61,69 @@ MAX_N = 16
 
 class Folded(NamedTuple):
     """The cover under a group: the group (``queen_orbits.group``), the kept solutions
-    that are options (columns row by row), the options as compressed rows, and the items:
-    the cell orbits ``0 .. primary - 1``, then one secondary item per diagonal of n - 1
-    cells."""
+    that are options (columns row by row), the options as compressed rows of cell orbits
+    (``items`` of them), and what each option spends on each diagonal (``diagonals``)
+    under the diagonal's ``budget``."""
 
     maps: np.ndarray
     kept: np.ndarray
     options: Options
     items: int
-    primary: int
+    spend: np.ndarray
+    budget: np.ndarray
 
 
-def long_diagonals(n: int) -> tuple[np.ndarray, np.ndarray]:
-    """The diagonals of n and of n - 1 cells, each a mask over the cells (one a row)."""
+def diagonals(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Every diagonal and anti-diagonal as a mask over the cells (one a row), and the
+    classes of an n-colouring that miss it: n less its cells."""
     r, c = np.divmod(np.arange(n * n), n)
-    full = np.array([r == c, r + c == n - 1])
-    short = np.array([r - c == 1, c - r == 1, r + c == n - 2, r + c == n])
-    return full, short
+    lines = np.array([r - c == d for d in range(1 - n, n)] + [r + c == s for s in range(2 * n - 1)])
+    return lines, n - lines.sum(axis=1)
 
 
 def folded(n: int, generators: tuple[str, ...]) -> Folded:
     """The cover of the colourings the group ``generators`` make keeps: one option per
-    kept solution whose classes meet both main diagonals and no two of which miss one
-    diagonal of n - 1 cells (module docstring)."""
+    kept solution whose classes miss no diagonal more often than its budget allows
+    (module docstring)."""
     if n > MAX_N:
         raise ValueError(f"the folded search enumerates every solution: n <= {MAX_N}, got {n}")
     maps = queen_orbits.group(n, generators)
     kept = queen_orbits.representatives(n, maps)
-    full, short = long_diagonals(n)
-    missed = queen_orbits.misses(kept, maps, np.concatenate([full, short]))
-    fit = (missed[:, : len(full)] == 0).all(axis=1) & (missed[:, len(full) :] <= 1).all(axis=1)
-    kept, missed = kept[fit], missed[fit, len(full) :]
+    lines, budget = diagonals(n)
+    missed = queen_orbits.misses(kept, maps, lines)
+    fit = (missed <= budget).all(axis=1)
+    kept, missed = kept[fit], missed[fit]
     orbit = queen_orbits.orbit_of_cells(maps).astype(np.int32)
-    orbits = int(orbit.max()) + 1
     cells = np.sort(orbit[np.arange(n) * n + kept], axis=1)
     new = np.ones(cells.shape, dtype=bool)
     new[:, 1:] = cells[:, 1:] != cells[:, :-1]  # a fixed solution meets an orbit twice
-    slack = orbits + np.arange(len(short), dtype=np.int32)
-    table = np.concatenate([cells, np.broadcast_to(slack, missed.shape)], axis=1)
-    taken = np.concatenate([new, missed == 1], axis=1)
     starts = np.zeros(len(kept) + 1, dtype=np.int64)
-    starts[1:] = np.cumsum(taken.sum(axis=1))
-    return Folded(maps, kept, (starts, table[taken]), orbits + len(short), orbits)
+    starts[1:] = np.cumsum(new.sum(axis=1))
+    return Folded(maps, kept, (starts, cells[new]), int(orbit.max()) + 1, missed, budget)
+
+
+Engine = Callable[[Folded], restarts.Restartable]
+
+
+def budgeted(fold: Folded) -> budgeted_cover.Search:
+    """The fold's cover under its diagonals' budgets (module docstring): the engine the
+    searches below run unless given another (``benchmarks/coloring_cover.py`` times one
+    without the budgets against it)."""
+    return budgeted_cover.Search(fold.options, fold.items, fold.spend, fold.budget)
 
 
 def colouring(
-    n: int, generators: tuple[str, ...], seed: int = 0, should_stop: Callable[[], bool] = never
+    n: int,
+    generators: tuple[str, ...],
+    seed: int = 0,
+    should_stop: Callable[[], bool] = never,
+    engine: Engine = budgeted,
 ) -> list[tuple[int, ...]] | None:
     """n disjoint solutions (columns row by row) covering the board whose set the group
     ``generators`` make maps onto itself; None when there is none (a proof for this group
     only). LimitReached when ``should_stop`` says stop."""
     fold = folded(n, generators)
-    cover, _ = dancing_cells.first_cover(
-        fold.options, fold.items, seed, should_stop, primary=fold.primary
-    )
+    cover, _ = restarts.first_cover(engine(fold), seed, should_stop)
     return None if cover is None else _unfolded(fold.maps, fold.kept, cover)
 
 
@@ -120,25 +132,25 @@ def _unfolded(maps: np.ndarray, kept: np.ndarray, cover: list[int]) -> list[tupl
 
 
 def search(
-    n: int, seed: int = 0, should_stop: Callable[[], bool] = never
+    n: int, seed: int = 0, should_stop: Callable[[], bool] = never, engine: Engine = budgeted
 ) -> list[tuple[int, ...]] | None:
     """An n-colouring kept by one of ``GROUPS``, as n solutions; None when none of them
     keeps one. LimitReached when ``should_stop`` says stop.
 
     A group's search may neither find a cover nor end for a long time while the next
     group's finds one soon (n = 14: the two mirrors against the column mirror alone), so
-    the searches share the time: the one that has done the least work (options removed,
-    ``dancing_cells.Tries``) runs its next try. A group joins once each running search has
+    the searches share the time: the one that has done the least work (options looked at,
+    ``restarts.Tries``) runs its next try. A group joins once each running search has
     done ``JOIN`` times the size of the running instances in work (so its enumeration, and
     memory, go only to boards where the smaller folds are slow), or at once when they have
     all proven that their group keeps no colouring. Deterministic: a seed gives one answer."""
     waiting = [g for g in GROUPS if not (n % 2 and any(name.startswith("mirror") for name in g))]
-    running: list[tuple[np.ndarray, np.ndarray, dancing_cells.Tries]] = []
+    running: list[tuple[np.ndarray, np.ndarray, restarts.Tries]] = []
     while waiting or running:
         least = min((tries.work for _, _, tries in running), default=0)
-        if waiting and (not running or least >= JOIN * sum(t.size for _, _, t in running)):
+        if waiting and (not running or least >= JOIN * sum(t.volume for _, _, t in running)):
             fold = folded(n, waiting.pop(0))
-            tries = dancing_cells.Tries(fold.options, fold.items, seed, primary=fold.primary)
+            tries = restarts.Tries(engine(fold), seed)
             running.append((fold.maps, fold.kept, tries))
         entry = min(running, key=lambda entry: entry[2].work)
         settled, cover = entry[2].next_try(should_stop)

@@ -12,7 +12,7 @@ import pytest
 
 from queenslab.boards import board
 from queenslab.core.problem import Problem
-from queenslab.exact import backtracking, dancing_cells, queen_orbits
+from queenslab.exact import backtracking, budgeted_cover, dancing_cells, queen_orbits
 from queenslab.problems import coloring_symmetric
 from queenslab.problems.coloring import Coloring, ColourClasses
 from tests.conftest import ROOT
@@ -109,32 +109,46 @@ def kept_by(colouring: frozenset, maps: np.ndarray, n: int) -> bool:
     )
 
 
+def every_cover(fold: coloring_symmetric.Folded) -> list[list[int]]:
+    """Every cover of the fold within its budgets, in one pass with no restart."""
+    search = budgeted_cover.Search(fold.options, fold.items, fold.spend, fold.budget)
+    found = []
+    while True:
+        try:
+            cover = search.run(1 << 30)
+        except StopIteration:
+            return found
+        if cover is not None:
+            found.append(cover)
+
+
 @pytest.mark.parametrize("n", [5, 7])
 @pytest.mark.parametrize("generators", [(), ("rot180",)], ids=",".join)
 def test_the_folded_covers_are_every_colouring_the_group_keeps(n, generators):
-    """The diagonal cliques drop options and add secondary items; every colouring the
-    group keeps is still a cover (Q5, Q7: Pólya's translates and their mirror images)."""
+    """The diagonals' budgets drop options and prune; every colouring the group keeps is
+    still a cover (Q5, Q7: Pólya's translates and their mirror images)."""
     fold = coloring_symmetric.folded(n, generators)
     unfolded = {
         frozenset(coloring_symmetric._unfolded(fold.maps, fold.kept, cover))
-        for cover in dancing_cells.covers(fold.options, fold.items, primary=fold.primary)
+        for cover in every_cover(fold)
     }
     expected = {c for c in every_colouring(n) if kept_by(c, fold.maps, n)}
     assert unfolded == expected and expected
 
 
-def test_the_options_meet_the_main_diagonals_and_name_the_short_ones_they_miss():
+def test_an_option_spends_on_each_diagonal_the_classes_that_miss_it():
+    """And within the diagonal's budget: n less its cells (0 for the two main ones)."""
     n = 12
     fold = coloring_symmetric.folded(n, ("mirror-columns",))
-    full, short = coloring_symmetric.long_diagonals(n)
-    starts, items = fold.options
+    lines, budget = coloring_symmetric.diagonals(n)
+    lengths = [*range(1, n + 1), *range(n - 1, 0, -1)]
+    assert sorted(budget.tolist()) == sorted(2 * [n - length for length in lengths])
     for k in range(0, len(fold.kept), 97):
         classes = queen_orbits.images(fold.kept[k].tolist(), fold.maps)
         cells = [[r * n + c for r, c in enumerate(cls)] for cls in classes]
-        assert all(line[cls].any() for line in full for cls in cells)
-        missed = [j for j, line in enumerate(short) if any(not line[cls].any() for cls in cells)]
-        secondary = items[starts[k] : starts[k + 1]]
-        assert sorted(secondary[secondary >= fold.primary] - fold.primary) == missed
+        missed = [sum(not line[cls].any() for cls in cells) for line in lines]
+        assert fold.spend[k].tolist() == missed
+        assert (fold.spend[k] <= budget).all()
 
 
 @pytest.mark.parametrize("n", [5, 7, 9])

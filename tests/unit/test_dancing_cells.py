@@ -11,8 +11,9 @@ import pytest
 
 from queenslab.core.errors import LimitReached
 from queenslab.core.problem import Problem
-from queenslab.exact import backtracking, dancing_cells
-from queenslab.exact.dancing_cells import covers, first_cover, luby
+from queenslab.exact import backtracking, dancing_cells, restarts
+from queenslab.exact.dancing_cells import covers, first_cover
+from queenslab.exact.restarts import luby
 
 
 def brute_force(rows: list[list[int]], items: int) -> list[list[int]]:
@@ -130,7 +131,7 @@ def test_a_stop_raises_limit_reached():
         next(covers(pairs, 11, lambda: True))
 
 
-@pytest.mark.parametrize("unit", [dancing_cells.UNIT, 1])
+@pytest.mark.parametrize("unit", [restarts.UNIT, 1])
 def test_a_first_cover_is_a_cover_and_none_only_when_there_is_none(unit):
     """With a unit of one node nearly every matrix goes through restarts, shuffled."""
     rng = random.Random(11)
@@ -171,7 +172,7 @@ def test_tries_count_their_work_the_same_for_a_seed():
     rows = [[r * 8 + c for r, c in enumerate(cols)] for cols in solutions]
     runs = []
     for _ in range(2):
-        tries = dancing_cells.Tries(rows, 64, seed=3, unit=1)
+        tries = restarts.Tries(dancing_cells.Search(rows, 64), seed=3, unit=1)
         done = [tries.next_try() for _ in range(3)]
         runs.append((done, tries.tries, tries.nodes, tries.work))
-    assert runs[0] == runs[1] and runs[0][3] > 0 and tries.size == 8 * len(rows)
+    assert runs[0] == runs[1] and runs[0][3] > 0 and tries.volume == 8 * len(rows)
