@@ -160,12 +160,15 @@ def representatives(n: int, maps: np.ndarray) -> np.ndarray:
 
 
 @njit(cache=True)
-def _misses(kept, maps, lines):
-    """``misses``, compiled: row 0's queen tells the distinct images apart, since two
-    distinct images of a kept solution are disjoint."""
+def _misses(kept, maps, starts, on, lines):
+    """``misses``, compiled: the lines through each cell are ``on[starts[cell] :
+    starts[cell + 1]]``, so an image costs its queens' lines, not every line's cells. Row
+    0's queen tells the distinct images apart, since two distinct images of a kept
+    solution are disjoint."""
     m, n = kept.shape
-    out = np.zeros((m, lines.shape[0]), dtype=np.int64)
+    out = np.zeros((m, lines), dtype=np.int64)
     firsts = np.zeros(maps.shape[0], dtype=np.int64)
+    hit = np.zeros(lines, dtype=np.int64)
     for k in range(m):
         seen = 0
         for g in range(maps.shape[0]):
@@ -182,20 +185,23 @@ def _misses(kept, maps, lines):
                 continue
             firsts[seen] = first
             seen += 1
-            for line in range(lines.shape[0]):
-                hit = False
-                for r in range(n):
-                    if lines[line, maps[g, r * n + kept[k, r]]]:
-                        hit = True
-                if not hit:
-                    out[k, line] += 1
+            hit[:] = 0
+            for r in range(n):
+                cell = maps[g, r * n + kept[k, r]]
+                for i in range(starts[cell], starts[cell + 1]):
+                    hit[on[i]] = 1
+            for line in range(lines):
+                out[k, line] += 1 - hit[line]
     return out
 
 
 def misses(kept: np.ndarray, maps: np.ndarray, lines: np.ndarray) -> np.ndarray:
     """For each kept solution (``representatives``) and each line (a row of ``lines``, a
     mask over the cells), how many of its distinct images under ``maps`` miss the line."""
-    return _misses(kept.astype(np.int64), maps, lines)
+    cell, line = np.nonzero(np.asarray(lines, dtype=bool).T)  # by cell, then line
+    starts = np.zeros(lines.shape[1] + 1, dtype=np.int64)
+    starts[1:] = np.cumsum(np.bincount(cell, minlength=lines.shape[1]))
+    return _misses(kept.astype(np.int64), maps, starts, line.astype(np.int64), len(lines))
 
 
 def orbit_of_cells(maps: np.ndarray) -> np.ndarray:
