@@ -38,6 +38,9 @@ from queenslab.core.errors import LimitReached
 from queenslab.core.run import never
 from queenslab.exact import restarts
 
+#: The unit of Luby's sequence for its restarts (``restarts``): try k has ``luby(k) *
+#: UNIT`` nodes.
+UNIT = 1 << 12
 #: What a call of the search returns.
 _FOUND, _DONE, _SPENT = 0, 1, 2
 #: The scalar registers: depth, uncovered items, trail length, whether to enter the node
@@ -175,6 +178,7 @@ class Search:
             raise ValueError(f"the primary items are 0 .. {items}, got {primary}")
         self.starts, self.item_of = flat(options)
         self.volume = len(self.item_of)
+        self.unit = UNIT
         nodes = len(self.item_of)
         if nodes and not 0 <= self.item_of.min() <= self.item_of.max() < items:
             raise ValueError("an option's item is out of range")
@@ -253,7 +257,7 @@ def first_cover(
     items: int,
     seed: int = 0,
     should_stop: Callable[[], bool] = never,
-    unit: int = restarts.UNIT,
+    unit: int | None = None,
     primary: int | None = None,
 ) -> tuple[list[int] | None, int]:
     """One exact cover (the indices of its options; the items from ``primary`` on at most

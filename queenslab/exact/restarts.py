@@ -6,7 +6,10 @@ branches by a seed and has a node budget from Luby's sequence (Luby, Sinclair an
 Zuckerman 1993). A try that ends within its budget searched everything, so its None is a
 proof. The searches (``dancing_cells``, ``budgeted_cover``) share one protocol:
 ``restart(seed)``, ``run(nodes)`` (a cover, None when the budget ran out, StopIteration
-when no branch is left), ``nodes``, ``work`` and ``volume`` (the options' items, all told).
+when no branch is left), ``nodes``, ``work``, ``volume`` (the options' items, all told)
+and ``unit``, the unit of Luby's sequence that suits it: a search whose node costs more
+than another's, and whose restart costs a whole pass over its options, wants longer
+tries.
 """
 
 from __future__ import annotations
@@ -19,8 +22,6 @@ from queenslab.core.run import never
 
 #: Nodes between two looks at the stop condition.
 BUDGET = 1 << 15
-#: The unit of Luby's sequence: try k has ``luby(k) * UNIT`` nodes.
-UNIT = 1 << 12
 
 
 class Restartable(Protocol):
@@ -28,6 +29,7 @@ class Restartable(Protocol):
 
     nodes: int
     volume: int
+    unit: int
 
     @property
     def work(self) -> int: ...
@@ -58,11 +60,12 @@ class Tries:
     ``work`` counts what the search reports as its work, a measure of the time spent that
     does not depend on the machine, and ``volume`` is the search's.
 
-    Try k (from 1) shuffles with seed ``(seed, k)`` and has ``luby(k) * unit`` nodes: the
-    same seed gives the same tries."""
+    Try k (from 1) shuffles with seed ``(seed, k)`` and has ``luby(k) * unit`` nodes (the
+    search's own unit unless given): the same seed gives the same tries."""
 
-    def __init__(self, search: Restartable, seed: int = 0, unit: int = UNIT) -> None:
-        self._search, self._seed, self._unit = search, seed, unit
+    def __init__(self, search: Restartable, seed: int = 0, unit: int | None = None) -> None:
+        self._search, self._seed = search, seed
+        self._unit = search.unit if unit is None else unit
         self.tries = self.nodes = self.work = 0
         self.volume = search.volume
 
@@ -91,7 +94,10 @@ class Tries:
 
 
 def first_cover(
-    search: Restartable, seed: int = 0, should_stop: Callable[[], bool] = never, unit: int = UNIT
+    search: Restartable,
+    seed: int = 0,
+    should_stop: Callable[[], bool] = never,
+    unit: int | None = None,
 ) -> tuple[list[int] | None, int]:
     """One cover, or None when there is none (a proof), by ``Tries`` until one settles;
     and the nodes spent. LimitReached when ``should_stop`` says stop."""

@@ -131,7 +131,7 @@ def test_a_stop_raises_limit_reached():
         next(covers(pairs, 11, lambda: True))
 
 
-@pytest.mark.parametrize("unit", [restarts.UNIT, 1])
+@pytest.mark.parametrize("unit", [dancing_cells.UNIT, 1])
 def test_a_first_cover_is_a_cover_and_none_only_when_there_is_none(unit):
     """With a unit of one node nearly every matrix goes through restarts, shuffled."""
     rng = random.Random(11)
