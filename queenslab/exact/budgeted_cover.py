@@ -159,10 +159,8 @@ class Search:
     def __init__(
         self, options: dancing_cells.Options, items: int, spend: np.ndarray, budget: np.ndarray
     ) -> None:
-        starts, item_of = dancing_cells.flat(options)
+        starts, item_of = dancing_cells.flat(options, items)
         m = len(starts) - 1
-        if len(item_of) and not 0 <= item_of.min() <= item_of.max() < items:
-            raise ValueError("an option's item is out of range")
         spend = np.asarray(spend, dtype=np.int64)
         budget = np.asarray(budget, dtype=np.int64)
         if spend.shape != (m, len(budget)) or len(budget) > 64:

@@ -157,15 +157,19 @@ def _search(starts, item_of, option_of, cells, base, size, where, active, spot, 
 Options = Sequence[Sequence[int]] | tuple[np.ndarray, np.ndarray]
 
 
-def flat(options: Options) -> tuple[np.ndarray, np.ndarray]:
+def flat(options: Options, items: int) -> tuple[np.ndarray, np.ndarray]:
     """``options`` as compressed rows: starts as int64, items as int32 (an item, an
-    option and a node are indices below 2³¹, which halves the arrays of millions)."""
+    option and a node are indices below 2³¹, which halves the arrays of millions).
+    ValueError when an option names an item outside ``0 .. items - 1``."""
     if isinstance(options, tuple) and len(options) == 2 and isinstance(options[0], np.ndarray):
-        return options[0].astype(np.int64), np.asarray(options[1], dtype=np.int32)
-    starts = np.zeros(len(options) + 1, dtype=np.int64)
-    starts[1:] = np.cumsum([len(option) for option in options])
-    items = np.fromiter((i for option in options for i in option), np.int32, int(starts[-1]))
-    return starts, items
+        starts, item_of = options[0].astype(np.int64), np.asarray(options[1], dtype=np.int32)
+    else:
+        starts = np.zeros(len(options) + 1, dtype=np.int64)
+        starts[1:] = np.cumsum([len(option) for option in options])
+        item_of = np.fromiter((i for o in options for i in o), np.int32, int(starts[-1]))
+    if len(item_of) and not 0 <= item_of.min() <= item_of.max() < items:
+        raise ValueError("an option's item is out of range")
+    return starts, item_of
 
 
 class Search:
@@ -176,12 +180,9 @@ class Search:
         self.primary = items if primary is None else primary
         if not 0 <= self.primary <= items:
             raise ValueError(f"the primary items are 0 .. {items}, got {primary}")
-        self.starts, self.item_of = flat(options)
-        self.volume = len(self.item_of)
+        self.starts, self.item_of = flat(options, items)
+        nodes = self.volume = len(self.item_of)
         self.unit = UNIT
-        nodes = len(self.item_of)
-        if nodes and not 0 <= self.item_of.min() <= self.item_of.max() < items:
-            raise ValueError("an option's item is out of range")
         self.option_of = np.repeat(
             np.arange(len(self.starts) - 1, dtype=np.int32), np.diff(self.starts)
         )

@@ -38,6 +38,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from queenslab.boards import board
 from queenslab.core.run import never
 from queenslab.exact import budgeted_cover, queen_orbits, restarts
 
@@ -74,10 +75,15 @@ class Folded(NamedTuple):
 
 
 def diagonals(n: int) -> tuple[np.ndarray, np.ndarray]:
-    """Every diagonal and anti-diagonal as a mask over the cells (one a row), and the
-    classes of an n-colouring that miss it: n less its cells."""
-    r, c = np.divmod(np.arange(n * n), n)
-    lines = np.array([r - c == d for d in range(1 - n, n)] + [r + c == s for s in range(2 * n - 1)])
+    """The lines of the standard board that a solution need not meet (its diagonals: the
+    families that are not ``exactly_one``), each a mask over the cells (one a row), and
+    the classes of an n-colouring that miss it: n less its cells."""
+    families = [family for family in board(n).families if not family.exactly_one]
+    lines = np.zeros((sum(family.size(n) for family in families), n * n), dtype=bool)
+    keys = ((family, key) for family in families for key in range(family.size(n)))
+    for line, (family, key) in enumerate(keys):
+        for r, c in family.cells(n, key):
+            lines[line, r * n + c] = True
     return lines, n - lines.sum(axis=1)
 
 
